@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/*
+ * pciesw: a virtual PCIe 5.0 switch card.
+ *
+ * User API: the "pciesw" generic netlink family (described by
+ * Documentation/netlink/specs/pciesw.yaml, which is the reference for
+ * attribute types and which op carries which attribute) and the ioctls of
+ * the /dev/pcieswN character device.
+ *
+ * Rules of this ABI: enums and attributes only grow at the end; every
+ * structure has fixed-width fields, explicit padding and reserved fields that
+ * must be zero; every flags field rejects unknown bits.
+ */
+#ifndef _UAPI_LINUX_PCIESW_H
+#define _UAPI_LINUX_PCIESW_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define PCIESW_FAMILY_NAME	"pciesw"
+#define PCIESW_FAMILY_VERSION	1
+#define PCIESW_MCGRP_MONITOR	"monitor"
+
+/* Largest switch id; the id is also the minor number of /dev/pcieswN. */
+#define PCIESW_MAX_SWITCH_ID	255
+#define PCIESW_NAME_LEN		32
+
+/**
+ * enum pciesw_group_type - what a lane group connects to
+ * @PCIESW_GROUP_TYPE_HOST: the upstream (host) side, one upstream port
+ * @PCIESW_GROUP_TYPE_GPU: the GPU enclosure connector (CDFP)
+ * @PCIESW_GROUP_TYPE_NVME: the NVMe connectors (MCIO 8i)
+ */
+enum pciesw_group_type {
+	PCIESW_GROUP_TYPE_HOST = 1,
+	PCIESW_GROUP_TYPE_GPU,
+	PCIESW_GROUP_TYPE_NVME,
+
+	/* private: */
+	__PCIESW_GROUP_TYPE_MAX,
+	PCIESW_GROUP_TYPE_MAX = (__PCIESW_GROUP_TYPE_MAX - 1)
+};
+
+/**
+ * enum pciesw_port_role - direction of a switch port
+ * @PCIESW_PORT_ROLE_UPSTREAM: faces the host (PCIe Upstream Port)
+ * @PCIESW_PORT_ROLE_DOWNSTREAM: faces an endpoint (PCIe Downstream Port)
+ */
+enum pciesw_port_role {
+	PCIESW_PORT_ROLE_UPSTREAM = 1,
+	PCIESW_PORT_ROLE_DOWNSTREAM,
+
+	/* private: */
+	__PCIESW_PORT_ROLE_MAX,
+	PCIESW_PORT_ROLE_MAX = (__PCIESW_PORT_ROLE_MAX - 1)
+};
+
+/**
+ * enum pciesw_ltssm - Link Training and Status State Machine state
+ * @PCIESW_LTSSM_DETECT: looking for a link partner (none present)
+ * @PCIESW_LTSSM_POLLING: bit lock and symbol lock with the partner
+ * @PCIESW_LTSSM_CONFIGURATION: lane and width negotiation
+ * @PCIESW_LTSSM_L0: link up, normal operation
+ * @PCIESW_LTSSM_RECOVERY: retraining (speed change, errors)
+ * @PCIESW_LTSSM_L1: low-power standby
+ * @PCIESW_LTSSM_DISABLED: disabled by software
+ * @PCIESW_LTSSM_HOT_RESET: hot reset in progress
+ */
+enum pciesw_ltssm {
+	PCIESW_LTSSM_DETECT = 1,
+	PCIESW_LTSSM_POLLING,
+	PCIESW_LTSSM_CONFIGURATION,
+	PCIESW_LTSSM_L0,
+	PCIESW_LTSSM_RECOVERY,
+	PCIESW_LTSSM_L1,
+	PCIESW_LTSSM_DISABLED,
+	PCIESW_LTSSM_HOT_RESET,
+
+	/* private: */
+	__PCIESW_LTSSM_MAX,
+	PCIESW_LTSSM_MAX = (__PCIESW_LTSSM_MAX - 1)
+};
+
+/**
+ * enum pciesw_link_speed - PCIe generation of a link
+ * @PCIESW_LINK_SPEED_NONE: no speed (link down)
+ * @PCIESW_LINK_SPEED_GEN1: 2.5 GT/s, 8b/10b
+ * @PCIESW_LINK_SPEED_GEN2: 5 GT/s, 8b/10b
+ * @PCIESW_LINK_SPEED_GEN3: 8 GT/s, 128b/130b
+ * @PCIESW_LINK_SPEED_GEN4: 16 GT/s, 128b/130b
+ * @PCIESW_LINK_SPEED_GEN5: 32 GT/s, 128b/130b
+ */
+enum pciesw_link_speed {
+	PCIESW_LINK_SPEED_NONE,
+	PCIESW_LINK_SPEED_GEN1,
+	PCIESW_LINK_SPEED_GEN2,
+	PCIESW_LINK_SPEED_GEN3,
+	PCIESW_LINK_SPEED_GEN4,
+	PCIESW_LINK_SPEED_GEN5,
+
+	/* private: */
+	__PCIESW_LINK_SPEED_MAX,
+	PCIESW_LINK_SPEED_MAX = (__PCIESW_LINK_SPEED_MAX - 1)
+};
+
+/* Netlink attributes; see the spec for which op carries which. */
+enum pciesw_a {
+	PCIESW_A_UNSPEC,
+	PCIESW_A_PAD,
+	PCIESW_A_SWITCH_ID,		/* u32 */
+	PCIESW_A_SWITCH_NAME,		/* string, "pciesw0" */
+	PCIESW_A_SWITCH_PROFILE,	/* string */
+	PCIESW_A_SWITCH_DESCRIPTION,	/* string */
+	PCIESW_A_SWITCH_LANES,		/* u32 */
+	PCIESW_A_SWITCH_SERIAL,		/* string */
+	PCIESW_A_SWITCH_NR_GROUPS,	/* u32 */
+	PCIESW_A_SWITCH_NR_PORTS,	/* u32 */
+	PCIESW_A_GROUP_ID,		/* u32, index within the switch */
+	PCIESW_A_GROUP_NAME,		/* string */
+	PCIESW_A_GROUP_TYPE,		/* u32, enum pciesw_group_type */
+	PCIESW_A_GROUP_FIRST_LANE,	/* u32 */
+	PCIESW_A_GROUP_NR_LANES,	/* u32 */
+	PCIESW_A_GROUP_CONFIG,		/* string, bifurcation "NxW" */
+	PCIESW_A_GROUP_ALLOWED_CONFIG,	/* string, multi-attr */
+	PCIESW_A_PORT_ID,		/* u32, index within the switch */
+	PCIESW_A_PORT_ROLE,		/* u32, enum pciesw_port_role */
+	PCIESW_A_PORT_FIRST_LANE,	/* u32 */
+	PCIESW_A_PORT_NR_LANES,		/* u32 */
+	PCIESW_A_PORT_LTSSM,		/* u32, enum pciesw_ltssm */
+	PCIESW_A_PORT_LINK_ACTIVE,	/* u8, Data Link Layer Link Active */
+	PCIESW_A_PORT_MAX_SPEED,	/* u32, enum pciesw_link_speed */
+	PCIESW_A_PORT_MAX_WIDTH,	/* u32, lanes */
+	PCIESW_A_PORT_TARGET_SPEED,	/* u32, enum pciesw_link_speed */
+	PCIESW_A_PORT_SPEED,		/* u32, negotiated, 0 when down */
+	PCIESW_A_PORT_WIDTH,		/* u32, negotiated, 0 when down */
+	PCIESW_A_PORT_DEGRADED,		/* u8, width below what both sides can do */
+	PCIESW_A_PORT_ACS_REDIRECT,	/* u8, ACS P2P Request Redirect */
+
+	/* private: */
+	__PCIESW_A_MAX,
+	PCIESW_A_MAX = (__PCIESW_A_MAX - 1)
+};
+
+enum pciesw_cmd {
+	PCIESW_CMD_UNSPEC,
+	PCIESW_CMD_SWITCH_GET,		/* do + dump */
+	PCIESW_CMD_SWITCH_NEW,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_SWITCH_DEL,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_GROUP_GET,		/* do + dump */
+	PCIESW_CMD_PORT_GET,		/* do + dump */
+	PCIESW_CMD_SWITCH_CREATE_NTF,	/* monitor group */
+	PCIESW_CMD_SWITCH_DELETE_NTF,	/* monitor group */
+
+	/* private: */
+	__PCIESW_CMD_MAX,
+	PCIESW_CMD_MAX = (__PCIESW_CMD_MAX - 1)
+};
+
+/* ioctls of /dev/pcieswN */
+#define PCIESW_IOC_MAGIC	0xB9
+
+/* Version of the ioctl ABI, reported by PCIESW_IOC_INFO. */
+#define PCIESW_ABI_VERSION	1
+
+/**
+ * struct pciesw_info - identity and shape of a switch
+ * @size: in: sizeof(struct pciesw_info); anything else is refused (-EINVAL)
+ * @flags: in: must be 0
+ * @switch_id: out: the N of pcieswN
+ * @abi_version: out: PCIESW_ABI_VERSION
+ * @nr_lanes: out: lanes of the switch
+ * @nr_groups: out: lane groups
+ * @nr_ports: out: ports (upstream and downstream)
+ * @nr_endpoints: out: endpoints attached to downstream ports
+ * @profile: out: profile name, NUL-terminated
+ * @serial: out: serial number, NUL-terminated
+ * @reserved: in: must be 0; out: 0
+ */
+struct pciesw_info {
+	__u32 size;
+	__u32 flags;
+	__u32 switch_id;
+	__u32 abi_version;
+	__u32 nr_lanes;
+	__u32 nr_groups;
+	__u32 nr_ports;
+	__u32 nr_endpoints;
+	char profile[PCIESW_NAME_LEN];
+	char serial[PCIESW_NAME_LEN];
+	__u64 reserved[4];
+};
+
+#define PCIESW_IOC_INFO		_IOWR(PCIESW_IOC_MAGIC, 0x00, struct pciesw_info)
+
+#endif /* _UAPI_LINUX_PCIESW_H */

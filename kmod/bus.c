@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pciesw bus: /sys/bus/pciesw/{new_device,del_device} (netdevsim style)
+ * and the sysfs attributes of each pcieswN device.
+ */
+
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include <pciesw_compat.h>
+#include "dev.h"
+
+static struct pciesw_switch *dev_to_sw(struct device *dev)
+{
+	return to_pciesw_dev(dev)->sw;
+}
+
+static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_sw(dev)->profile->name);
+}
+static DEVICE_ATTR_RO(profile);
+
+static ssize_t description_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_sw(dev)->profile->description);
+}
+static DEVICE_ATTR_RO(description);
+
+static ssize_t part_number_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_sw(dev)->profile->part_number);
+}
+static DEVICE_ATTR_RO(part_number);
+
+static ssize_t lanes_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_sw(dev)->profile->nr_lanes);
+}
+static DEVICE_ATTR_RO(lanes);
+
+static ssize_t serial_number_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_sw(dev)->serial);
+}
+static DEVICE_ATTR_RO(serial_number);
+
+static ssize_t switch_id_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_sw(dev)->id);
+}
+static DEVICE_ATTR_RO(switch_id);
+
+static ssize_t nr_ports_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct pciesw_switch *sw = dev_to_sw(dev);
+	unsigned int n;
+
+	mutex_lock(&sw->lock);
+	n = sw->nr_ports;
+	mutex_unlock(&sw->lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+static DEVICE_ATTR_RO(nr_ports);
+
+static struct attribute *pciesw_dev_attrs[] = {
+	&dev_attr_switch_id.attr,
+	&dev_attr_profile.attr,
+	&dev_attr_description.attr,
+	&dev_attr_part_number.attr,
+	&dev_attr_lanes.attr,
+	&dev_attr_serial_number.attr,
+	&dev_attr_nr_ports.attr,
+	NULL
+};
+
+static const struct attribute_group pciesw_dev_group = {
+	.attrs = pciesw_dev_attrs,
+};
+
+const struct attribute_group *pciesw_dev_groups[] = {
+	&pciesw_dev_group,
+	NULL
+};
+
+/*
+ * Split "ID [PROFILE]" (or "ID" when @profile is NULL) strictly: one
+ * decimal id, at most one profile word, nothing else.
+ */
+static int pciesw_bus_parse(const char *op, const char *buf, u32 *id,
+			    char *profile, size_t profile_len)
+{
+	char line[64], *p = line, *tok;
+	int err;
+
+	if (strscpy(line, buf, sizeof(line)) < 0) {
+		pr_err("pciesw: %s: input too long\n", op);
+		return -EINVAL;
+	}
+	p = strim(line);
+	tok = strsep(&p, " \t");
+	err = kstrtou32(tok, 10, id);
+	if (err || *id > PCIESW_MAX_SWITCH_ID) {
+		pr_err("pciesw: %s: switch id must be a number 0-%u, got \"%s\"\n",
+		       op, PCIESW_MAX_SWITCH_ID, tok);
+		return -EINVAL;
+	}
+	if (p)
+		p = skip_spaces(p);
+	if (!p || !*p) {
+		if (profile)
+			profile[0] = '\0';
+		return 0;
+	}
+	if (!profile) {
+		pr_err("pciesw: %s: expected \"ID\", got extra \"%s\"\n", op, p);
+		return -EINVAL;
+	}
+	if (strpbrk(p, " \t") || strscpy(profile, p, profile_len) < 0) {
+		pr_err("pciesw: %s: expected \"ID [PROFILE]\", got \"%s\"\n",
+		       op, buf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static ssize_t new_device_store(pciesw_bus_t *bus,
+				const char *buf, size_t count)
+{
+	char profile[PCIESW_NAME_LEN];
+	const char *why = NULL;
+	u32 id;
+	int err;
+
+	err = pciesw_bus_parse("new_device", buf, &id, profile,
+			       sizeof(profile));
+	if (err)
+		return err;
+	err = pciesw_dev_new(id, profile[0] ? profile : NULL, &why);
+	if (err) {
+		pr_err("pciesw: new_device %u%s%s: %s\n", id,
+		       profile[0] ? " " : "", profile, why);
+		return err;
+	}
+	return count;
+}
+static BUS_ATTR_WO(new_device);
+
+static ssize_t del_device_store(pciesw_bus_t *bus,
+				const char *buf, size_t count)
+{
+	const char *why = NULL;
+	u32 id;
+	int err;
+
+	err = pciesw_bus_parse("del_device", buf, &id, NULL, 0);
+	if (err)
+		return err;
+	err = pciesw_dev_del(id, &why);
+	if (err) {
+		pr_err("pciesw: del_device %u: %s\n", id, why);
+		return err;
+	}
+	return count;
+}
+static BUS_ATTR_WO(del_device);
+
+static struct attribute *pciesw_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(pciesw_bus);
+
+pciesw_bus_t pciesw_bus_type = {
+	.name = "pciesw",
+	.bus_groups = pciesw_bus_groups,
+};
+
+int pciesw_bus_init(void)
+{
+	return bus_register(&pciesw_bus_type);
+}
+
+void pciesw_bus_exit(void)
+{
+	bus_unregister(&pciesw_bus_type);
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pciesw: a virtual PCIe 5.0 switch card.
+ *
+ * Load order: the views' infrastructure first (char device region, bus,
+ * netlink family), then the switches, so that nothing is reachable before
+ * the code that serves it; unload runs the same steps backwards.
+ */
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "pciesw.h"
+
+static unsigned int nr_switches = 1;
+module_param(nr_switches, uint, 0444);
+MODULE_PARM_DESC(nr_switches,
+		 "Number of switches (pciesw0..N-1) created at load, default 1, at most 256");
+
+static int __init pciesw_init(void)
+{
+	const char *why = NULL;
+	unsigned int i;
+	int err;
+
+	if (nr_switches > PCIESW_MAX_SWITCH_ID + 1) {
+		pr_err("pciesw: nr_switches=%u is more than %u\n", nr_switches,
+		       PCIESW_MAX_SWITCH_ID + 1);
+		return -EINVAL;
+	}
+	err = pciesw_profiles_check();
+	if (err)
+		return err;
+
+	err = pciesw_chardev_init();
+	if (err)
+		return err;
+	err = pciesw_bus_init();
+	if (err)
+		goto err_chardev;
+	err = pciesw_netlink_init();
+	if (err)
+		goto err_bus;
+
+	for (i = 0; i < nr_switches; i++) {
+		err = pciesw_dev_new(i, NULL, &why);
+		if (err) {
+			pr_err("pciesw: cannot create pciesw%u: %s\n", i, why);
+			goto err_devs;
+		}
+	}
+	return 0;
+
+err_devs:
+	pciesw_dev_exit();
+	pciesw_netlink_exit();
+err_bus:
+	pciesw_bus_exit();
+err_chardev:
+	pciesw_chardev_exit();
+	return err;
+}
+
+static void __exit pciesw_exit(void)
+{
+	pciesw_dev_exit();
+	pciesw_netlink_exit();
+	pciesw_bus_exit();
+	pciesw_chardev_exit();
+}
+
+module_init(pciesw_init);
+module_exit(pciesw_exit);
+
+MODULE_DESCRIPTION("Virtual PCIe 5.0 switch card");
+MODULE_LICENSE("GPL");

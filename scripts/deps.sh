@@ -1,0 +1,46 @@
+#!/bin/bash
+# Install every Debian 12 package the project needs (build, tests, QEMU
+# runner, debug kernel). Idempotent and fast when all are present: dpkg-query
+# first, and apt-get only for what is missing. Run as root (CI runs as root).
+#
+# Usage: scripts/deps.sh
+set -euo pipefail
+
+packages=(
+	# kernels to test against, and their headers for building the module
+	linux-image-amd64 linux-headers-amd64
+	linux-image-6.12-amd64 linux-headers-6.12-amd64
+	# debug kernel source; kselftest harness files come from it too
+	linux-source-6.12
+	# QEMU runner: emulator, initramfs tools
+	qemu-system-x86 busybox-static kmod cpio
+	# userspace build
+	gcc make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev sparse
+	# test clients and tools
+	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
+	# debug kernel build
+	flex bison libelf-dev bc rsync zstd xz-utils libssl-dev
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+	# "ii " = installed and configured; anything else (absent, half-installed,
+	# config-files only) gets (re)installed.
+	status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)
+	[[ $status == "ii " ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then
+	echo "deps.sh: all ${#packages[@]} packages installed" >&2
+	exit 0
+fi
+
+if ((EUID != 0)); then
+	echo "deps.sh: missing packages: ${missing[*]}; run as root to install them" >&2
+	exit 1
+fi
+
+echo "deps.sh: installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"

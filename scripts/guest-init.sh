@@ -1,0 +1,94 @@
+#!/bin/bash
+# PID 1 of a scripts/qemu-run.sh guest, after the initramfs switch_root'ed
+# into the overlay (host root over 9p, read-only, + tmpfs). Sets up the usual
+# mounts, runs the host's command from OUT/cmd in the host's working
+# directory, leaves status, kmemleak report and dmesg in OUT, powers off.
+#
+# Usage (by the initramfs only): guest-init.sh OUTDIR
+#   OUTDIR  mount point of the writable out share (/run/pciesw-out)
+# Reads OUTDIR/env (PCIESW_CWD, ...) and OUTDIR/cmd (a bash script).
+# Not -e: PID 1 must reach the poweroff whatever fails; its exit would panic.
+set -uo pipefail
+
+out=${1:-/run/pciesw-out}
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=dumb LANG=C.UTF-8
+
+say() { echo "pciesw-guest: $*"; }
+# Each exec of a dynamically linked host binary costs ~0.1-0.2 s under TCG:
+# the setup uses bash builtins and the static busybox (one 9p file, cached).
+bb=/bin/busybox
+
+# Always end QEMU: ACPI poweroff, or reboot (QEMU runs with -no-reboot).
+# busybox's applets call reboot(2) directly; the host's poweroff is
+# systemctl, which needs systemd as PID 1.
+halt_guest() {
+	$bb sync
+	$bb poweroff -f
+	$bb reboot -f
+	$bb sleep 1000
+}
+
+uptime() { local up _; read -r up _ </proc/uptime; echo "$up"; }
+is_mounted() { local _d m _r; while read -r _d m _r; do [[ $m == "$1" ]] && return 0; done </proc/mounts; return 1; }
+t_init=$(uptime)
+
+is_mounted /proc || $bb mount -t proc -o nosuid,nodev,noexec proc /proc
+is_mounted /sys || $bb mount -t sysfs -o nosuid,nodev,noexec sysfs /sys
+is_mounted /dev || $bb mount -t devtmpfs -o nosuid,mode=0755 devtmpfs /dev
+$bb mkdir -p /dev/pts /dev/shm
+$bb mount -t devpts -o nosuid,noexec,gid=5,mode=620,ptmxmode=0666 devpts /dev/pts
+$bb mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm
+# devtmpfs lacks these; bash process substitution needs /dev/fd.
+$bb ln -sfn /proc/self/fd /dev/fd
+$bb ln -sfn /proc/self/fd/0 /dev/stdin
+$bb ln -sfn /proc/self/fd/1 /dev/stdout
+$bb ln -sfn /proc/self/fd/2 /dev/stderr
+$bb mount -t debugfs -o nosuid,nodev,noexec debugfs /sys/kernel/debug 2>/dev/null ||
+	say "no debugfs"
+# shellcheck source=/dev/null
+set -a && . "$out/env" && set +a
+# A tmpfs /tmp would hide the host's /tmp: keep the overlay's (writable too)
+# when the host ran us from there.
+case "$PCIESW_CWD/:$PCIESW_INIT" in
+	/tmp/* | *:/tmp/*) say "working directory under /tmp: /tmp stays the host's (overlay)" ;;
+	*) $bb mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /tmp ;;
+esac
+# The initramfs already put a tmpfs on /run with the out share inside it.
+is_mounted /run || $bb mount -t tmpfs -o nosuid,nodev,mode=0755 tmpfs /run
+$bb mkdir -p -m 1777 /run/lock
+$bb mkdir -p /run/user
+# Writes to the host paths land in the tmpfs upper layer: /var/tmp too.
+$bb chmod 1777 /var/tmp 2>/dev/null || true
+$bb hostname pciesw-guest 2>/dev/null || true
+$bb ip link set lo up 2>/dev/null || true
+exec </dev/null >/dev/console 2>&1
+
+t_cmd=$(uptime)
+say "kernel $(</proc/sys/kernel/osrelease): guest-init at ${t_init}s, command at ${t_cmd}s uptime"
+echo "$t_cmd" >"$out/boot-time"
+
+export PCIESW_OUT=$out PCIESW_GUEST=1
+if cd "$PCIESW_CWD"; then
+	bash "$out/cmd" </dev/null
+	status=$?
+else
+	say "cannot cd to $PCIESW_CWD"
+	status=125
+fi
+echo "$status" >"$out/status"
+end=$(uptime)
+
+kml=/sys/kernel/debug/kmemleak
+if [[ -e $kml ]]; then
+	# kmemleak only reports objects older than 5 s at scan time, so one
+	# scan right after the command misses its last leaks: scan again once
+	# that age has passed (a single scan was seen missing a leak).
+	echo scan >"$kml"
+	wait_s=$(awk -v end="$end" '{ w = end + 6 - $1; print (w > 0 ? w : 0) }' /proc/uptime)
+	sleep "$wait_s"
+	echo scan >"$kml"
+	cat "$kml" >"$out/kmemleak"
+fi
+dmesg >"$out/dmesg"
+halt_guest

@@ -1,0 +1,255 @@
+#!/bin/bash
+# Run a command in a QEMU guest that boots a test kernel with this machine's
+# root filesystem (read-only over virtio-9p, tmpfs overlay on top), so the
+# guest runs the host's binaries in the host's working directory. Fails when
+# the guest kernel log shows a bug, warning or leak.
+#
+# Usage: scripts/qemu-run.sh [--kernel KVER|SERIES|debug] [--out DIR]
+#                            [--timeout SECS] [--mem MB] [--allow ERE]...
+#                            -- COMMAND [ARGS...]
+#   --kernel   a release with /boot/vmlinuz-KVER (6.1.0-57-amd64), a series
+#              resolved by scripts/kernels.sh (6.1, 6.12), or "debug" for the
+#              KASAN/lockdep/kmemleak kernel of scripts/debug-kernel.sh
+#              (built on first use, ~5 min). Default: 6.12.
+#   --out      directory for the results (kept); default: a temporary one,
+#              deleted after a clean run and kept (path printed) otherwise.
+#              The guest sees it writable at $PCIESW_OUT (/run/pciesw-out).
+#              Files: console.log, status, dmesg, kmemleak, boot-time.
+#   --timeout  kill QEMU and fail after SECS seconds (default 600)
+#   --mem      guest memory in MB (default 2048)
+#   --allow    kernel log lines matching this extended regex are not
+#              counted as problems (for a test that provokes a warning)
+# Exit status: COMMAND's, when the kernel log is clean and kmemleak found
+# nothing; else 120 = kernel problem (offending lines printed), 124 = timeout,
+# 125 = QEMU or guest setup failed (no status recorded), 2 = usage.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# 9p root mount options. Measured (see the summary in scripts/README or the
+# commit): cache=loose (page + dentry cache in the guest; safe because the
+# root is read-only to the guest and the host does not change it during a
+# run) makes repeated exec/stat much faster than cache=mmap or none;
+# msize=512000 is the maximum of the virtio transport and speeds up reads.
+rootflags=cache=loose,msize=512000
+guest_out=/run/pciesw-out
+
+log() { printf 'qemu-run: %s\n' "$*" >&2; }
+usage() {
+	sed -n '7,27s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	exit 2
+}
+
+kernel=6.12 out='' timeout_s=600 mem=2048
+allow=()
+while (($#)); do
+	case $1 in
+		--kernel) kernel=${2:?--kernel needs a value}; shift 2 ;;
+		--out) out=${2:?--out needs a value}; shift 2 ;;
+		--timeout) timeout_s=${2:?--timeout needs a value}; shift 2 ;;
+		--mem) mem=${2:?--mem needs a value}; shift 2 ;;
+		--allow) allow+=("${2:?--allow needs a value}"); shift 2 ;;
+		--kernel=*) kernel=${1#*=}; shift ;;
+		--out=*) out=${1#*=}; shift ;;
+		--timeout=*) timeout_s=${1#*=}; shift ;;
+		--mem=*) mem=${1#*=}; shift ;;
+		--allow=*) allow+=("${1#*=}"); shift ;;
+		-h|--help) usage ;;
+		--) shift; break ;;
+		*) log "unknown argument '$1'"; usage ;;
+	esac
+done
+(($#)) || { log "no COMMAND given"; usage; }
+[[ $timeout_s =~ ^[0-9]+$ && $mem =~ ^[0-9]+$ ]] || { log "--timeout and --mem take numbers"; usage; }
+command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: run scripts/deps.sh"; exit 125; }
+
+# --- kernel and initramfs ---------------------------------------------------
+# Boot the uncompressed vmlinux through its PVH entry point when it has one
+# (Debian's kernels and the debug kernel do): QEMU loads the ELF directly,
+# which skips the firmware's real-mode boot and the kernel's self-
+# decompression, ~10 s under TCG for 6.1's xz. Cached by bzImage hash.
+pvh_kernel() {
+	local bz=$1 dir sum elf tmp setup off len magic
+	dir=${PCIESW_CACHE:-/var/cache/pciesw}/vmlinux
+	sum=$(sha256sum "$bz" | cut -c1-16)
+	elf=$dir/$(basename "$bz")-$sum.elf
+	if [[ ! -s $elf ]]; then
+		mkdir -p "$dir"
+		tmp=$(mktemp "$dir/tmp.XXXXXX")
+		# x86 boot protocol: setup_sects at 0x1f1, payload_offset/length
+		# (relative to the protected-mode code) at 0x248/0x24c.
+		setup=$(od -An -tu1 -j $((0x1f1)) -N1 "$bz" | tr -d ' ')
+		((setup)) || setup=4
+		off=$(($(od -An -tu4 -j $((0x248)) -N4 "$bz") + (setup + 1) * 512))
+		len=$(od -An -tu4 -j $((0x24c)) -N4 "$bz" | tr -d ' ')
+		magic=$(od -An -tx1 -j "$off" -N4 "$bz" | tr -d ' ')
+		# Decompressors complain about the size the kernel appends after
+		# the stream; the ELF checks below judge the result.
+		case $magic in
+			fd377a58) tail -c +$((off + 1)) "$bz" | head -c "$len" | xz -dc >"$tmp" 2>/dev/null || true ;;
+			28b52ffd) tail -c +$((off + 1)) "$bz" | head -c "$len" | zstd -qdc >"$tmp" 2>/dev/null || true ;;
+			1f8b*) tail -c +$((off + 1)) "$bz" | head -c "$len" | gzip -dc >"$tmp" 2>/dev/null || true ;;
+		esac
+		# Note 0x12 of owner "Xen" is XEN_ELFNOTE_PHYS32_ENTRY, the PVH entry.
+		if [[ $(od -An -tx1 -N4 "$tmp") == " 7f 45 4c 46" ]] &&
+			readelf -n "$tmp" 2>/dev/null | grep -q 'Xen .*(0x00000012)'; then
+			chmod 644 "$tmp"
+			mv "$tmp" "$elf"
+			find "$dir" -name "$(basename "$bz")-*.elf" ! -name "$(basename "$elf")" -delete
+		else
+			rm -f "$tmp"
+			log "$bz: no PVH vmlinux inside, booting it as is (slower)"
+			echo "$bz"
+			return
+		fi
+	fi
+	echo "$elf"
+}
+
+if [[ $kernel == debug ]]; then
+	kdir=$("$here/debug-kernel.sh" | tail -n 1)
+	bzimage=$kdir/bzImage
+	kver=$(cat "$kdir/kernel.release")
+	initrd=$("$here/mkinitramfs.sh" debug)
+else
+	if [[ $kernel =~ ^[0-9]+\.[0-9]+$ ]]; then
+		kernel=$("$here/kernels.sh" "$kernel")
+	fi
+	kver=$kernel
+	bzimage=/boot/vmlinuz-$kver
+	[[ -r $bzimage ]] || { log "no kernel $bzimage (see scripts/kernels.sh)"; exit 125; }
+	initrd=$("$here/mkinitramfs.sh" "$kver")
+fi
+
+# --- out directory: the guest's only way to hand results back --------------
+keep_out=1
+if [[ -z $out ]]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/pciesw-qemu.XXXXXX")
+	keep_out=0
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out"/{console.log,status,dmesg,kmemleak,boot-time,cmd,env}
+
+# Shell-quote for the POSIX sh of the initramfs and bash of guest-init.
+q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+{
+	echo "PCIESW_INIT=$(q "$here/guest-init.sh")"
+	echo "PCIESW_CWD=$(q "$PWD")"
+	echo "PCIESW_KERNEL=$(q "$kver")"
+} >"$out/env"
+# The command travels as a script, not on the kernel command line: any
+# argument survives, quoted by bash for bash.
+printf '%q ' exec "$@" >"$out/cmd"
+echo >>"$out/cmd"
+
+# QEMU's option parser splits on commas: double them in paths.
+qpath() { printf '%s' "${1//,/,,}"; }
+append="console=ttyS0 loglevel=5 panic=-1 pciesw.out=$guest_out pciesw.rootflags=$rootflags"
+# shellcheck disable=SC2054 # commas are QEMU option syntax
+qemu=(
+	qemu-system-x86_64 -accel tcg -machine q35 -cpu qemu64,+rdrand -smp 2 -m "$mem"
+	-nographic -nodefaults -no-reboot
+	# Serial console to stdout and into console.log; stdin stays out of it.
+	-chardev "stdio,id=con,signal=off,logfile=$(qpath "$out/console.log")"
+	-serial chardev:con
+	-kernel "$(pvh_kernel "$bzimage")" -initrd "$initrd" -append "$append"
+	# multidevs=remap: the host root may span several filesystems; keeps
+	# inode numbers unique in the guest.
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev "local,id=out,path=$(qpath "$out"),security_model=none,multidevs=remap"
+	-device virtio-9p-pci,fsdev=out,mount_tag=pciesw_out
+)
+
+log "booting $kver (timeout ${timeout_s}s, ${mem} MB), out: $out"
+start=$SECONDS
+# In the background so that a signal to this script can stop QEMU (timeout
+# runs it in its own process group, out of reach of the terminal's Ctrl-C).
+timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null &
+qpid=$!
+interrupted=0
+trap 'interrupted=1; kill -TERM "$qpid" 2>/dev/null || true' INT TERM HUP
+qrc=0
+while :; do
+	wait "$qpid" && qrc=0 || qrc=$?
+	kill -0 "$qpid" 2>/dev/null || break
+done
+trap - INT TERM HUP
+elapsed=$((SECONDS - start))
+if ((interrupted)); then
+	log "interrupted; QEMU stopped. Out: $out"
+	exit 130
+fi
+
+# --- verdict ------------------------------------------------------------------
+fail() {
+	local rc=$1
+	shift
+	log "FAIL ($kver): $*"
+	log "console log and results kept in $out"
+	exit "$rc"
+}
+
+if ((qrc == 124 || qrc == 137)); then
+	fail 124 "timed out after ${timeout_s}s: QEMU killed"
+fi
+((qrc == 0)) || fail 125 "QEMU exited with status $qrc"
+
+# Kernel problems. The guest's dmesg has the whole log; without it (guest
+# crashed before saving it) the console has what was printed at loglevel<5.
+klog=$out/dmesg
+[[ -s $klog ]] || klog=$out/console.log
+allow_re=
+if ((${#allow[@]})); then
+	allow_re=$(IFS='|'; echo "${allow[*]}")
+fi
+# Reports begin with one of these. "Call Trace:" catches dump_stack() callers
+# that print no such header; the traces printed on purpose by fault injection
+# and by allocation-failure warnings (which tests provoke) do not count, nor
+# the trace that belongs to a line already reported. Not matched on purpose:
+# "lockdep" alone (the lockdep banner at boot) and "KASAN"/"UBSAN" without a
+# colon (the "KernelAddressSanitizer initialized" banner); their reports
+# start with "BUG:"/"WARNING:"/"UBSAN:".
+problems=$(awk -v allow="$allow_re" '
+	BEGIN {
+		pat = "BUG[: ]|WARNING:|Oops|KASAN:|UBSAN:|general protection fault|" \
+			"kernel BUG at|Kernel panic|INFO: task .* blocked for more than|" \
+			"rcu: INFO: .*detected stall|possible circular locking|" \
+			"Disabling lock debugging due to kernel taint"
+		state = 0	# 1: benign trace expected, 2: trace of a reported line
+	}
+	allow != "" && $0 ~ allow { next }
+	/FAULT_INJECTION: forcing a failure|page allocation failure:/ { state = 1; next }
+	/Call Trace:/ {
+		if (state == 0) print FNR ": " $0
+		state = 0
+		next
+	}
+	$0 ~ pat { print FNR ": " $0; state = 2 }
+' "$klog")
+
+status=
+[[ -s $out/status ]] && status=$(<"$out/status")
+boot=$(cat "$out/boot-time" 2>/dev/null || echo '?')
+
+bad=0
+if [[ -n $problems ]]; then
+	bad=1
+	log "kernel log problems in $(basename "$klog") ($kver):"
+	head -n 40 <<<"$problems" >&2
+	first=$(head -n 1 <<<"$problems" | cut -d: -f1)
+	log "first report, from line $first of $klog:"
+	sed -n "${first},$((first + 40))p" "$klog" >&2
+fi
+if [[ -s $out/kmemleak ]]; then
+	bad=1
+	log "kmemleak reports leaks ($(grep -c '^unreferenced object' "$out/kmemleak") objects):"
+	head -n 60 "$out/kmemleak" >&2
+fi
+[[ -n $status ]] || fail 125 "the guest recorded no exit status (kernel panic or init failure?): see $out/console.log"
+((bad == 0)) || fail 120 "kernel problems found (COMMAND exited $status)"
+
+log "$kver: COMMAND exited $status; guest init at ${boot}s uptime, ${elapsed}s total"
+((keep_out)) || rm -rf "$out"
+exit "$status"
