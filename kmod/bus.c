@@ -92,6 +92,10 @@ const struct attribute_group *pciesw_dev_groups[] = {
 	NULL
 };
 
+const struct device_type pciesw_switch_devtype = {
+	.name = "pciesw_switch",
+};
+
 /*
  * Split "ID [PROFILE]" (or "ID" when @profile is NULL) strictly: one
  * decimal id, at most one profile word, nothing else.

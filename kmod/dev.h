@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A switch as the rest of the kernel sees it: a device on the pciesw bus
- * whose dev_t is /dev/pcieswN.  Shared by dev.c and the views that hang off
- * the device (bus.c, chardev.c); the model never sees this.
+ * whose dev_t is /dev/pcieswN, with child devices for its lane groups,
+ * ports and endpoints.  Shared by dev.c and the views that hang off these
+ * devices (bus.c, sysfs.c, chardev.c); the model never sees this.
  */
 #ifndef _PCIESW_DEV_H
 #define _PCIESW_DEV_H
@@ -15,15 +16,33 @@
 #include "pciesw.h"
 
 /**
+ * struct pciesw_child - a lane group, port or endpoint device
+ * @dev: the device; its parent is the switch (group, port) or port (ep)
+ * @sw: the switch, referenced for the lifetime of @dev
+ * @index: group id, port id or endpoint id in @sw
+ */
+struct pciesw_child {
+	struct device dev;
+	struct pciesw_switch *sw;
+	u32 index;
+};
+
+/**
  * struct pciesw_dev - one switch instance
  * @dev: the pcieswN device; its release frees this structure
  * @cdev: /dev/pcieswN
  * @sw: the model, referenced for the lifetime of @dev
+ * @groups: lane group devices, by group id
+ * @ports: port devices, by port id (changed under sw->lock by events)
+ * @eps: endpoint devices, by endpoint id (likewise)
  */
 struct pciesw_dev {
 	struct device dev;
 	struct cdev cdev;
 	struct pciesw_switch *sw;
+	struct pciesw_child *groups[PCIESW_MAX_GROUPS];
+	struct pciesw_child *ports[PCIESW_MAX_PORTS];
+	struct xarray eps;
 };
 
 static inline struct pciesw_dev *to_pciesw_dev(struct device *dev)
@@ -31,8 +50,17 @@ static inline struct pciesw_dev *to_pciesw_dev(struct device *dev)
 	return container_of(dev, struct pciesw_dev, dev);
 }
 
+static inline struct pciesw_child *to_pciesw_child(struct device *dev)
+{
+	return container_of(dev, struct pciesw_child, dev);
+}
+
 extern pciesw_bus_t pciesw_bus_type;
 extern const struct attribute_group *pciesw_dev_groups[];
+extern const struct device_type pciesw_switch_devtype;
+extern const struct device_type pciesw_group_devtype;
+extern const struct device_type pciesw_port_devtype;
+extern const struct device_type pciesw_ep_devtype;
 extern const struct file_operations pciesw_chardev_fops;
 dev_t pciesw_chardev_devt(u32 id);
 

@@ -41,6 +41,9 @@ static int __init pciesw_init(void)
 	err = pciesw_netlink_init();
 	if (err)
 		goto err_bus;
+	err = pciesw_dev_init();
+	if (err)
+		goto err_netlink;
 
 	for (i = 0; i < nr_switches; i++) {
 		err = pciesw_dev_new(i, NULL, &why);
@@ -53,6 +56,7 @@ static int __init pciesw_init(void)
 
 err_devs:
 	pciesw_dev_exit();
+err_netlink:
 	pciesw_netlink_exit();
 err_bus:
 	pciesw_bus_exit();

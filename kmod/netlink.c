@@ -5,6 +5,7 @@
  */
 
 #include <linux/notifier.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 
 #include <pciesw_compat.h>
@@ -15,18 +16,6 @@ static struct genl_family pciesw_nl_family;
 enum pciesw_nl_mcgrp {
 	PCIESW_NL_MCGRP_MONITOR,
 };
-
-static bool pciesw_port_link_active(const struct pciesw_port *port)
-{
-	switch (port->link.ltssm) {
-	case PCIESW_LTSSM_L0:
-	case PCIESW_LTSSM_L1:
-	case PCIESW_LTSSM_RECOVERY:
-		return true;
-	default:
-		return false;
-	}
-}
 
 static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw)
 {
@@ -71,6 +60,36 @@ static int pciesw_nl_fill_group(struct sk_buff *msg,
 	return 0;
 }
 
+/* The LTSSM history, oldest first, one nest per transition. */
+static int pciesw_nl_fill_history(struct sk_buff *msg,
+				  const struct pciesw_port *port)
+{
+	struct pciesw_ltssm_transition *t;
+	unsigned int i, n;
+	int err = 0;
+
+	t = kmalloc_array(PCIESW_LTSSM_HISTORY, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	n = pciesw_link_history(port, t);
+	for (i = 0; i < n && !err; i++) {
+		struct nlattr *nest;
+
+		nest = nla_nest_start(msg, PCIESW_A_PORT_LTSSM_TRANSITION);
+		if (!nest ||
+		    nla_put_u64_64bit(msg, PCIESW_A_TRANSITION_TIME,
+				      t[i].time_ns, PCIESW_A_PAD) ||
+		    nla_put_u32(msg, PCIESW_A_TRANSITION_FROM, t[i].from) ||
+		    nla_put_u32(msg, PCIESW_A_TRANSITION_TO, t[i].to)) {
+			err = -EMSGSIZE;
+			break;
+		}
+		nla_nest_end(msg, nest);
+	}
+	kfree(t);
+	return err;
+}
+
 static int pciesw_nl_fill_port(struct sk_buff *msg,
 			       const struct pciesw_port *port)
 {
@@ -87,14 +106,39 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 	    nla_put_u32(msg, PCIESW_A_PORT_NR_LANES, port->nr_lanes) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_LTSSM, link->ltssm) ||
 	    nla_put_u8(msg, PCIESW_A_PORT_LINK_ACTIVE,
-		       pciesw_port_link_active(port)) ||
+		       pciesw_link_active(port)) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_MAX_SPEED, port->max_speed) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_MAX_WIDTH, port->nr_lanes) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_TARGET_SPEED, link->target_speed) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_SPEED, link->speed) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_WIDTH, link->width) ||
 	    nla_put_u8(msg, PCIESW_A_PORT_DEGRADED, link->degraded) ||
-	    nla_put_u8(msg, PCIESW_A_PORT_ACS_REDIRECT, port->acs_redirect))
+	    nla_put_u8(msg, PCIESW_A_PORT_ACS_REDIRECT, port->acs_redirect) ||
+	    nla_put_u8(msg, PCIESW_A_PORT_ENABLED, link->enabled) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_FAILED_LANES, link->failed_lanes) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_PORT_SURPRISE_DOWN,
+			      link->surprise_down, PCIESW_A_PAD))
+		return -EMSGSIZE;
+	if (port->ep &&
+	    (nla_put_u32(msg, PCIESW_A_EP_ID, port->ep->id) ||
+	     nla_put_string(msg, PCIESW_A_EP_NAME, port->ep->name)))
+		return -EMSGSIZE;
+	return pciesw_nl_fill_history(msg, port);
+}
+
+static int pciesw_nl_fill_ep(struct sk_buff *msg,
+			     const struct pciesw_endpoint *ep)
+{
+	lockdep_assert_held(&ep->sw->lock);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, ep->sw->id) ||
+	    nla_put_u32(msg, PCIESW_A_EP_ID, ep->id) ||
+	    nla_put_string(msg, PCIESW_A_EP_NAME, ep->name) ||
+	    nla_put_u32(msg, PCIESW_A_EP_TYPE, ep->type) ||
+	    nla_put_u32(msg, PCIESW_A_EP_MAX_SPEED, ep->max_speed) ||
+	    nla_put_u32(msg, PCIESW_A_EP_MAX_WIDTH, ep->max_width) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_SIZE, ep->mem_size,
+			      PCIESW_A_PAD) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_ID, ep->port->id))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -155,6 +199,23 @@ static int pciesw_nl_fill_port_idx(struct sk_buff *msg,
 	return pciesw_nl_fill_port(msg, &sw->ports[idx]);
 }
 
+static unsigned int pciesw_nl_count_eps(struct pciesw_switch *sw)
+{
+	return pciesw_switch_nr_endpoints(sw);
+}
+
+/* endpoints are dumped in id order, @idx-th of the list */
+static int pciesw_nl_fill_ep_idx(struct sk_buff *msg,
+				 struct pciesw_switch *sw, unsigned int idx)
+{
+	struct pciesw_endpoint *ep;
+
+	list_for_each_entry(ep, &sw->endpoints, node)
+		if (!idx--)
+			return pciesw_nl_fill_ep(msg, ep);
+	return -ENOENT;
+}
+
 static const struct pciesw_nl_obj pciesw_nl_switch_obj = {
 	.cmd = PCIESW_CMD_SWITCH_GET,
 	.count = pciesw_nl_count_one,
@@ -175,6 +236,12 @@ static const struct pciesw_nl_obj pciesw_nl_port_obj = {
 	.missing = "no such port on this switch",
 	.count = pciesw_nl_count_ports,
 	.fill = pciesw_nl_fill_port_idx,
+};
+
+static const struct pciesw_nl_obj pciesw_nl_ep_obj = {
+	.cmd = PCIESW_CMD_EP_GET,
+	.count = pciesw_nl_count_eps,
+	.fill = pciesw_nl_fill_ep_idx,
 };
 
 /* Look up the switch a request names; says what is wrong when it can't. */
@@ -341,6 +408,309 @@ static int pciesw_nl_port_get_dumpit(struct sk_buff *skb,
 	return pciesw_nl_get_dumpit(&pciesw_nl_port_obj, skb, cb);
 }
 
+/*
+ * Run @fn on the locked, live switch a set request names; @fn reports its
+ * own refusals through the extack.
+ */
+static int pciesw_nl_locked(struct genl_info *info,
+			    int (*fn)(struct pciesw_switch *sw,
+				      struct genl_info *info))
+{
+	struct pciesw_switch *sw;
+	int err;
+
+	sw = pciesw_nl_get_switch(info);
+	if (IS_ERR(sw))
+		return PTR_ERR(sw);
+	mutex_lock(&sw->lock);
+	if (sw->dead) {
+		NL_SET_ERR_MSG(info->extack, "switch is being removed");
+		err = -ENODEV;
+	} else {
+		err = fn(sw, info);
+	}
+	mutex_unlock(&sw->lock);
+	pciesw_switch_put(sw);
+	return err;
+}
+
+/* The endpoint a request names by ep-id or ep-name. */
+static struct pciesw_endpoint *pciesw_nl_find_ep(struct pciesw_switch *sw,
+						 struct genl_info *info)
+{
+	struct nlattr *id = info->attrs[PCIESW_A_EP_ID];
+	struct nlattr *name = info->attrs[PCIESW_A_EP_NAME];
+	struct pciesw_endpoint *ep;
+
+	if (!id && !name) {
+		NL_SET_ERR_MSG(info->extack, "need ep-id or ep-name");
+		return ERR_PTR(-EINVAL);
+	}
+	ep = id ? pciesw_ep_find(sw, nla_get_u32(id)) :
+		  pciesw_ep_find_name(sw, nla_data(name));
+	if (!ep) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name,
+				    "no such endpoint on this switch");
+		return ERR_PTR(-ENOENT);
+	}
+	return ep;
+}
+
+static struct pciesw_port *pciesw_nl_find_port(struct pciesw_switch *sw,
+					       struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[PCIESW_A_PORT_ID];
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_PORT_ID))
+		return ERR_PTR(-EINVAL);
+	if (nla_get_u32(attr) >= sw->nr_ports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no such port on this switch");
+		return ERR_PTR(-ENOENT);
+	}
+	return &sw->ports[nla_get_u32(attr)];
+}
+
+/* Reply to a do request with one object filled by @fill. */
+static int pciesw_nl_reply(struct genl_info *info, u8 cmd,
+			   int (*fill)(struct sk_buff *msg, const void *obj),
+			   const void *obj)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &pciesw_nl_family, 0, cmd);
+	err = hdr ? fill(msg, obj) : -EMSGSIZE;
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int pciesw_nl_fill_ep_any(struct sk_buff *msg, const void *ep)
+{
+	return pciesw_nl_fill_ep(msg, ep);
+}
+
+static int pciesw_nl_ep_get_locked(struct pciesw_switch *sw,
+				   struct genl_info *info)
+{
+	struct pciesw_endpoint *ep = pciesw_nl_find_ep(sw, info);
+
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	return pciesw_nl_reply(info, PCIESW_CMD_EP_GET, pciesw_nl_fill_ep_any,
+			       ep);
+}
+
+static int pciesw_nl_ep_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_ep_get_locked);
+}
+
+static int pciesw_nl_ep_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	return pciesw_nl_get_dumpit(&pciesw_nl_ep_obj, skb, cb);
+}
+
+static int pciesw_nl_ep_add_locked(struct pciesw_switch *sw,
+				   struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct pciesw_endpoint *ep;
+	struct pciesw_port *port;
+	const char *why = NULL;
+
+	port = pciesw_nl_find_port(sw, info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_EP_TYPE))
+		return -EINVAL;
+	ep = pciesw_ep_add(port, nla_get_u32(tb[PCIESW_A_EP_TYPE]),
+			   tb[PCIESW_A_EP_MAX_SPEED] ?
+			   nla_get_u32(tb[PCIESW_A_EP_MAX_SPEED]) : 0,
+			   tb[PCIESW_A_EP_MAX_WIDTH] ?
+			   nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]) : 0,
+			   tb[PCIESW_A_EP_MEM_SIZE] ?
+			   nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) : 0, &why);
+	if (IS_ERR(ep)) {
+		pciesw_nl_err(info->extack, tb[PCIESW_A_PORT_ID], why);
+		return PTR_ERR(ep);
+	}
+	return pciesw_nl_reply(info, PCIESW_CMD_EP_ADD, pciesw_nl_fill_ep_any,
+			       ep);
+}
+
+static int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_ep_add_locked);
+}
+
+static int pciesw_nl_ep_del_locked(struct pciesw_switch *sw,
+				   struct genl_info *info)
+{
+	struct pciesw_endpoint *ep = pciesw_nl_find_ep(sw, info);
+
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	pciesw_ep_del(ep);
+	return 0;
+}
+
+static int pciesw_nl_ep_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_ep_del_locked);
+}
+
+static int pciesw_nl_group_set_locked(struct pciesw_switch *sw,
+				      struct genl_info *info)
+{
+	struct nlattr *cfg_attr = info->attrs[PCIESW_A_GROUP_CONFIG];
+	struct nlattr *id = info->attrs[PCIESW_A_GROUP_ID];
+	struct nlattr *name = info->attrs[PCIESW_A_GROUP_NAME];
+	const char *why = NULL;
+	struct pciesw_group *g;
+	int cfg, err;
+
+	if (!id && !name) {
+		NL_SET_ERR_MSG(info->extack, "need group-id or group-name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_GROUP_CONFIG))
+		return -EINVAL;
+	if (id)
+		g = nla_get_u32(id) < sw->nr_groups ?
+		    &sw->groups[nla_get_u32(id)] : NULL;
+	else
+		g = pciesw_group_find(sw, nla_data(name));
+	if (!g) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name,
+				    "no such lane group on this switch");
+		return -ENOENT;
+	}
+	cfg = pciesw_group_find_config(g, nla_data(cfg_attr));
+	if (cfg < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, cfg_attr,
+				    "bifurcation not allowed for this lane group");
+		return -EINVAL;
+	}
+	err = pciesw_group_set_config(g, cfg, &why);
+	if (err)
+		pciesw_nl_err(info->extack, cfg_attr, why);
+	return err;
+}
+
+static int pciesw_nl_group_set_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_group_set_locked);
+}
+
+/*
+ * Check every value before changing anything, so a refused request
+ * leaves the port as it was.
+ */
+static int pciesw_nl_port_set_check(struct pciesw_port *port,
+				    struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a;
+
+	a = tb[PCIESW_A_PORT_TARGET_SPEED];
+	if (a && nla_get_u32(a) > port->max_speed) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "target speed above what the port supports");
+		return -EINVAL;
+	}
+	a = tb[PCIESW_A_PORT_FAILED_LANES];
+	if (a && (nla_get_u32(a) & ~GENMASK(port->nr_lanes - 1, 0))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "lane beyond the width of the port");
+		return -EINVAL;
+	}
+	a = tb[PCIESW_A_PORT_ACS_REDIRECT];
+	if (a && port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ACS redirect exists on downstream ports only");
+		return -EINVAL;
+	}
+	if ((tb[PCIESW_A_PORT_RETRAIN] || tb[PCIESW_A_PORT_HOT_RESET]) &&
+	    !port->link.enabled &&
+	    !(tb[PCIESW_A_PORT_ENABLED] &&
+	      nla_get_u8(tb[PCIESW_A_PORT_ENABLED]))) {
+		NL_SET_ERR_MSG(info->extack, "link is disabled");
+		return -ENETDOWN;
+	}
+	if (tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW] && !pciesw_link_active(port)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW],
+				    "link is not up");
+		return -ENOLINK;
+	}
+	return 0;
+}
+
+static int pciesw_nl_port_set_locked(struct pciesw_switch *sw,
+				     struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct pciesw_port *port;
+	const char *why = NULL;
+	int err;
+
+	port = pciesw_nl_find_port(sw, info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	if (!tb[PCIESW_A_PORT_ENABLED] && !tb[PCIESW_A_PORT_TARGET_SPEED] &&
+	    !tb[PCIESW_A_PORT_FAILED_LANES] && !tb[PCIESW_A_PORT_ACS_REDIRECT] &&
+	    !tb[PCIESW_A_PORT_RETRAIN] && !tb[PCIESW_A_PORT_HOT_RESET] &&
+	    !tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	err = pciesw_nl_port_set_check(port, info);
+	if (err)
+		return err;
+
+	if (tb[PCIESW_A_PORT_ACS_REDIRECT])
+		err = pciesw_port_set_acs(port,
+					  nla_get_u8(tb[PCIESW_A_PORT_ACS_REDIRECT]),
+					  &why);
+	if (!err && tb[PCIESW_A_PORT_TARGET_SPEED])
+		err = pciesw_port_set_target_speed(port,
+						   nla_get_u32(tb[PCIESW_A_PORT_TARGET_SPEED]),
+						   &why);
+	if (!err && tb[PCIESW_A_PORT_FAILED_LANES])
+		err = pciesw_port_set_failed_lanes(port,
+						   nla_get_u32(tb[PCIESW_A_PORT_FAILED_LANES]),
+						   &why);
+	if (!err && tb[PCIESW_A_PORT_ENABLED])
+		err = pciesw_port_set_enabled(port,
+					      nla_get_u8(tb[PCIESW_A_PORT_ENABLED]),
+					      &why);
+	if (!err && tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW])
+		err = pciesw_port_surprise_down(port, &why);
+	if (!err && tb[PCIESW_A_PORT_HOT_RESET])
+		err = pciesw_port_hot_reset(port, &why);
+	else if (!err && tb[PCIESW_A_PORT_RETRAIN])
+		err = pciesw_port_retrain(port, &why);
+	if (err)
+		pciesw_nl_err(info->extack, NULL, why);
+	return err;
+}
+
+static int pciesw_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_port_set_locked);
+}
+
 static int pciesw_nl_switch_new_doit(struct sk_buff *skb,
 				     struct genl_info *info)
 {
@@ -401,6 +771,47 @@ static const struct nla_policy pciesw_port_get_policy[] = {
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
 };
 
+static const struct nla_policy pciesw_group_set_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_GROUP_ID] = { .type = NLA_U32 },
+	[PCIESW_A_GROUP_NAME] = { .type = NLA_NUL_STRING,
+				  .len = PCIESW_NAME_LEN - 1 },
+	[PCIESW_A_GROUP_CONFIG] = { .type = NLA_NUL_STRING, .len = 15 },
+};
+
+static const struct nla_policy pciesw_port_set_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_TARGET_SPEED] =
+		NLA_POLICY_RANGE(NLA_U32, PCIESW_LINK_SPEED_GEN1,
+				 PCIESW_LINK_SPEED_MAX),
+	[PCIESW_A_PORT_ACS_REDIRECT] = NLA_POLICY_MAX(NLA_U8, 1),
+	[PCIESW_A_PORT_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
+	[PCIESW_A_PORT_FAILED_LANES] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_RETRAIN] = { .type = NLA_FLAG },
+	[PCIESW_A_PORT_HOT_RESET] = { .type = NLA_FLAG },
+	[PCIESW_A_PORT_SURPRISE_DOWN_NOW] = { .type = NLA_FLAG },
+};
+
+static const struct nla_policy pciesw_ep_get_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_EP_ID] = { .type = NLA_U32 },
+	[PCIESW_A_EP_NAME] = { .type = NLA_NUL_STRING,
+			       .len = PCIESW_NAME_LEN - 1 },
+};
+
+static const struct nla_policy pciesw_ep_add_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
+	[PCIESW_A_EP_TYPE] = NLA_POLICY_RANGE(NLA_U32, PCIESW_EP_TYPE_GPU,
+					      PCIESW_EP_TYPE_MAX),
+	[PCIESW_A_EP_MAX_SPEED] =
+		NLA_POLICY_RANGE(NLA_U32, PCIESW_LINK_SPEED_GEN1,
+				 PCIESW_LINK_SPEED_MAX),
+	[PCIESW_A_EP_MAX_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 16),
+	[PCIESW_A_EP_MEM_SIZE] = { .type = NLA_U64 },
+};
+
 static const struct genl_ops pciesw_nl_ops[] = {
 	{
 		.cmd = PCIESW_CMD_SWITCH_GET,
@@ -437,6 +848,41 @@ static const struct genl_ops pciesw_nl_ops[] = {
 		.policy = pciesw_port_get_policy,
 		.maxattr = ARRAY_SIZE(pciesw_port_get_policy) - 1,
 	},
+	{
+		.cmd = PCIESW_CMD_GROUP_SET,
+		.doit = pciesw_nl_group_set_doit,
+		.policy = pciesw_group_set_policy,
+		.maxattr = ARRAY_SIZE(pciesw_group_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIESW_CMD_PORT_SET,
+		.doit = pciesw_nl_port_set_doit,
+		.policy = pciesw_port_set_policy,
+		.maxattr = ARRAY_SIZE(pciesw_port_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIESW_CMD_EP_GET,
+		.doit = pciesw_nl_ep_get_doit,
+		.dumpit = pciesw_nl_ep_get_dumpit,
+		.policy = pciesw_ep_get_policy,
+		.maxattr = ARRAY_SIZE(pciesw_ep_get_policy) - 1,
+	},
+	{
+		.cmd = PCIESW_CMD_EP_ADD,
+		.doit = pciesw_nl_ep_add_doit,
+		.policy = pciesw_ep_add_policy,
+		.maxattr = ARRAY_SIZE(pciesw_ep_add_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIESW_CMD_EP_DEL,
+		.doit = pciesw_nl_ep_del_doit,
+		.policy = pciesw_ep_get_policy,
+		.maxattr = ARRAY_SIZE(pciesw_ep_get_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group pciesw_nl_mcgrps[] = {
@@ -449,13 +895,30 @@ static struct genl_family pciesw_nl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = pciesw_nl_ops,
 	.n_ops = ARRAY_SIZE(pciesw_nl_ops),
-	.resv_start_op = PCIESW_CMD_PORT_GET + 1,
+	.resv_start_op = PCIESW_CMD_EP_DEL_NTF + 1,
 	.mcgrps = pciesw_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(pciesw_nl_mcgrps),
 };
 
+static int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_switch(msg, (struct pciesw_switch *)obj);
+}
+
+static int pciesw_nl_fill_group_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_group(msg, obj);
+}
+
+static int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_port(msg, obj);
+}
+
 /* Called with sw->lock held (see pciesw_event()). */
-static void pciesw_nl_notify_switch(struct pciesw_switch *sw, u8 cmd)
+static void pciesw_nl_notify(u8 cmd,
+			     int (*fill)(struct sk_buff *msg, const void *obj),
+			     const void *obj)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -467,7 +930,7 @@ static void pciesw_nl_notify_switch(struct pciesw_switch *sw, u8 cmd)
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &pciesw_nl_family, 0, cmd);
-	if (!hdr || pciesw_nl_fill_switch(msg, sw)) {
+	if (!hdr || fill(msg, obj)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -483,10 +946,32 @@ static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
 
 	switch (ev->type) {
 	case PCIESW_EV_SWITCH_CREATE:
-		pciesw_nl_notify_switch(ev->sw, PCIESW_CMD_SWITCH_CREATE_NTF);
+		pciesw_nl_notify(PCIESW_CMD_SWITCH_CREATE_NTF,
+				 pciesw_nl_fill_switch_any, ev->sw);
 		break;
 	case PCIESW_EV_SWITCH_DELETE:
-		pciesw_nl_notify_switch(ev->sw, PCIESW_CMD_SWITCH_DELETE_NTF);
+		pciesw_nl_notify(PCIESW_CMD_SWITCH_DELETE_NTF,
+				 pciesw_nl_fill_switch_any, ev->sw);
+		break;
+	case PCIESW_EV_GROUP_CHANGE:
+		pciesw_nl_notify(PCIESW_CMD_GROUP_CHANGE_NTF,
+				 pciesw_nl_fill_group_any, ev->group);
+		break;
+	case PCIESW_EV_PORT_CHANGE:
+		pciesw_nl_notify(PCIESW_CMD_PORT_CHANGE_NTF,
+				 pciesw_nl_fill_port_any, ev->port);
+		break;
+	case PCIESW_EV_EP_ADD:
+		pciesw_nl_notify(PCIESW_CMD_EP_ADD_NTF, pciesw_nl_fill_ep_any,
+				 ev->ep);
+		break;
+	case PCIESW_EV_EP_DEL:
+		pciesw_nl_notify(PCIESW_CMD_EP_DEL_NTF, pciesw_nl_fill_ep_any,
+				 ev->ep);
+		break;
+	case PCIESW_EV_PORTS_REMOVE:
+	case PCIESW_EV_PORTS_ADD:
+		/* the group change that follows says it */
 		break;
 	}
 	return NOTIFY_DONE;

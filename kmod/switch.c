@@ -6,6 +6,7 @@
 
 #include <linux/kernel.h>
 #include <linux/notifier.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -33,14 +34,22 @@ void pciesw_event_unregister(struct notifier_block *nb)
 
 /*
  * Tell the views what changed.  Called with sw->lock held so that events
- * leave in the order the changes happened; sinks must not take it.
+ * leave in the order the changes happened; sinks must not take it.  Until
+ * the switch is published the views learn its state by reading it.
  */
-static void pciesw_event(struct pciesw_switch *sw, enum pciesw_event_type type)
+void pciesw_event(struct pciesw_event *ev)
+{
+	lockdep_assert_held(&ev->sw->lock);
+	if (ev->sw->published)
+		blocking_notifier_call_chain(&pciesw_events, ev->type, ev);
+}
+
+static void pciesw_switch_event(struct pciesw_switch *sw,
+				enum pciesw_event_type type)
 {
 	struct pciesw_event ev = { .type = type, .sw = sw };
 
-	lockdep_assert_held(&sw->lock);
-	blocking_notifier_call_chain(&pciesw_events, type, &ev);
+	pciesw_event(&ev);
 }
 
 void pciesw_group_config_name(const struct pciesw_group_desc *desc,
@@ -51,73 +60,165 @@ void pciesw_group_config_name(const struct pciesw_group_desc *desc,
 	snprintf(buf, len, "%ux%u", b->nr_ports, b->width);
 }
 
-static enum pciesw_link_speed pciesw_speed_min(enum pciesw_link_speed a,
-					       enum pciesw_link_speed b)
-{
-	return a < b ? a : b;
-}
-
-/*
- * Negotiate a port's link with what is on the other end: speed is the
- * lowest of both ends and the target, width the lowest of both ends.
- */
-static void pciesw_link_train(struct pciesw_port *port)
-{
-	struct pciesw_link *link = &port->link;
-
-	if (link->partner_speed == PCIESW_LINK_SPEED_NONE) {
-		link->ltssm = PCIESW_LTSSM_DETECT;
-		link->speed = PCIESW_LINK_SPEED_NONE;
-		link->width = 0;
-		link->degraded = false;
-		return;
-	}
-	link->ltssm = PCIESW_LTSSM_L0;
-	link->speed = pciesw_speed_min(pciesw_speed_min(port->max_speed,
-							link->partner_speed),
-				       link->target_speed);
-	link->width = min(port->nr_lanes, link->partner_width);
-	link->degraded = false;
-}
-
-/* Lay out the ports of group @g in its current bifurcation. */
+/* Lay out the ports of group @g at sw->ports[@first..], links untrained. */
 static void pciesw_group_build_ports(struct pciesw_switch *sw,
-				     struct pciesw_group *g)
+				     struct pciesw_group *g, unsigned int first)
 {
-	const struct pciesw_profile *prof = sw->profile;
 	const struct pciesw_bifurcation *b = &g->desc->configs[g->config];
 	unsigned int i;
 
-	g->first_port = sw->nr_ports;
+	g->first_port = first;
 	g->nr_ports = b->nr_ports;
 	for (i = 0; i < b->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[sw->nr_ports++];
+		struct pciesw_port *port = &sw->ports[first + i];
 
 		memset(port, 0, sizeof(*port));
 		port->group = g;
-		port->id = g->first_port + i;
+		port->id = first + i;
 		port->first_lane = g->desc->first_lane + i * b->width;
 		port->nr_lanes = b->width;
-		port->max_speed = prof->max_speed;
-		port->link.target_speed = prof->max_speed;
-		if (g->desc->type == PCIESW_GROUP_TYPE_HOST) {
-			port->role = PCIESW_PORT_ROLE_UPSTREAM;
-			port->link.partner_speed = prof->host_speed;
-			port->link.partner_width = prof->host_width;
-		} else {
-			port->role = PCIESW_PORT_ROLE_DOWNSTREAM;
-		}
-		pciesw_link_train(port);
+		port->max_speed = sw->profile->max_speed;
+		port->role = g->desc->type == PCIESW_GROUP_TYPE_HOST ?
+			     PCIESW_PORT_ROLE_UPSTREAM :
+			     PCIESW_PORT_ROLE_DOWNSTREAM;
+		pciesw_link_init(port);
 	}
+}
+
+/* The endpoint type a group's connector takes by default. */
+static enum pciesw_ep_type pciesw_group_ep_type(const struct pciesw_group *g)
+{
+	return g->desc->type == PCIESW_GROUP_TYPE_GPU ? PCIESW_EP_TYPE_GPU :
+							PCIESW_EP_TYPE_NVME;
+}
+
+/* DMA in flight on a port of @g?  The DMA engine adds its traffic here. */
+static bool pciesw_group_busy(const struct pciesw_group *g)
+{
+	return false;
+}
+
+int pciesw_group_find_config(const struct pciesw_group *g, const char *name)
+{
+	char buf[16];
+	unsigned int c;
+
+	for (c = 0; c < g->desc->nr_configs; c++) {
+		pciesw_group_config_name(g->desc, c, buf, sizeof(buf));
+		if (!strcmp(buf, name))
+			return c;
+	}
+	return -EINVAL;
+}
+
+struct pciesw_group *pciesw_group_find(struct pciesw_switch *sw,
+				       const char *name)
+{
+	unsigned int g;
+
+	for (g = 0; g < sw->nr_groups; g++)
+		if (!strcmp(sw->groups[g].desc->name, name))
+			return &sw->groups[g];
+	return NULL;
+}
+
+/*
+ * Re-bifurcate @g: its links go down, its ports are re-created, its
+ * endpoints are re-attached in order (those left without a port are
+ * unplugged), ports of later groups move to their new ids, then the new
+ * links train.
+ */
+int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
+			    const char **why)
+{
+	struct pciesw_endpoint *eps[PCIESW_MAX_PORTS];
+	struct pciesw_switch *sw = g->sw;
+	struct pciesw_event ev = { .sw = sw };
+	unsigned int i, n = 0, old_n, new_n, tail, first;
+
+	lockdep_assert_held(&sw->lock);
+	if (sw->dead) {
+		*why = "switch is being removed";
+		return -ENODEV;
+	}
+	if (config >= g->desc->nr_configs) {
+		*why = "bifurcation not allowed for this lane group";
+		return -EINVAL;
+	}
+	if (pciesw_group_busy(g)) {
+		*why = "DMA in flight on this lane group";
+		return -EBUSY;
+	}
+	if (config == g->config)
+		return 0;
+
+	first = g->first_port;
+	old_n = g->nr_ports;
+	new_n = g->desc->configs[config].nr_ports;
+	tail = sw->nr_ports - first - old_n;
+
+	/* endpoints that will have no port are unplugged first */
+	for (i = 0; i < old_n; i++) {
+		struct pciesw_endpoint *ep = sw->ports[first + i].ep;
+
+		if (!ep)
+			continue;
+		if (n < new_n)
+			eps[n++] = ep;
+		else
+			pciesw_ep_del(ep);
+	}
+	for (i = 0; i < old_n; i++)
+		pciesw_link_drop(&sw->ports[first + i], PCIESW_LTSSM_DETECT);
+
+	ev.type = PCIESW_EV_PORTS_REMOVE;
+	ev.first = first;
+	pciesw_event(&ev);
+
+	for (i = 0; i < n; i++) {
+		eps[i]->port->ep = NULL;
+		eps[i]->port = NULL;
+	}
+	/* later groups' ports move, keeping their state */
+	memmove(&sw->ports[first + new_n], &sw->ports[first + old_n],
+		tail * sizeof(sw->ports[0]));
+	sw->nr_ports = first + new_n + tail;
+	for (i = first + new_n; i < sw->nr_ports; i++) {
+		struct pciesw_port *port = &sw->ports[i];
+
+		port->id = i;
+		if (port->ep)
+			port->ep->port = port;
+	}
+	for (i = g->id + 1; i < sw->nr_groups; i++)
+		sw->groups[i].first_port = sw->groups[i].first_port + new_n -
+					   old_n;
+	g->config = config;
+	pciesw_group_build_ports(sw, g, first);
+	for (i = 0; i < n; i++) {
+		eps[i]->port = &sw->ports[first + i];
+		sw->ports[first + i].ep = eps[i];
+	}
+
+	ev.type = PCIESW_EV_PORTS_ADD;
+	pciesw_event(&ev);
+	ev.type = PCIESW_EV_GROUP_CHANGE;
+	ev.group = g;
+	pciesw_event(&ev);
+
+	for (i = 0; i < new_n; i++)
+		pciesw_link_start(&sw->ports[first + i], PCIESW_LINK_TRAIN);
+	return 0;
 }
 
 struct pciesw_switch *pciesw_switch_create(u32 id,
 					   const struct pciesw_profile *profile)
 {
 	struct pciesw_switch *sw;
-	unsigned int g;
+	unsigned int g, i;
 
-	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
+	/* ~100 KiB with the LTSSM histories: no need for contiguous pages */
+	sw = kvzalloc(sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return NULL;
 
@@ -129,7 +230,13 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		 profile->serial_prefix, 100000 + (id * 7919) % 900000);
 	kref_init(&sw->refs);
 	mutex_init(&sw->lock);
+	INIT_DELAYED_WORK(&sw->link_work, pciesw_link_work);
+	INIT_LIST_HEAD(&sw->endpoints);
+	ida_init(&sw->ep_ids);
+	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
+		ida_init(&sw->ep_type_ids[i]);
 
+	mutex_lock(&sw->lock);
 	sw->nr_groups = profile->nr_groups;
 	for (g = 0; g < sw->nr_groups; g++) {
 		struct pciesw_group *grp = &sw->groups[g];
@@ -138,8 +245,24 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		grp->desc = &profile->groups[g];
 		grp->id = g;
 		grp->config = grp->desc->default_config;
-		pciesw_group_build_ports(sw, grp);
+		pciesw_group_build_ports(sw, grp, sw->nr_ports);
+		sw->nr_ports += grp->nr_ports;
 	}
+	/* the card ships with a device on every port of its connectors */
+	for (i = 0; i < sw->nr_ports; i++) {
+		struct pciesw_port *port = &sw->ports[i];
+		const char *why;
+
+		if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM)
+			continue;
+		if (IS_ERR(pciesw_ep_add(port, pciesw_group_ep_type(port->group),
+					 PCIESW_LINK_SPEED_NONE, 0, 0, &why))) {
+			mutex_unlock(&sw->lock);
+			pciesw_switch_put(sw);
+			return NULL;
+		}
+	}
+	mutex_unlock(&sw->lock);
 	return sw;
 }
 
@@ -147,9 +270,19 @@ static void pciesw_switch_release(struct kref *kref)
 {
 	struct pciesw_switch *sw = container_of(kref, struct pciesw_switch,
 						refs);
+	struct pciesw_endpoint *ep, *tmp;
+	unsigned int i;
 
+	/* unpublished (or never published): no events, no link work */
+	list_for_each_entry_safe(ep, tmp, &sw->endpoints, node) {
+		list_del(&ep->node);
+		kfree(ep);
+	}
+	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
+		ida_destroy(&sw->ep_type_ids[i]);
+	ida_destroy(&sw->ep_ids);
 	mutex_destroy(&sw->lock);
-	kfree(sw);
+	kvfree(sw);
 }
 
 void pciesw_switch_put(struct pciesw_switch *sw)
@@ -160,6 +293,7 @@ void pciesw_switch_put(struct pciesw_switch *sw)
 /* Make @sw visible to lookups; the registry takes its own reference. */
 int pciesw_switch_publish(struct pciesw_switch *sw)
 {
+	unsigned int i;
 	int err;
 
 	kref_get(&sw->refs);
@@ -168,8 +302,12 @@ int pciesw_switch_publish(struct pciesw_switch *sw)
 		pciesw_switch_put(sw);
 		return err;
 	}
+	/* from here on events flow; the links start training as at power-on */
 	mutex_lock(&sw->lock);
-	pciesw_event(sw, PCIESW_EV_SWITCH_CREATE);
+	sw->published = true;
+	pciesw_switch_event(sw, PCIESW_EV_SWITCH_CREATE);
+	for (i = 0; i < sw->nr_ports; i++)
+		pciesw_link_start(&sw->ports[i], PCIESW_LINK_TRAIN);
 	mutex_unlock(&sw->lock);
 	return 0;
 }
@@ -180,8 +318,11 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw)
 	xa_erase(&pciesw_switches, sw->id);
 	mutex_lock(&sw->lock);
 	sw->dead = true;
-	pciesw_event(sw, PCIESW_EV_SWITCH_DELETE);
+	pciesw_switch_event(sw, PCIESW_EV_SWITCH_DELETE);
+	sw->published = false;
 	mutex_unlock(&sw->lock);
+	/* dead stops the work from re-arming itself */
+	cancel_delayed_work_sync(&sw->link_work);
 	pciesw_switch_put(sw);
 }
 
@@ -220,8 +361,7 @@ unsigned int pciesw_switch_nr_endpoints(struct pciesw_switch *sw)
 
 	lockdep_assert_held(&sw->lock);
 	for (i = 0; i < sw->nr_ports; i++)
-		if (sw->ports[i].role == PCIESW_PORT_ROLE_DOWNSTREAM &&
-		    sw->ports[i].link.partner_speed != PCIESW_LINK_SPEED_NONE)
+		if (sw->ports[i].ep)
 			n++;
 	return n;
 }

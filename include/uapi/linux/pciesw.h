@@ -103,6 +103,22 @@ enum pciesw_link_speed {
 	PCIESW_LINK_SPEED_MAX = (__PCIESW_LINK_SPEED_MAX - 1)
 };
 
+/**
+ * enum pciesw_ep_type - kind of an endpoint behind a downstream port
+ * @PCIESW_EP_TYPE_GPU: a GPU; its memory window is a BAR
+ * @PCIESW_EP_TYPE_NVME: an NVMe SSD; its memory window is a namespace
+ * @PCIESW_EP_TYPE_GENERIC: any other device with a memory window
+ */
+enum pciesw_ep_type {
+	PCIESW_EP_TYPE_GPU = 1,
+	PCIESW_EP_TYPE_NVME,
+	PCIESW_EP_TYPE_GENERIC,
+
+	/* private: */
+	__PCIESW_EP_TYPE_MAX,
+	PCIESW_EP_TYPE_MAX = (__PCIESW_EP_TYPE_MAX - 1)
+};
+
 /* Netlink attributes; see the spec for which op carries which. */
 enum pciesw_a {
 	PCIESW_A_UNSPEC,
@@ -135,6 +151,22 @@ enum pciesw_a {
 	PCIESW_A_PORT_WIDTH,		/* u32, negotiated, 0 when down */
 	PCIESW_A_PORT_DEGRADED,		/* u8, width below what both sides can do */
 	PCIESW_A_PORT_ACS_REDIRECT,	/* u8, ACS P2P Request Redirect */
+	PCIESW_A_PORT_ENABLED,		/* u8, link not disabled by software */
+	PCIESW_A_PORT_FAILED_LANES,	/* u32, bit n: lane n of the port dead */
+	PCIESW_A_PORT_SURPRISE_DOWN,	/* u64, surprise link-down count */
+	PCIESW_A_PORT_RETRAIN,		/* flag, set op: retrain the link */
+	PCIESW_A_PORT_HOT_RESET,	/* flag, set op: hot reset */
+	PCIESW_A_PORT_SURPRISE_DOWN_NOW, /* flag, set op: drop the link */
+	PCIESW_A_PORT_LTSSM_TRANSITION,	/* nest, multi-attr, oldest first */
+	PCIESW_A_TRANSITION_TIME,	/* u64, CLOCK_MONOTONIC ns */
+	PCIESW_A_TRANSITION_FROM,	/* u32, enum pciesw_ltssm */
+	PCIESW_A_TRANSITION_TO,		/* u32, enum pciesw_ltssm */
+	PCIESW_A_EP_ID,			/* u32 */
+	PCIESW_A_EP_NAME,		/* string, "nvme0" */
+	PCIESW_A_EP_TYPE,		/* u32, enum pciesw_ep_type */
+	PCIESW_A_EP_MAX_SPEED,		/* u32, enum pciesw_link_speed */
+	PCIESW_A_EP_MAX_WIDTH,		/* u32 */
+	PCIESW_A_EP_MEM_SIZE,		/* u64, memory window bytes */
 
 	/* private: */
 	__PCIESW_A_MAX,
@@ -150,6 +182,15 @@ enum pciesw_cmd {
 	PCIESW_CMD_PORT_GET,		/* do + dump */
 	PCIESW_CMD_SWITCH_CREATE_NTF,	/* monitor group */
 	PCIESW_CMD_SWITCH_DELETE_NTF,	/* monitor group */
+	PCIESW_CMD_GROUP_SET,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_PORT_SET,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_EP_GET,		/* do + dump */
+	PCIESW_CMD_EP_ADD,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_EP_DEL,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_GROUP_CHANGE_NTF,	/* monitor group */
+	PCIESW_CMD_PORT_CHANGE_NTF,	/* monitor group */
+	PCIESW_CMD_EP_ADD_NTF,		/* monitor group */
+	PCIESW_CMD_EP_DEL_NTF,		/* monitor group */
 
 	/* private: */
 	__PCIESW_CMD_MAX,

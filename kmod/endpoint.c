@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Endpoints: GPUs, NVMe drives and generic devices behind downstream ports.
+ * Plugging one in starts link training; pulling one takes the link down.
+ * Everything here runs with sw->lock held.
+ */
+
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "pciesw.h"
+
+static const struct pciesw_ep_type_desc pciesw_ep_types[] = {
+	[PCIESW_EP_TYPE_GPU] = {
+		.name = "gpu",
+		.max_speed = PCIESW_LINK_SPEED_GEN5,
+		.max_width = 16,
+		.mem_size = 16ULL * SZ_1G,	/* BAR1 of a data-center GPU */
+	},
+	[PCIESW_EP_TYPE_NVME] = {
+		.name = "nvme",
+		.max_speed = PCIESW_LINK_SPEED_GEN5,
+		.max_width = 4,
+		.mem_size = 4ULL * SZ_1G,	/* the namespace as a window */
+	},
+	[PCIESW_EP_TYPE_GENERIC] = {
+		.name = "generic",
+		.max_speed = PCIESW_LINK_SPEED_GEN5,
+		.max_width = 8,
+		.mem_size = 256ULL * SZ_1M,
+	},
+};
+
+const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type)
+{
+	if (type < PCIESW_EP_TYPE_GPU || type > PCIESW_EP_TYPE_MAX)
+		return NULL;
+	return &pciesw_ep_types[type];
+}
+
+static void pciesw_ep_event(struct pciesw_endpoint *ep,
+			    enum pciesw_event_type type)
+{
+	struct pciesw_event ev = {
+		.type = type,
+		.sw = ep->sw,
+		.port = ep->port,
+		.ep = ep,
+	};
+
+	pciesw_event(&ev);
+}
+
+/**
+ * pciesw_ep_add - plug an endpoint into a downstream port
+ * @port: an empty downstream port
+ * @type: its kind
+ * @speed: fastest speed, or NONE for the type's default
+ * @width: widest link, or 0 for the type's default
+ * @mem_size: memory window in bytes, or 0 for the type's default
+ * @why: set to a static message on failure
+ */
+struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
+				      enum pciesw_ep_type type,
+				      enum pciesw_link_speed speed, u8 width,
+				      u64 mem_size, const char **why)
+{
+	const struct pciesw_ep_type_desc *desc = pciesw_ep_type(type);
+	struct pciesw_switch *sw = port->group->sw;
+	struct pciesw_endpoint *ep, *pos;
+	int id, idx;
+
+	lockdep_assert_held(&sw->lock);
+	if (!desc) {
+		*why = "unknown endpoint type";
+		return ERR_PTR(-EINVAL);
+	}
+	if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
+		*why = "endpoints attach to downstream ports only";
+		return ERR_PTR(-EINVAL);
+	}
+	if (port->ep) {
+		*why = "port already has an endpoint";
+		return ERR_PTR(-EBUSY);
+	}
+	if (speed > PCIESW_LINK_SPEED_MAX ||
+	    (width && (width > 16 || !is_power_of_2(width))) ||
+	    (mem_size && (mem_size & ~PAGE_MASK))) {
+		*why = "bad speed, width (power of 2 up to 16) or memory size (pages)";
+		return ERR_PTR(-EINVAL);
+	}
+
+	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	if (!ep) {
+		*why = "out of memory";
+		return ERR_PTR(-ENOMEM);
+	}
+	id = ida_alloc(&sw->ep_ids, GFP_KERNEL);
+	if (id < 0)
+		goto err_free;
+	idx = ida_alloc(&sw->ep_type_ids[type], GFP_KERNEL);
+	if (idx < 0)
+		goto err_id;
+
+	ep->sw = sw;
+	ep->id = id;
+	ep->type = type;
+	ep->type_idx = idx;
+	snprintf(ep->name, sizeof(ep->name), "%s%d", desc->name, idx);
+	ep->max_speed = speed ?: desc->max_speed;
+	ep->max_width = width ?: desc->max_width;
+	ep->mem_size = mem_size ?: desc->mem_size;
+
+	/* keep the list ordered by id */
+	list_for_each_entry(pos, &sw->endpoints, node)
+		if (pos->id > ep->id)
+			break;
+	list_add_tail(&ep->node, &pos->node);
+	ep->port = port;
+	port->ep = ep;
+	pciesw_ep_event(ep, PCIESW_EV_EP_ADD);
+	pciesw_link_start(port, PCIESW_LINK_TRAIN);
+	return ep;
+
+err_id:
+	ida_free(&sw->ep_ids, id);
+err_free:
+	kfree(ep);
+	*why = "out of endpoint ids";
+	return ERR_PTR(-ENOSPC);
+}
+
+/* Unplug @ep: its link goes down and it is freed. */
+void pciesw_ep_del(struct pciesw_endpoint *ep)
+{
+	struct pciesw_switch *sw = ep->sw;
+	struct pciesw_port *port = ep->port;
+
+	lockdep_assert_held(&sw->lock);
+	pciesw_ep_event(ep, PCIESW_EV_EP_DEL);
+	port->ep = NULL;
+	pciesw_link_drop(port, port->link.enabled ? PCIESW_LTSSM_DETECT :
+					     PCIESW_LTSSM_DISABLED);
+	list_del(&ep->node);
+	ida_free(&sw->ep_type_ids[ep->type], ep->type_idx);
+	ida_free(&sw->ep_ids, ep->id);
+	kfree(ep);
+}
+
+struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id)
+{
+	struct pciesw_endpoint *ep;
+
+	lockdep_assert_held(&sw->lock);
+	list_for_each_entry(ep, &sw->endpoints, node)
+		if (ep->id == id)
+			return ep;
+	return NULL;
+}
+
+struct pciesw_endpoint *pciesw_ep_find_name(struct pciesw_switch *sw,
+					    const char *name)
+{
+	struct pciesw_endpoint *ep;
+
+	lockdep_assert_held(&sw->lock);
+	list_for_each_entry(ep, &sw->endpoints, node)
+		if (!strcmp(ep->name, name))
+			return ep;
+	return NULL;
+}

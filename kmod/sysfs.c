@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs of the child devices of a switch: lane groups (group_NAME), ports
+ * (pcieswN-portM) and endpoints (pcieswN-gpu0 ...).  Port attributes use
+ * the value formats of the PCI core's attributes of the same names.
+ *
+ * Port and endpoint devices are added and removed by model events with
+ * sw->lock held, and removal waits for running attribute calls: so these
+ * never wait for sw->lock, they restart the syscall (as net-sysfs does
+ * with the RTNL).
+ */
+
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "dev.h"
+
+static int pciesw_child_lock(struct pciesw_child *child)
+{
+	struct pciesw_switch *sw = child->sw;
+
+	if (!mutex_trylock(&sw->lock))
+		return restart_syscall();
+	if (sw->dead) {
+		mutex_unlock(&sw->lock);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* ---- ports ---- */
+
+typedef ssize_t (*pciesw_port_fmt)(struct pciesw_port *port, char *buf);
+
+static ssize_t pciesw_port_show(struct device *dev, char *buf,
+				pciesw_port_fmt fmt)
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	ssize_t ret;
+
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	if (child->index < child->sw->nr_ports)
+		ret = fmt(&child->sw->ports[child->index], buf);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&child->sw->lock);
+	return ret;
+}
+
+#define PCIESW_PORT_ATTR_RO(_name, _fmt, ...)				\
+static ssize_t pciesw_port_fmt_##_name(struct pciesw_port *port,	\
+				       char *buf)			\
+{									\
+	return sysfs_emit(buf, _fmt "\n", __VA_ARGS__);			\
+}									\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return pciesw_port_show(dev, buf, pciesw_port_fmt_##_name);	\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+PCIESW_PORT_ATTR_RO(port_id, "%u", port->id);
+PCIESW_PORT_ATTR_RO(role, "%s",
+		    port->role == PCIESW_PORT_ROLE_UPSTREAM ? "upstream" :
+							      "downstream");
+PCIESW_PORT_ATTR_RO(lane_group, "%s", port->group->desc->name);
+PCIESW_PORT_ATTR_RO(lanes, "%u-%u", port->first_lane,
+		    port->first_lane + port->nr_lanes - 1);
+PCIESW_PORT_ATTR_RO(link_state, "%s",
+		    pciesw_link_active(port) ? "up" : "down");
+PCIESW_PORT_ATTR_RO(ltssm_state, "%s", pciesw_ltssm_name(port->link.ltssm));
+PCIESW_PORT_ATTR_RO(current_link_speed, "%s",
+		    pciesw_speed_name(port->link.speed));
+PCIESW_PORT_ATTR_RO(current_link_width, "%u", port->link.width);
+PCIESW_PORT_ATTR_RO(max_link_speed, "%s", pciesw_speed_name(port->max_speed));
+PCIESW_PORT_ATTR_RO(max_link_width, "%u", port->nr_lanes);
+PCIESW_PORT_ATTR_RO(target_link_speed, "%s",
+		    pciesw_speed_name(port->link.target_speed));
+PCIESW_PORT_ATTR_RO(degraded, "%u", port->link.degraded);
+PCIESW_PORT_ATTR_RO(enabled, "%u", port->link.enabled);
+PCIESW_PORT_ATTR_RO(failed_lanes, "0x%x", port->link.failed_lanes);
+PCIESW_PORT_ATTR_RO(acs_redirect, "%u", port->acs_redirect);
+PCIESW_PORT_ATTR_RO(surprise_down_count, "%llu", port->link.surprise_down);
+PCIESW_PORT_ATTR_RO(endpoint, "%s", port->ep ? port->ep->name : "");
+
+static ssize_t pciesw_port_fmt_history(struct pciesw_port *port, char *buf)
+{
+	struct pciesw_ltssm_transition *t;
+	unsigned int i, n;
+	ssize_t len = 0;
+
+	t = kmalloc_array(PCIESW_LTSSM_HISTORY, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	n = pciesw_link_history(port, t);
+	for (i = 0; i < n; i++)
+		len += sysfs_emit_at(buf, len, "%llu %s %s\n", t[i].time_ns,
+				     pciesw_ltssm_name(t[i].from),
+				     pciesw_ltssm_name(t[i].to));
+	kfree(t);
+	return len;
+}
+
+/* one "TIME_NS FROM TO" line per transition, oldest first */
+static ssize_t ltssm_history_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	return pciesw_port_show(dev, buf, pciesw_port_fmt_history);
+}
+static DEVICE_ATTR_RO(ltssm_history);
+
+/* write a type (gpu, nvme, generic) to plug an endpoint into the port */
+static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_endpoint *ep;
+	const char *why = NULL;
+	enum pciesw_ep_type t;
+	int ret;
+
+	for (t = PCIESW_EP_TYPE_GPU; t <= PCIESW_EP_TYPE_MAX; t++)
+		if (sysfs_streq(buf, pciesw_ep_type(t)->name))
+			break;
+	if (t > PCIESW_EP_TYPE_MAX) {
+		dev_err(dev, "ep_add: unknown endpoint type (gpu, nvme, generic)\n");
+		return -EINVAL;
+	}
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	ep = pciesw_ep_add(&child->sw->ports[child->index], t,
+			   PCIESW_LINK_SPEED_NONE, 0, 0, &why);
+	mutex_unlock(&child->sw->lock);
+	if (IS_ERR(ep)) {
+		dev_err(dev, "ep_add: %s\n", why);
+		return PTR_ERR(ep);
+	}
+	return count;
+}
+static DEVICE_ATTR_WO(ep_add);
+
+/* write 1 to unplug the port's endpoint */
+static ssize_t ep_remove_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_port *port;
+	bool yes;
+	int ret;
+
+	ret = kstrtobool(buf, &yes);
+	if (ret || !yes)
+		return -EINVAL;
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	port = &child->sw->ports[child->index];
+	if (port->ep)
+		pciesw_ep_del(port->ep);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&child->sw->lock);
+	if (ret) {
+		dev_err(dev, "ep_remove: no endpoint on this port\n");
+		return ret;
+	}
+	return count;
+}
+static DEVICE_ATTR_WO(ep_remove);
+
+static struct attribute *pciesw_port_attrs[] = {
+	&dev_attr_port_id.attr,
+	&dev_attr_role.attr,
+	&dev_attr_lane_group.attr,
+	&dev_attr_lanes.attr,
+	&dev_attr_link_state.attr,
+	&dev_attr_ltssm_state.attr,
+	&dev_attr_ltssm_history.attr,
+	&dev_attr_current_link_speed.attr,
+	&dev_attr_current_link_width.attr,
+	&dev_attr_max_link_speed.attr,
+	&dev_attr_max_link_width.attr,
+	&dev_attr_target_link_speed.attr,
+	&dev_attr_degraded.attr,
+	&dev_attr_enabled.attr,
+	&dev_attr_failed_lanes.attr,
+	&dev_attr_acs_redirect.attr,
+	&dev_attr_surprise_down_count.attr,
+	&dev_attr_endpoint.attr,
+	&dev_attr_ep_add.attr,
+	&dev_attr_ep_remove.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(pciesw_port);
+
+const struct device_type pciesw_port_devtype = {
+	.name = "pciesw_port",
+	.groups = pciesw_port_groups,
+};
+
+/* ---- lane groups ---- */
+
+static ssize_t pciesw_group_show(struct device *dev, char *buf,
+				 ssize_t (*fmt)(struct pciesw_group *g,
+						char *buf))
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	ssize_t ret;
+
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	ret = fmt(&child->sw->groups[child->index], buf);
+	mutex_unlock(&child->sw->lock);
+	return ret;
+}
+
+static ssize_t pciesw_group_fmt_config(struct pciesw_group *g, char *buf)
+{
+	char name[16];
+
+	pciesw_group_config_name(g->desc, g->config, name, sizeof(name));
+	return sysfs_emit(buf, "%s\n", name);
+}
+
+static ssize_t pciesw_group_fmt_allowed(struct pciesw_group *g, char *buf)
+{
+	char name[16];
+	unsigned int c;
+	ssize_t len = 0;
+
+	for (c = 0; c < g->desc->nr_configs; c++) {
+		pciesw_group_config_name(g->desc, c, name, sizeof(name));
+		len += sysfs_emit_at(buf, len, "%s%s", c ? " " : "", name);
+	}
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t pciesw_group_fmt_ports(struct pciesw_group *g, char *buf)
+{
+	if (!g->nr_ports)
+		return sysfs_emit(buf, "\n");
+	return sysfs_emit(buf, "%u-%u\n", g->first_port,
+			  g->first_port + g->nr_ports - 1);
+}
+
+static ssize_t pciesw_group_fmt_lanes(struct pciesw_group *g, char *buf)
+{
+	return sysfs_emit(buf, "%u-%u\n", g->desc->first_lane,
+			  g->desc->first_lane + g->desc->nr_lanes - 1);
+}
+
+static ssize_t pciesw_group_fmt_type(struct pciesw_group *g, char *buf)
+{
+	static const char * const names[] = {
+		[PCIESW_GROUP_TYPE_HOST] = "host",
+		[PCIESW_GROUP_TYPE_GPU] = "gpu",
+		[PCIESW_GROUP_TYPE_NVME] = "nvme",
+	};
+
+	return sysfs_emit(buf, "%s\n", names[g->desc->type]);
+}
+
+#define PCIESW_GROUP_ATTR_SHOW(_name, _fmt)				\
+static ssize_t group_##_name##_show(struct device *dev,			\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return pciesw_group_show(dev, buf, _fmt);			\
+}
+
+PCIESW_GROUP_ATTR_SHOW(config, pciesw_group_fmt_config)
+PCIESW_GROUP_ATTR_SHOW(allowed_configs, pciesw_group_fmt_allowed)
+PCIESW_GROUP_ATTR_SHOW(ports, pciesw_group_fmt_ports)
+PCIESW_GROUP_ATTR_SHOW(lanes, pciesw_group_fmt_lanes)
+PCIESW_GROUP_ATTR_SHOW(type, pciesw_group_fmt_type)
+
+/* write an allowed bifurcation ("4x4") to re-bifurcate the group */
+static ssize_t group_config_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_group *g = &child->sw->groups[child->index];
+	const char *why = NULL;
+	char name[16];
+	int cfg, ret;
+
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	cfg = pciesw_group_find_config(g, strim(name));
+	if (cfg < 0) {
+		dev_err(dev, "config: bifurcation not allowed for this lane group\n");
+		return -EINVAL;
+	}
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	ret = pciesw_group_set_config(g, cfg, &why);
+	mutex_unlock(&child->sw->lock);
+	if (ret) {
+		dev_err(dev, "config: %s\n", why);
+		return ret;
+	}
+	return count;
+}
+
+static struct device_attribute dev_attr_group_config =
+	__ATTR(config, 0644, group_config_show, group_config_store);
+static struct device_attribute dev_attr_group_allowed_configs =
+	__ATTR(allowed_configs, 0444, group_allowed_configs_show, NULL);
+static struct device_attribute dev_attr_group_ports =
+	__ATTR(ports, 0444, group_ports_show, NULL);
+static struct device_attribute dev_attr_group_lanes =
+	__ATTR(lanes, 0444, group_lanes_show, NULL);
+static struct device_attribute dev_attr_group_type =
+	__ATTR(type, 0444, group_type_show, NULL);
+
+static struct attribute *pciesw_group_attrs[] = {
+	&dev_attr_group_type.attr,
+	&dev_attr_group_lanes.attr,
+	&dev_attr_group_config.attr,
+	&dev_attr_group_allowed_configs.attr,
+	&dev_attr_group_ports.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(pciesw_group);
+
+const struct device_type pciesw_group_devtype = {
+	.name = "pciesw_lane_group",
+	.groups = pciesw_group_groups,
+};
+
+/* ---- endpoints ---- */
+
+static ssize_t pciesw_ep_show(struct device *dev, char *buf,
+			      ssize_t (*fmt)(struct pciesw_endpoint *ep,
+					     char *buf))
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_endpoint *ep;
+	ssize_t ret;
+
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	ep = pciesw_ep_find(child->sw, child->index);
+	ret = ep ? fmt(ep, buf) : -ENODEV;
+	mutex_unlock(&child->sw->lock);
+	return ret;
+}
+
+#define PCIESW_EP_ATTR_RO(_name, _fmt, ...)				\
+static ssize_t pciesw_ep_fmt_##_name(struct pciesw_endpoint *ep,	\
+				     char *buf)				\
+{									\
+	return sysfs_emit(buf, _fmt "\n", __VA_ARGS__);			\
+}									\
+static ssize_t ep_##_name##_show(struct device *dev,			\
+				 struct device_attribute *attr,		\
+				 char *buf)				\
+{									\
+	return pciesw_ep_show(dev, buf, pciesw_ep_fmt_##_name);		\
+}									\
+static struct device_attribute dev_attr_ep_##_name =			\
+	__ATTR(_name, 0444, ep_##_name##_show, NULL)
+
+PCIESW_EP_ATTR_RO(id, "%u", ep->id);
+PCIESW_EP_ATTR_RO(name, "%s", ep->name);
+PCIESW_EP_ATTR_RO(type, "%s", pciesw_ep_type(ep->type)->name);
+PCIESW_EP_ATTR_RO(port, "%u", ep->port->id);
+PCIESW_EP_ATTR_RO(max_link_speed, "%s", pciesw_speed_name(ep->max_speed));
+PCIESW_EP_ATTR_RO(max_link_width, "%u", ep->max_width);
+PCIESW_EP_ATTR_RO(mem_size, "%llu", ep->mem_size);
+
+static struct attribute *pciesw_ep_attrs[] = {
+	&dev_attr_ep_id.attr,
+	&dev_attr_ep_name.attr,
+	&dev_attr_ep_type.attr,
+	&dev_attr_ep_port.attr,
+	&dev_attr_ep_max_link_speed.attr,
+	&dev_attr_ep_max_link_width.attr,
+	&dev_attr_ep_mem_size.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(pciesw_ep);
+
+const struct device_type pciesw_ep_devtype = {
+	.name = "pciesw_endpoint",
+	.groups = pciesw_ep_groups,
+};

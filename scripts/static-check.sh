@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks of the kernel side: checkpatch --strict (from the
+# linux-source-6.12 tarball) and sparse on every given kernel.  Any finding
+# in kmod/ or include/ fails.  Prints TAP.
+#   scripts/static-check.sh KDIR...
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+ksrc=$(scripts/ksrc.sh) || exit 1
+n=0 failed=0
+
+result() {	# result STATUS DESCRIPTION LOGFILE
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		sed 's/^/# /' "$3"
+	fi
+}
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+	-f kmod/*.[ch] include/uapi/linux/pciesw.h > "$log" 2>&1
+# --terse prints one "total:" line per file; anything else is a finding
+grep -v '^total: 0 errors, 0 warnings, 0 checks' "$log" > "$log.f" || true
+test ! -s "$log.f"
+result $? "checkpatch --strict kmod/ include/" "$log.f"
+rm -f "$log.f"
+
+for kdir in "$@"; do
+	name=$(echo "$kdir" | tr / _)
+	out=build/sparse/$name
+	# C=2 checks every file, also those already built
+	if scripts/build-kmod.sh "$kdir" "$out" C=2 > "$log" 2>&1; then
+		grep -E '(kmod|include)/[^:]*:[0-9]+:[0-9]+: (warning|error)' \
+			"$log" > "$log.f" || true
+		test ! -s "$log.f"
+		result $? "sparse $kdir" "$log.f"
+	else
+		result 1 "sparse build $kdir" "$log"
+	fi
+	rm -f "$log.f"
+done
+echo "1..$n"
+echo "static-checks: $((n - failed)) passed, $failed failed, 0 skipped"
+[ "$failed" = 0 ]
