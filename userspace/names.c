@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Enum <-> string tables (see names.h), indexed by the uAPI values through
+ * designated initializers.  The static asserts fail the build when the uAPI
+ * grows an entry that has no name here yet.
+ */
+
+#include <linux/pciesw.h>
+
+#include "names.h"
+
+#define TABLE(arr) { .names = (arr), .n = sizeof(arr) / sizeof((arr)[0]) }
+
+static const struct enum_name group_types[] = {
+	[PCIESW_GROUP_TYPE_HOST] = { "host", "host" },
+	[PCIESW_GROUP_TYPE_GPU] = { "gpu", "gpu" },
+	[PCIESW_GROUP_TYPE_NVME] = { "nvme", "nvme" },
+};
+
+static const struct enum_name port_roles[] = {
+	[PCIESW_PORT_ROLE_UPSTREAM] = { "upstream", "upstream" },
+	[PCIESW_PORT_ROLE_DOWNSTREAM] = { "downstream", "downstream" },
+};
+
+/* text: the names the PCIe spec uses for the states */
+static const struct enum_name ltssms[] = {
+	[PCIESW_LTSSM_DETECT] = { "detect", "Detect" },
+	[PCIESW_LTSSM_POLLING] = { "polling", "Polling" },
+	[PCIESW_LTSSM_CONFIGURATION] = { "configuration", "Configuration" },
+	[PCIESW_LTSSM_L0] = { "l0", "L0" },
+	[PCIESW_LTSSM_RECOVERY] = { "recovery", "Recovery" },
+	[PCIESW_LTSSM_L1] = { "l1", "L1" },
+	[PCIESW_LTSSM_DISABLED] = { "disabled", "Disabled" },
+	[PCIESW_LTSSM_HOT_RESET] = { "hot-reset", "Hot-Reset" },
+};
+
+static const struct enum_name link_speeds[] = {
+	[PCIESW_LINK_SPEED_NONE] = { "none", "-" },
+	[PCIESW_LINK_SPEED_GEN1] = { "gen1", "2.5GT/s" },
+	[PCIESW_LINK_SPEED_GEN2] = { "gen2", "5GT/s" },
+	[PCIESW_LINK_SPEED_GEN3] = { "gen3", "8GT/s" },
+	[PCIESW_LINK_SPEED_GEN4] = { "gen4", "16GT/s" },
+	[PCIESW_LINK_SPEED_GEN5] = { "gen5", "32GT/s" },
+};
+
+#define COVERS(arr, max) \
+	_Static_assert(sizeof(arr) / sizeof((arr)[0]) == (max) + 1, \
+		       #arr " does not name every value up to " #max)
+COVERS(group_types, PCIESW_GROUP_TYPE_MAX);
+COVERS(port_roles, PCIESW_PORT_ROLE_MAX);
+COVERS(ltssms, PCIESW_LTSSM_MAX);
+COVERS(link_speeds, PCIESW_LINK_SPEED_MAX);
+
+const struct enum_table group_type_names = TABLE(group_types);
+const struct enum_table port_role_names = TABLE(port_roles);
+const struct enum_table ltssm_names = TABLE(ltssms);
+const struct enum_table link_speed_names = TABLE(link_speeds);
+
+const struct enum_name *enum_lookup(const struct enum_table *t, uint32_t v)
+{
+	if (v >= t->n || !t->names[v].spec)
+		return NULL;
+	return &t->names[v];
+}
+
+/* The spec's attribute names, for messages about a request's attributes. */
+static const char *const attr_names[] = {
+	[PCIESW_A_PAD] = "pad",
+	[PCIESW_A_SWITCH_ID] = "switch-id",
+	[PCIESW_A_SWITCH_NAME] = "switch-name",
+	[PCIESW_A_SWITCH_PROFILE] = "switch-profile",
+	[PCIESW_A_SWITCH_DESCRIPTION] = "switch-description",
+	[PCIESW_A_SWITCH_LANES] = "switch-lanes",
+	[PCIESW_A_SWITCH_SERIAL] = "switch-serial",
+	[PCIESW_A_SWITCH_NR_GROUPS] = "switch-nr-groups",
+	[PCIESW_A_SWITCH_NR_PORTS] = "switch-nr-ports",
+	[PCIESW_A_GROUP_ID] = "group-id",
+	[PCIESW_A_GROUP_NAME] = "group-name",
+	[PCIESW_A_GROUP_TYPE] = "group-type",
+	[PCIESW_A_GROUP_FIRST_LANE] = "group-first-lane",
+	[PCIESW_A_GROUP_NR_LANES] = "group-nr-lanes",
+	[PCIESW_A_GROUP_CONFIG] = "group-config",
+	[PCIESW_A_GROUP_ALLOWED_CONFIG] = "group-allowed-config",
+	[PCIESW_A_PORT_ID] = "port-id",
+	[PCIESW_A_PORT_ROLE] = "port-role",
+	[PCIESW_A_PORT_FIRST_LANE] = "port-first-lane",
+	[PCIESW_A_PORT_NR_LANES] = "port-nr-lanes",
+	[PCIESW_A_PORT_LTSSM] = "port-ltssm",
+	[PCIESW_A_PORT_LINK_ACTIVE] = "port-link-active",
+	[PCIESW_A_PORT_MAX_SPEED] = "port-max-speed",
+	[PCIESW_A_PORT_MAX_WIDTH] = "port-max-width",
+	[PCIESW_A_PORT_TARGET_SPEED] = "port-target-speed",
+	[PCIESW_A_PORT_SPEED] = "port-speed",
+	[PCIESW_A_PORT_WIDTH] = "port-width",
+	[PCIESW_A_PORT_DEGRADED] = "port-degraded",
+	[PCIESW_A_PORT_ACS_REDIRECT] = "port-acs-redirect",
+};
+
+/*
+ * Not asserted complete like the enums above: this only names attributes in
+ * error messages, and the uAPI grows attributes switchctl never sends.
+ */
+const char *attr_name(uint32_t type)
+{
+	if (type >= sizeof(attr_names) / sizeof(attr_names[0]) ||
+	    !attr_names[type])
+		return "(unknown)";
+	return attr_names[type];
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The uAPI enums as strings: the spec's entry names (the JSON values, so
+ * scripts see exactly what Documentation/netlink/specs/pciesw.yaml says) and
+ * the forms people read in text output.
+ */
+#ifndef SWITCHCTL_NAMES_H
+#define SWITCHCTL_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct enum_name {
+	const char *spec;	/* JSON: the spec's entry name */
+	const char *text;	/* text output */
+};
+
+struct enum_table {
+	const struct enum_name *names;	/* indexed by value; holes are NULL */
+	size_t n;
+};
+
+extern const struct enum_table group_type_names;
+extern const struct enum_table port_role_names;
+extern const struct enum_table ltssm_names;
+/* text form of a speed is its rate, "32GT/s" */
+extern const struct enum_table link_speed_names;
+
+/* NULL for a value this switchctl does not know (a newer module). */
+const struct enum_name *enum_lookup(const struct enum_table *t, uint32_t v);
+
+/* The spec name of a netlink attribute ("switch-id"). */
+const char *attr_name(uint32_t type);
+
+#endif /* SWITCHCTL_NAMES_H */

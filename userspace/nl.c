@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink session, requests and error reporting (see nl.h).
+ *
+ * libnl 3.7 (Debian 12) has no extended-ACK support of its own: it neither
+ * sets NETLINK_EXT_ACK nor reads the TLVs after an error, and it ignores the
+ * error code that ends a failed dump (NLMSG_DONE carrying a negative errno).
+ * So the socket option is set here by hand and custom error, ack and finish
+ * callbacks read the kernel's message out of the raw netlink header.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+#include "names.h"
+#include "nl.h"
+#include "util.h"
+
+/* What the kernel said about the request in flight. */
+struct nl_answer {
+	bool done;		/* ACK, error or end of dump seen */
+	int err;		/* positive errno, 0 on success */
+	char *msg;		/* extack message, or NULL */
+	uint32_t miss_type;	/* extack: required attribute that was missing */
+	bool has_miss_type;
+	bool interrupted;	/* NLM_F_DUMP_INTR: the dump may be inconsistent */
+	struct msg_list *replies;
+};
+
+struct nl_session {
+	struct nl_sock *sk;
+	struct nl_cb *cb;
+	int family;
+	struct nl_answer ans;
+};
+
+void msg_list_free(struct msg_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		nlmsg_free(l->msgs[i]);
+	free(l->msgs);
+	*l = (struct msg_list){ 0 };
+}
+
+static void msg_list_add(struct msg_list *l, struct nl_msg *msg)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->msgs = xreallocarray(l->msgs, l->cap, sizeof(*l->msgs));
+	}
+	/* libnl frees the message after the callback; keep a reference */
+	nlmsg_get(msg);
+	l->msgs[l->n++] = msg;
+}
+
+static struct nla_policy ext_ack_policy[NLMSGERR_ATTR_MAX + 1] = {
+	[NLMSGERR_ATTR_MSG] = { .type = NLA_STRING },
+	[NLMSGERR_ATTR_MISS_TYPE] = { .type = NLA_U32 },
+};
+
+/*
+ * Reads the extack TLVs that start @off bytes into the message @nlh (an
+ * NLMSG_ERROR or NLMSG_DONE the kernel flagged with NLM_F_ACK_TLVS).
+ */
+static void read_ext_ack(struct nl_answer *ans, const struct nlmsghdr *nlh,
+			 size_t off)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off >= nlh->nlmsg_len)
+		return;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)nlh + off),
+		      nlh->nlmsg_len - off, ext_ack_policy) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG] && !ans->msg) {
+		const char *m = nla_get_string(tb[NLMSGERR_ATTR_MSG]);
+
+		if (*m)
+			ans->msg = xstrdup(m);
+	}
+	if (tb[NLMSGERR_ATTR_MISS_TYPE]) {
+		ans->miss_type = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+		ans->has_miss_type = true;
+	}
+}
+
+/* Where the TLVs of an NLMSG_ERROR start: after the (maybe echoed) request. */
+static size_t err_tlv_offset(const struct nlmsghdr *nlh,
+			     const struct nlmsgerr *e)
+{
+	size_t echoed = 0;
+
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+	    e->msg.nlmsg_len >= NLMSG_HDRLEN)
+		echoed = e->msg.nlmsg_len - NLMSG_HDRLEN;
+	return NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*e) + echoed);
+}
+
+/* NLMSG_ERROR with an error code. */
+static int cb_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct nl_answer *ans = arg;
+	/*
+	 * libnl hands over nlmsg_data() of the received header, which still
+	 * sits in the receive buffer: step back to the header for the flags
+	 * and the length the TLVs are bounded by (libnl checked the length
+	 * covers the nlmsgerr before calling us).
+	 */
+	const struct nlmsghdr *nlh =
+		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+
+	(void)nla;
+	ans->done = true;
+	ans->err = e->error < 0 ? -e->error : e->error;
+	read_ext_ack(ans, nlh, err_tlv_offset(nlh, e));
+	return NL_STOP;
+}
+
+/* NLMSG_ERROR with code 0: the request succeeded; it may carry a warning. */
+static int cb_ack(struct nl_msg *msg, void *arg)
+{
+	struct nl_answer *ans = arg;
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	ans->done = true;
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr))
+		read_ext_ack(ans, nlh, err_tlv_offset(nlh, nlmsg_data(nlh)));
+	if (ans->msg)
+		warning("%s", ans->msg);
+	return NL_STOP;
+}
+
+/* NLMSG_DONE: the end of a dump, with the dump's error code. */
+static int cb_finish(struct nl_msg *msg, void *arg)
+{
+	struct nl_answer *ans = arg;
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int code;
+
+	ans->done = true;
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
+		memcpy(&code, nlmsg_data(nlh), sizeof(code));
+		if (code < 0) {
+			ans->err = -code;
+			read_ext_ack(ans, nlh,
+				     NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(int)));
+		}
+	}
+	return NL_STOP;
+}
+
+static int cb_valid(struct nl_msg *msg, void *arg)
+{
+	struct nl_answer *ans = arg;
+
+	if (ans->replies)
+		msg_list_add(ans->replies, msg);
+	return NL_OK;
+}
+
+static int cb_dump_intr(struct nl_msg *msg, void *arg)
+{
+	struct nl_answer *ans = arg;
+
+	(void)msg;
+	ans->interrupted = true;
+	return NL_OK;
+}
+
+int nl_session_open(struct nl_session **sp)
+{
+	struct nl_session *s = xcalloc(1, sizeof(*s));
+	struct nl_answer *ans = &s->ans;
+	int one = 1, err;
+
+	*sp = NULL;
+	s->sk = nl_socket_alloc();
+	if (!s->sk) {
+		error("cannot allocate a netlink socket");
+		goto fail;
+	}
+	err = genl_connect(s->sk);
+	if (err < 0) {
+		error("cannot open a generic netlink socket: %s",
+		      nl_geterror(err));
+		goto fail;
+	}
+	/* a reply bigger than a page must not be truncated */
+	nl_socket_enable_msg_peek(s->sk);
+	/*
+	 * Ask for extack messages; errors then also stop echoing our request
+	 * back (CAP_ACK).  Kernels before 4.12 lack these: carry on without.
+	 */
+	if (setsockopt(nl_socket_get_fd(s->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		       &one, sizeof(one)) < 0 && errno != ENOPROTOOPT)
+		warning("cannot enable netlink extended ACK: %s",
+			strerror(errno));
+	if (setsockopt(nl_socket_get_fd(s->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		       &one, sizeof(one)) < 0 && errno != ENOPROTOOPT)
+		warning("cannot enable netlink capped ACK: %s",
+			strerror(errno));
+
+	s->family = genl_ctrl_resolve(s->sk, PCIESW_FAMILY_NAME);
+	if (s->family == -NLE_OBJ_NOTFOUND) {
+		error("pciesw module not loaded (no \"%s\" netlink family)",
+		      PCIESW_FAMILY_NAME);
+		nl_session_close(s);
+		return EXIT_NOMODULE;
+	}
+	if (s->family < 0) {
+		error("cannot look up the \"%s\" netlink family: %s",
+		      PCIESW_FAMILY_NAME, nl_geterror(s->family));
+		goto fail;
+	}
+
+	s->cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!s->cb) {
+		error("out of memory");
+		goto fail;
+	}
+	if (nl_cb_err(s->cb, NL_CB_CUSTOM, cb_error, ans) < 0 ||
+	    nl_cb_set(s->cb, NL_CB_ACK, NL_CB_CUSTOM, cb_ack, ans) < 0 ||
+	    nl_cb_set(s->cb, NL_CB_FINISH, NL_CB_CUSTOM, cb_finish, ans) < 0 ||
+	    nl_cb_set(s->cb, NL_CB_VALID, NL_CB_CUSTOM, cb_valid, ans) < 0 ||
+	    nl_cb_set(s->cb, NL_CB_DUMP_INTR, NL_CB_CUSTOM, cb_dump_intr,
+		      ans) < 0) {
+		error("cannot set up netlink callbacks");
+		goto fail;
+	}
+	*sp = s;
+	return EXIT_OK;
+
+fail:
+	nl_session_close(s);
+	return EXIT_FAIL;
+}
+
+void nl_session_close(struct nl_session *s)
+{
+	if (!s)
+		return;
+	nl_cb_put(s->cb);
+	nl_socket_free(s->sk);
+	free(s->ans.msg);
+	free(s);
+}
+
+static void __attribute__((noreturn)) request_bug(void)
+{
+	error("cannot build a netlink request (out of memory)");
+	exit(EXIT_FAIL);
+}
+
+struct nl_msg *nl_request_new(struct nl_session *s, uint8_t cmd, bool dump)
+{
+	struct nl_msg *req = nlmsg_alloc();
+
+	if (!req)
+		request_bug();
+	if (!genlmsg_put(req, NL_AUTO_PORT, NL_AUTO_SEQ, s->family, 0,
+			 dump ? NLM_F_DUMP : 0, cmd, PCIESW_FAMILY_VERSION))
+		request_bug();
+	return req;
+}
+
+void nl_put_u32(struct nl_msg *req, int attr, uint32_t value)
+{
+	if (nla_put_u32(req, attr, value) < 0)
+		request_bug();
+}
+
+void nl_put_string(struct nl_msg *req, int attr, const char *value)
+{
+	if (nla_put_string(req, attr, value) < 0)
+		request_bug();
+}
+
+/* The kernel refused: say why, in its words when it gave some. */
+static void report_error(const struct nl_answer *ans, const char *what)
+{
+	if (ans->msg)
+		error("%s", ans->msg);
+	else if (ans->err == EPERM)
+		error("operation not permitted (need CAP_NET_ADMIN)");
+	else if (ans->has_miss_type)
+		error("%s: missing attribute %s", what,
+		      attr_name(ans->miss_type));
+	else
+		error("%s: %s", what, strerror(ans->err));
+}
+
+int nl_request_run(struct nl_session *s, struct nl_msg *req,
+		   struct msg_list *replies, const char *what, ...)
+{
+	struct nl_answer *ans = &s->ans;
+	char *context = NULL;
+	va_list ap;
+	int err, ret = EXIT_OK;
+
+	free(ans->msg);
+	*ans = (struct nl_answer){ .replies = replies };
+
+	/*
+	 * nl_send_auto() sets NLM_F_ACK, so a do ends in an ACK or an error;
+	 * a dump ends in NLMSG_DONE (or an error if it cannot start).  Until
+	 * one of those arrives, replies keep coming, maybe over many reads.
+	 */
+	err = nl_send_auto(s->sk, req);
+	nlmsg_free(req);
+	while (err >= 0 && !ans->done)
+		err = nl_recvmsgs(s->sk, s->cb);
+	/* our callbacks stop libnl with an error code after a kernel error */
+	if (ans->done && ans->err)
+		err = 0;
+
+	if (err < 0 || ans->err || ans->interrupted) {
+		va_start(ap, what);
+		if (vasprintf(&context, what, ap) < 0)
+			context = NULL;
+		va_end(ap);
+		if (err < 0 && err != -NLE_DUMP_INTR)
+			error("%s: %s", context ? context : what,
+			      nl_geterror(err));
+		else if (ans->err)
+			report_error(ans, context ? context : what);
+		else
+			error("%s: the kernel's answer changed while it was read; try again",
+			      context ? context : what);
+		free(context);
+		if (replies)
+			msg_list_free(replies);
+		ret = EXIT_FAIL;
+	}
+	ans->replies = NULL;
+	return ret;
+}
+
+static struct nla_policy reply_policy[PCIESW_A_MAX + 1] = {
+	[PCIESW_A_SWITCH_ID] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_NAME] = { .type = NLA_STRING },
+	[PCIESW_A_SWITCH_PROFILE] = { .type = NLA_STRING },
+	[PCIESW_A_SWITCH_DESCRIPTION] = { .type = NLA_STRING },
+	[PCIESW_A_SWITCH_LANES] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_SERIAL] = { .type = NLA_STRING },
+	[PCIESW_A_SWITCH_NR_GROUPS] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_NR_PORTS] = { .type = NLA_U32 },
+	[PCIESW_A_GROUP_ID] = { .type = NLA_U32 },
+	[PCIESW_A_GROUP_NAME] = { .type = NLA_STRING },
+	[PCIESW_A_GROUP_TYPE] = { .type = NLA_U32 },
+	[PCIESW_A_GROUP_FIRST_LANE] = { .type = NLA_U32 },
+	[PCIESW_A_GROUP_NR_LANES] = { .type = NLA_U32 },
+	[PCIESW_A_GROUP_CONFIG] = { .type = NLA_STRING },
+	[PCIESW_A_GROUP_ALLOWED_CONFIG] = { .type = NLA_STRING },
+	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_ROLE] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_FIRST_LANE] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_NR_LANES] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_LTSSM] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_LINK_ACTIVE] = { .type = NLA_U8 },
+	[PCIESW_A_PORT_MAX_SPEED] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_MAX_WIDTH] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_TARGET_SPEED] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_SPEED] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_WIDTH] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_DEGRADED] = { .type = NLA_U8 },
+	[PCIESW_A_PORT_ACS_REDIRECT] = { .type = NLA_U8 },
+};
+
+int nl_parse_reply(struct nl_msg *msg, struct nlattr **tb)
+{
+	int err;
+
+	/* attributes newer than this switchctl are ignored, not refused */
+	err = genlmsg_parse(nlmsg_hdr(msg), 0, tb, PCIESW_A_MAX, reply_policy);
+	if (err < 0) {
+		error("malformed reply from the kernel: %s", nl_geterror(err));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The netlink side of switchctl: a session with the "pciesw" generic netlink
+ * family, requests that collect every reply (do or multipart dump) before
+ * anything is printed, and errors reported with the kernel's extack text.
+ */
+#ifndef SWITCHCTL_NL_H
+#define SWITCHCTL_NL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include <linux/pciesw.h>
+
+struct nl_session;
+
+/* The replies of one request, in the order the kernel sent them. */
+struct msg_list {
+	struct nl_msg **msgs;
+	size_t n;
+	size_t cap;
+};
+
+void msg_list_free(struct msg_list *l);
+
+/*
+ * Connects and resolves the family.  Returns EXIT_OK, or prints why not and
+ * returns EXIT_NOMODULE (no "pciesw" family: module not loaded) or EXIT_FAIL.
+ */
+int nl_session_open(struct nl_session **sp);
+void nl_session_close(struct nl_session *s);
+
+/* A request for @cmd; a dump when @dump.  Never NULL (exits on ENOMEM). */
+struct nl_msg *nl_request_new(struct nl_session *s, uint8_t cmd, bool dump);
+/* Attribute puts that cannot fail short of a bug; they exit if they do. */
+void nl_put_u32(struct nl_msg *req, int attr, uint32_t value);
+void nl_put_string(struct nl_msg *req, int attr, const char *value);
+
+/*
+ * Sends @req (and frees it), waits for the end of the answer (ACK, error or
+ * end of dump) and appends every reply to @replies (may be NULL when no
+ * reply is expected).  On failure prints "error: <extack message>", or
+ * "error: <what>: <strerror>" when the kernel gave no message, and returns
+ * EXIT_FAIL; @replies is then emptied.  Returns EXIT_OK on success.
+ */
+int nl_request_run(struct nl_session *s, struct nl_msg *req,
+		   struct msg_list *replies, const char *what, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Parses a reply into @tb[0..PCIESW_A_MAX], checking attribute types and
+ * that strings are terminated.  Returns 0, or prints an error and returns -1.
+ */
+int nl_parse_reply(struct nl_msg *msg, struct nlattr **tb);
+
+#endif /* SWITCHCTL_NL_H */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one output layer of switchctl: every command prints through these
+ * calls, which write either text or JSON, so that a command has a single
+ * code path for both (the iproute2 json_print idea).
+ *
+ * In text mode the keys are ignored and only @fmt is used; in JSON mode only
+ * the key and the value are used.  Text formats receive the value already
+ * rendered as a string, so every @fmt takes exactly one "%s" (with optional
+ * width and flags, e.g. "%-8s "): that way a missing value prints as "-" in
+ * the same column as a present one.
+ */
+#ifndef SWITCHCTL_PRINT_H
+#define SWITCHCTL_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Which output a print call is for. */
+enum pmode {
+	PRINT_ANY,	/* text and JSON */
+	PRINT_JSON,	/* JSON only: values the text shows differently */
+	PRINT_TEXT,	/* text only: columns composed of several values */
+};
+
+void print_init(bool json, bool pretty);
+bool print_is_json(void);
+/* Ends the output; returns 0, or -1 if writing stdout failed. */
+int print_finish(void);
+
+/*
+ * Containers.  @key names the member inside an object and must be NULL
+ * inside an array or at the top level.  They print nothing in text mode.
+ */
+void open_object(const char *key);
+void close_object(void);
+void open_array(const char *key);
+void close_array(void);
+
+/* A string value; NULL is a missing value: "-" in text, null in JSON. */
+void print_string(enum pmode mode, const char *key, const char *fmt,
+		  const char *value);
+/* A number. */
+void print_uint(enum pmode mode, const char *key, const char *fmt,
+		uint64_t value);
+/* A flag: JSON true/false, text @text (e.g. "up"/"down", chosen by caller). */
+void print_bool(enum pmode mode, const char *key, const char *fmt, bool value,
+		const char *text);
+/* A missing value: "-" in text, null in JSON. */
+void print_null(enum pmode mode, const char *key, const char *fmt);
+
+/* Text only: separators, headers, line ends.  Nothing in JSON mode. */
+void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* SWITCHCTL_PRINT_H */

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by all of switchctl (see util.h).
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/pciesw.h>
+
+#include "util.h"
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	/* stdout first, so that output and message stay in order on a tty */
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("error", fmt, ap);
+	va_end(ap);
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning", fmt, ap);
+	va_end(ap);
+}
+
+/* NULL: the top level */
+static const char *usage_cmd;
+
+void usage_context(const char *cmd)
+{
+	usage_cmd = cmd;
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("error", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try \"switchctl %s%s--help\".\n",
+		usage_cmd ? usage_cmd : "", usage_cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+static void *check_alloc(void *p)
+{
+	if (!p) {
+		error("out of memory");
+		exit(EXIT_FAIL);
+	}
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return check_alloc(malloc(size ? size : 1));
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	return check_alloc(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *xreallocarray(void *ptr, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		error("out of memory");
+		exit(EXIT_FAIL);
+	}
+	/* realloc(p, 0) may free p and return NULL: never ask for 0 */
+	return check_alloc(realloc(ptr, n && size ? n * size : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return check_alloc(strdup(s));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return check_alloc(n < 0 ? NULL : s);
+}
+
+bool parse_uint(const char *s, unsigned long max, unsigned long *val)
+{
+	unsigned long v;
+	char *end;
+
+	/* strtoul alone would accept " 1", "+1", "-1" (as a huge number) */
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return false;
+	*val = v;
+	return true;
+}
+
+bool parse_switch_id(const char *s, uint32_t *id)
+{
+	static const char prefix[] = "pciesw";
+	unsigned long v;
+
+	if (!strncmp(s, prefix, sizeof(prefix) - 1))
+		s += sizeof(prefix) - 1;
+	if (!parse_uint(s, PCIESW_MAX_SWITCH_ID, &v))
+		return false;
+	*id = v;
+	return true;
+}

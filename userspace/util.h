@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers every part of switchctl uses: exit codes, error reporting,
+ * allocation that cannot return NULL, strict number parsing.
+ */
+#ifndef SWITCHCTL_UTIL_H
+#define SWITCHCTL_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes scripts rely on; documented in --help. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* the operation failed */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_NOMODULE = 3,	/* pciesw module / netlink family absent */
+};
+
+/* "error: ..." on stderr. */
+void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "warning: ..." on stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * "error: ..." plus a hint to the help of the command being parsed (see
+ * usage_context()); returns EXIT_USAGE, so callers can "return usage_error()".
+ */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The command whose --help usage_error() points to, e.g. "switch add". */
+void usage_context(const char *cmd);
+
+/* Allocation failure ends the program: there is nothing sane to go on with. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xreallocarray(void *ptr, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Decimal number, digits only (no sign, no blanks, no suffix), at most @max.
+ * Returns false for anything else.
+ */
+bool parse_uint(const char *s, unsigned long max, unsigned long *val);
+
+/* A switch given as "pciesw<N>" or "<N>", N 0-255. */
+bool parse_switch_id(const char *s, uint32_t *id);
+
+#endif /* SWITCHCTL_UTIL_H */
