@@ -178,7 +178,21 @@ static ssize_t del_device_store(pciesw_bus_t *bus,
 }
 static BUS_ATTR_WO(del_device);
 
+/* the profile names new_device accepts, one per line, default first */
+static ssize_t profiles_show(pciesw_bus_t *bus, char *buf)
+{
+	unsigned int i;
+	ssize_t len = 0;
+
+	for (i = 0; i < pciesw_profile_count(); i++)
+		len += sysfs_emit_at(buf, len, "%s\n",
+				     pciesw_profile_get(i)->name);
+	return len;
+}
+static BUS_ATTR_RO(profiles);
+
 static struct attribute *pciesw_bus_attrs[] = {
+	&bus_attr_profiles.attr,
 	&bus_attr_new_device.attr,
 	&bus_attr_del_device.attr,
 	NULL

@@ -113,11 +113,14 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 	    nla_put_u32(msg, PCIESW_A_PORT_SPEED, link->speed) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_WIDTH, link->width) ||
 	    nla_put_u8(msg, PCIESW_A_PORT_DEGRADED, link->degraded) ||
-	    nla_put_u8(msg, PCIESW_A_PORT_ACS_REDIRECT, port->acs_redirect) ||
 	    nla_put_u8(msg, PCIESW_A_PORT_ENABLED, link->enabled) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_FAILED_LANES, link->failed_lanes) ||
 	    nla_put_u64_64bit(msg, PCIESW_A_PORT_SURPRISE_DOWN,
 			      link->surprise_down, PCIESW_A_PAD))
+		return -EMSGSIZE;
+	/* ACS is a capability of downstream ports only */
+	if (port->role == PCIESW_PORT_ROLE_DOWNSTREAM &&
+	    nla_put_u8(msg, PCIESW_A_PORT_ACS_REDIRECT, port->acs_redirect))
 		return -EMSGSIZE;
 	if (port->ep &&
 	    (nla_put_u32(msg, PCIESW_A_EP_ID, port->ep->id) ||
@@ -317,7 +320,8 @@ out_put:
 
 /*
  * Dump every object of every switch (or of the switch the request names).
- * cb->args[0] is the switch id to resume at, cb->args[1] the index in it.
+ * cb->args[0] is the switch id to resume at, cb->args[1] the index in it,
+ * cb->args[2] is set once the filter has been checked.
  */
 static int pciesw_nl_get_dumpit(const struct pciesw_nl_obj *obj,
 				struct sk_buff *skb,
@@ -331,6 +335,18 @@ static int pciesw_nl_get_dumpit(const struct pciesw_nl_obj *obj,
 
 	if (attrs && attrs[PCIESW_A_SWITCH_ID]) {
 		last = nla_get_u32(attrs[PCIESW_A_SWITCH_ID]);
+		/* a filter naming no switch is an error, not an empty dump */
+		if (!cb->args[2]) {
+			sw = pciesw_switch_get(last);
+			if (!sw) {
+				NL_SET_ERR_MSG_ATTR(cb->extack,
+						    attrs[PCIESW_A_SWITCH_ID],
+						    "no such switch");
+				return -ENODEV;
+			}
+			pciesw_switch_put(sw);
+			cb->args[2] = 1;
+		}
 		id = max(id, last);
 	}
 
