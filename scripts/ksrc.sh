@@ -24,7 +24,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 		linux-source-6.12/scripts/spelling.txt \
 		linux-source-6.12/scripts/const_structs.checkpatch \
 		linux-source-6.12/tools/net/ynl \
-		linux-source-6.12/Documentation/netlink
+		linux-source-6.12/Documentation/netlink \
+		linux-source-6.12/MAINTAINERS
 	echo "$want" > "$stamp"
 fi
 echo "$dir"

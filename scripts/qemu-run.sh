@@ -31,7 +31,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # root is read-only to the guest and the host does not change it during a
 # run) makes repeated exec/stat much faster than cache=mmap or none;
 # msize=512000 is the maximum of the virtio transport and speeds up reads.
-rootflags=cache=loose,msize=512000
+rootflags=${PCIESW_ROOTFLAGS:-cache=loose,msize=512000}
 guest_out=/run/pciesw-out
 
 log() { printf 'qemu-run: %s\n' "$*" >&2; }
@@ -149,7 +149,7 @@ append="console=ttyS0 loglevel=5 panic=-1 pciesw.out=$guest_out pciesw.rootflags
 # shellcheck disable=SC2054 # commas are QEMU option syntax
 qemu=(
 	qemu-system-x86_64 -accel tcg -machine q35 -cpu qemu64,+rdrand -smp 2 -m "$mem"
-	-nographic -nodefaults -no-reboot
+	-display none -nodefaults -no-reboot
 	# Serial console to stdout and into console.log; stdin stays out of it.
 	-chardev "stdio,id=con,signal=off,logfile=$(qpath "$out/console.log")"
 	-serial chardev:con

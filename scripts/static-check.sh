@@ -32,6 +32,9 @@ test ! -s "$log.f"
 result $? "checkpatch --strict kmod/ include/" "$log.f"
 rm -f "$log.f"
 
+scripts/check-uapi.sh > "$log" 2>&1
+result $? "uAPI header matches the netlink spec (ynl-gen-c)" "$log"
+
 for kdir in "$@"; do
 	name=$(echo "$kdir" | tr / _)
 	out=build/sparse/$name
