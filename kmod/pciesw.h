@@ -21,6 +21,8 @@
 #define PCIESW_MAX_GROUPS	16
 #define PCIESW_MAX_CONFIGS	8
 #define PCIESW_MAX_PORTS	96
+/* a group is at most x16: at most 16 ports */
+#define PCIESW_MAX_GROUP_PORTS	16
 
 /* A bifurcation: @nr_ports ports of @width lanes each. */
 struct pciesw_bifurcation {

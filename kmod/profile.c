@@ -5,6 +5,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 
 #include "pciesw.h"
@@ -134,6 +135,8 @@ int pciesw_profiles_check(void)
 				const struct pciesw_bifurcation *b = &d->configs[c];
 
 				if (!b->nr_ports || !b->width ||
+				    b->nr_ports > PCIESW_MAX_GROUP_PORTS ||
+				    b->width > 16 || !is_power_of_2(b->width) ||
 				    b->nr_ports * b->width > d->nr_lanes ||
 				    (d->type == PCIESW_GROUP_TYPE_HOST &&
 				     b->nr_ports != 1))

@@ -131,7 +131,7 @@ struct pciesw_group *pciesw_group_find(struct pciesw_switch *sw,
 int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 			    const char **why)
 {
-	struct pciesw_endpoint *eps[PCIESW_MAX_PORTS];
+	struct pciesw_endpoint *eps[PCIESW_MAX_GROUP_PORTS];
 	struct pciesw_switch *sw = g->sw;
 	struct pciesw_event ev = { .sw = sw };
 	unsigned int i, n = 0, old_n, new_n, tail, first;
