@@ -124,7 +124,7 @@ static void pciesw_dev_uevent_port(struct pciesw_dev *pdev,
 				   struct pciesw_port *port)
 {
 	struct pciesw_child *child = pdev->ports[port->id];
-	char ltssm[40], link[24], speed[24], width[24], degraded[24];
+	char ltssm[40], link[32], speed[32], width[32], degraded[32];
 	char event[] = "PCIESW_EVENT=port";
 	char *envp[7];
 
@@ -141,7 +141,11 @@ static void pciesw_dev_uevent_port(struct pciesw_dev *pdev,
 		 pciesw_ltssm_name(port->link.ltssm));
 	snprintf(link, sizeof(link), "PCIESW_LINK=%s",
 		 pciesw_link_active(port) ? "up" : "down");
-	snprintf(speed, sizeof(speed), "PCIESW_SPEED=gen%u", port->link.speed);
+	if (port->link.speed)
+		snprintf(speed, sizeof(speed), "PCIESW_SPEED=gen%u",
+			 port->link.speed);
+	else
+		strscpy(speed, "PCIESW_SPEED=none", sizeof(speed));
 	snprintf(width, sizeof(width), "PCIESW_WIDTH=%u", port->link.width);
 	snprintf(degraded, sizeof(degraded), "PCIESW_DEGRADED=%u",
 		 port->link.degraded);
