@@ -30,6 +30,7 @@ struct command {
 	const char *args;	/* argument synopsis */
 	const char *summary;	/* one line for the command list */
 	const char *help;	/* the rest of "COMMAND --help" */
+	bool own_options;	/* takes -j/-p after the command too */
 	int (*run)(int argc, char **argv);
 };
 
@@ -60,17 +61,172 @@ static const struct command commands[] = {
 	{
 		.name = "status",
 		.args = "[SWITCH]",
-		.summary = "one line per port: link, LTSSM, speed, width",
+		.summary = "one line per port: link, speed, width, endpoint",
 		.help = "Columns: port id, lane group, role, lanes, width (configured/\n"
 			"negotiated, \"-\" while the link is down), negotiated, target and\n"
-			"maximum speed, LTSSM state, link (Data Link Layer active), ACS\n"
-			"P2P request redirect (downstream ports), degraded (negotiated\n"
-			"width below what both ends can do).\n"
+			"maximum speed, LTSSM state, link (up, down, or disabled when\n"
+			"software disabled it), ACS P2P request redirect (downstream\n"
+			"ports), degraded (negotiated width below what both ends can do),\n"
+			"failed lanes (bit n: lane n of the port is dead; none), and the\n"
+			"attached endpoint.\n"
 			"With -j: {\"switch\": NAME, \"ports\": [...]} where each port has\n"
-			"the port-get attributes (enums as their spec names, e.g.\n"
-			"\"port-ltssm\": \"l0\", \"port-speed\": \"gen5\"; flags as true/false);\n"
-			"without SWITCH, an array of such objects.\n",
+			"the port-get attributes but the LTSSM history (see port show;\n"
+			"enums as their spec names, e.g. \"port-ltssm\": \"l0\",\n"
+			"\"port-speed\": \"gen5\"; flags as true/false; ep-id and ep-name\n"
+			"null without an endpoint); without SWITCH, an array of such\n"
+			"objects.\n",
 		.run = cmd_status,
+	},
+	{
+		.object = "lanes",
+		.name = "show",
+		.args = "[SWITCH]",
+		.summary = "lane groups: bifurcation, allowed configs, ports",
+		.help = "Columns: group id, name, type, lanes, bifurcation config (NxW:\n"
+			"N ports of W lanes), the ids of the group's ports now, and the\n"
+			"configs the group allows.\n"
+			"With -j: {\"switch\": NAME, \"groups\": [...]} where each group\n"
+			"has the group-get attributes and \"ports\", an array of its port\n"
+			"ids; without SWITCH, an array of such objects.\n",
+		.run = cmd_lanes_show,
+	},
+	{
+		.object = "lanes",
+		.name = "set",
+		.args = "SWITCH GROUP CONFIG",
+		.summary = "re-bifurcate a lane group (needs CAP_NET_ADMIN)",
+		.help = "GROUP is a lane group name (nvme) or id (2); CONFIG one of the\n"
+			"configs it allows (see lanes show): NxW, N ports of W lanes, as\n"
+			"in \"switchctl lanes set pciesw0 nvme 16x1\".\n"
+			"The group's links go down, its ports are re-created (ports of\n"
+			"later groups get new ids), its endpoints re-attached in order\n"
+			"(those left without a port are unplugged), then the links\n"
+			"retrain.  Refused while DMA is in flight on the group.\n"
+			"Prints nothing on success.\n",
+		.run = cmd_lanes_set,
+	},
+	{
+		.object = "port",
+		.name = "show",
+		.args = "SWITCH [PORT]",
+		.summary = "ports in detail, with their LTSSM history",
+		.help = "Prints the port PORT (a number), or every port of SWITCH: role,\n"
+			"lane group, lanes, link state, LTSSM state, negotiated speed and\n"
+			"width, degraded, target and maximum speed, maximum width, failed\n"
+			"lanes, ACS redirect, surprise-down count, endpoint, and the last\n"
+			"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
+			"since the previous transition, from -> to.\n"
+			"With -j: with PORT, an object with \"switch\" (the name) and the\n"
+			"port-get attributes, port-ltssm-transition an array of\n"
+			"{transition-time (ns), transition-from, transition-to}, oldest\n"
+			"first; without PORT, {\"switch\": NAME, \"ports\": [...]}.\n",
+		.run = cmd_port_show,
+	},
+	{
+		.object = "port",
+		.name = "set",
+		.args = "SWITCH PORT SETTING...",
+		.summary = "change a port's link (needs CAP_NET_ADMIN)",
+		.help = "Settings, as many as needed, in one request (the module checks\n"
+			"them all before it changes anything):\n"
+			"  state up|down          enable or disable the link (down: LTSSM\n"
+			"                         Disabled until state up)\n"
+			"  speed GEN              target link speed, gen1 .. gen5 (or\n"
+			"                         2.5GT/s .. 32GT/s); an up link retrains\n"
+			"  failed-lanes MASK|none dead lanes of the port, bit n = lane n\n"
+			"                         (0x8000: lane 15); the link retrains as\n"
+			"                         wide as its healthy lanes allow (degraded)\n"
+			"  acs on|off             ACS P2P request redirect (downstream\n"
+			"                         ports only)\n"
+			"  retrain                retrain the link (Recovery)\n"
+			"  hot-reset              hot reset: Hot Reset, then Detect .. L0\n"
+			"  surprise-down          drop the link without warning (counted);\n"
+			"                         it stays down until retrain or hot-reset\n"
+			"Link training takes some milliseconds of modeled time and goes\n"
+			"on after the command returns: follow it with monitor or port\n"
+			"show.  Prints nothing on success.\n",
+		.run = cmd_port_set,
+	},
+	{
+		.object = "ep",
+		.name = "list",
+		.args = "[SWITCH]",
+		.summary = "one line per endpoint: type, port, limits",
+		.help = "Columns: endpoint name, id, type, the port it is attached to,\n"
+			"maximum link speed and width, memory window size (binary\n"
+			"suffixes: 16G is 16 GiB).\n"
+			"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
+			"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"
+			"such objects.\n",
+		.run = cmd_ep_list,
+	},
+	{
+		.object = "ep",
+		.name = "show",
+		.args = "SWITCH EP",
+		.summary = "an endpoint in detail",
+		.help = "EP is an endpoint name (nvme0) or id (2).\n"
+			"With -j: an object with \"switch\" and the ep-get attributes.\n",
+		.run = cmd_ep_show,
+	},
+	{
+		.object = "ep",
+		.name = "add",
+		.args = "SWITCH PORT TYPE [OPTION]...",
+		.summary = "hot-plug an endpoint (needs CAP_NET_ADMIN)",
+		.help = "PORT is an empty downstream port, TYPE gpu, nvme or generic.\n"
+			"Options (without them, the type's defaults):\n"
+			"  speed GEN     maximum link speed, gen1 .. gen5\n"
+			"  width N       maximum link width: 1, 2, 4, 8 or 16 lanes\n"
+			"  size BYTES    memory window, whole pages, with an optional K,\n"
+			"                M, G or T suffix (binary: 16G is 16 GiB)\n"
+			"Prints the new endpoint as ep show does; its link then trains.\n",
+		.run = cmd_ep_add,
+	},
+	{
+		.object = "ep",
+		.name = "del",
+		.args = "SWITCH EP",
+		.summary = "hot-unplug an endpoint (needs CAP_NET_ADMIN)",
+		.help = "EP is an endpoint name (nvme0) or id (2).  Its port's link goes\n"
+			"down.\n",
+		.run = cmd_ep_del,
+	},
+	{
+		.name = "monitor",
+		.args = "[-j] [-p]",
+		.summary = "print events as they happen, until interrupted",
+		.help = "Listens to the module's \"monitor\" notifications and prints one\n"
+			"line per event, flushed at once, until SIGINT or SIGTERM (exit\n"
+			"0).  If the module is unloaded, says so on stderr and exits 0.\n"
+			"Text lines begin with the CLOCK_MONOTONIC time (seconds) when the\n"
+			"event was received:\n"
+			"  [  105.120333] switch pciesw2 created (profile tiny8, 8 lanes, 2 ports)\n"
+			"  [  105.211009] pciesw0 lanes nvme: 16x1\n"
+			"  [  105.302417] pciesw0 ep add nvme4 on port 7 (nvme, gen5 x4, 4G)\n"
+			"  [  105.310250] pciesw0 port 7: link up gen5 x1 (l0)\n"
+			"  [  105.422871] pciesw0 port 1: link degraded x8 (was x16)\n"
+			"For a port it says what changed since the state seen before:\n"
+			"link up or down, speed, width, degraded set or cleared, LTSSM\n"
+			"state (or the states a retrain went through), settings, endpoint.\n"
+			"  -j, --json    one JSON object per line: \"event\" (switch-create,\n"
+			"                switch-delete, group-change, port-change, ep-add,\n"
+			"                ep-del), \"time\" (CLOCK_MONOTONIC ns, when\n"
+			"                received), \"switch\" (the name) and the object's\n"
+			"                attributes as the get commands print them.  A\n"
+			"                port-change also has \"changes\": link-up,\n"
+			"                link-down, degraded, degraded-cleared, width,\n"
+			"                speed, ltssm, retrain, enabled, disabled,\n"
+			"                target-speed, failed-lanes, acs-redirect,\n"
+			"                surprise-down, ep-attached, ep-detached, or state\n"
+			"                (nothing to compare with);\n"
+			"                its port-ltssm-transition holds only the\n"
+			"                transitions since the port's previous event.\n"
+			"  -p, --pretty  indented JSON (implies -j)\n"
+			"The global -j and -p (before the command) work too.  Events lost\n"
+			"to a receive buffer overrun are reported on stderr.\n",
+		.own_options = true,
+		.run = cmd_monitor,
 	},
 	{
 		.object = "switch",
@@ -119,13 +275,21 @@ static const char exit_help[] =
 	"  2  usage error\n"
 	"  3  the pciesw module is not loaded (no \"pciesw\" netlink family)\n";
 
+/* The command column of the command lists */
+#define SYNOPSIS_WIDTH 29
+
 static void print_synopsis(FILE *f, const struct command *c)
 {
 	char *s = xasprintf("%s%s%s%s%s", c->object ? c->object : "",
 			    c->object ? " " : "", c->name,
 			    c->args ? " " : "", c->args ? c->args : "");
 
-	fprintf(f, "  %-28s %s\n", s, c->summary);
+	/* a synopsis too long for the column puts the summary below it */
+	if (strlen(s) > SYNOPSIS_WIDTH)
+		fprintf(f, "  %s\n  %-*s %s\n", s, SYNOPSIS_WIDTH, "",
+			c->summary);
+	else
+		fprintf(f, "  %-*s %s\n", SYNOPSIS_WIDTH, s, c->summary);
 	free(s);
 }
 
@@ -143,7 +307,7 @@ static void main_help(void)
 	       "Commands:\n", PCIESW_FAMILY_NAME);
 	for (i = 0; i < NR_COMMANDS; i++)
 		print_synopsis(stdout, &commands[i]);
-	printf("  %-28s %s\n", "help [OBJECT] [COMMAND]",
+	printf("  %-*s %s\n", SYNOPSIS_WIDTH, "help [OBJECT] [COMMAND]",
 	       "this help, or a command's");
 	printf("\n%s"
 	       "\n"
@@ -385,7 +549,8 @@ int main(int argc, char **argv)
 	context = c->object ? xasprintf("%s %s", c->object, c->name) :
 			      xstrdup(c->name);
 	usage_context(context);
-	ret = misplaced_option(argc - used, argv + used);
+	ret = c->own_options ? EXIT_OK :
+			       misplaced_option(argc - used, argv + used);
 	if (!ret)
 		ret = c->run(argc - used, argv + used);
 	usage_context(NULL);

@@ -5,9 +5,15 @@
  * grows an entry that has no name here yet.
  */
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
 #include <linux/pciesw.h>
 
 #include "names.h"
+#include "util.h"
 
 #define TABLE(arr) { .names = (arr), .n = sizeof(arr) / sizeof((arr)[0]) }
 
@@ -43,6 +49,12 @@ static const struct enum_name link_speeds[] = {
 	[PCIESW_LINK_SPEED_GEN5] = { "gen5", "32GT/s" },
 };
 
+static const struct enum_name ep_types[] = {
+	[PCIESW_EP_TYPE_GPU] = { "gpu", "gpu" },
+	[PCIESW_EP_TYPE_NVME] = { "nvme", "nvme" },
+	[PCIESW_EP_TYPE_GENERIC] = { "generic", "generic" },
+};
+
 #define COVERS(arr, max) \
 	_Static_assert(sizeof(arr) / sizeof((arr)[0]) == (max) + 1, \
 		       #arr " does not name every value up to " #max)
@@ -50,17 +62,63 @@ COVERS(group_types, PCIESW_GROUP_TYPE_MAX);
 COVERS(port_roles, PCIESW_PORT_ROLE_MAX);
 COVERS(ltssms, PCIESW_LTSSM_MAX);
 COVERS(link_speeds, PCIESW_LINK_SPEED_MAX);
+COVERS(ep_types, PCIESW_EP_TYPE_MAX);
 
 const struct enum_table group_type_names = TABLE(group_types);
 const struct enum_table port_role_names = TABLE(port_roles);
 const struct enum_table ltssm_names = TABLE(ltssms);
 const struct enum_table link_speed_names = TABLE(link_speeds);
+const struct enum_table ep_type_names = TABLE(ep_types);
 
 const struct enum_name *enum_lookup(const struct enum_table *t, uint32_t v)
 {
 	if (v >= t->n || !t->names[v].spec)
 		return NULL;
 	return &t->names[v];
+}
+
+const char *enum_spec(const struct enum_table *t, uint32_t v)
+{
+	const struct enum_name *n = enum_lookup(t, v);
+
+	return n ? n->spec : NULL;
+}
+
+bool enum_parse(const struct enum_table *t, const char *s, uint32_t min,
+		uint32_t *v)
+{
+	size_t i;
+
+	for (i = min; i < t->n; i++) {
+		const struct enum_name *n = &t->names[i];
+
+		if (n->spec && (!strcasecmp(s, n->spec) ||
+				!strcasecmp(s, n->text))) {
+			*v = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+char *enum_choices(const struct enum_table *t, uint32_t min)
+{
+	char *s = xstrdup(""), *next;
+	size_t i, left = 0;
+
+	for (i = min; i < t->n; i++)
+		if (t->names[i].spec)
+			left++;
+	for (i = min; i < t->n; i++) {
+		if (!t->names[i].spec)
+			continue;
+		left--;
+		next = xasprintf("%s%s%s", s, t->names[i].spec,
+				 !left ? "" : left == 1 ? " or " : ", ");
+		free(s);
+		s = next;
+	}
+	return s;
 }
 
 /* The spec's attribute names, for messages about a request's attributes. */
@@ -94,6 +152,22 @@ static const char *const attr_names[] = {
 	[PCIESW_A_PORT_WIDTH] = "port-width",
 	[PCIESW_A_PORT_DEGRADED] = "port-degraded",
 	[PCIESW_A_PORT_ACS_REDIRECT] = "port-acs-redirect",
+	[PCIESW_A_PORT_ENABLED] = "port-enabled",
+	[PCIESW_A_PORT_FAILED_LANES] = "port-failed-lanes",
+	[PCIESW_A_PORT_SURPRISE_DOWN] = "port-surprise-down",
+	[PCIESW_A_PORT_RETRAIN] = "port-retrain",
+	[PCIESW_A_PORT_HOT_RESET] = "port-hot-reset",
+	[PCIESW_A_PORT_SURPRISE_DOWN_NOW] = "port-surprise-down-now",
+	[PCIESW_A_PORT_LTSSM_TRANSITION] = "port-ltssm-transition",
+	[PCIESW_A_TRANSITION_TIME] = "transition-time",
+	[PCIESW_A_TRANSITION_FROM] = "transition-from",
+	[PCIESW_A_TRANSITION_TO] = "transition-to",
+	[PCIESW_A_EP_ID] = "ep-id",
+	[PCIESW_A_EP_NAME] = "ep-name",
+	[PCIESW_A_EP_TYPE] = "ep-type",
+	[PCIESW_A_EP_MAX_SPEED] = "ep-max-speed",
+	[PCIESW_A_EP_MAX_WIDTH] = "ep-max-width",
+	[PCIESW_A_EP_MEM_SIZE] = "ep-mem-size",
 };
 
 /*

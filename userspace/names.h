@@ -7,6 +7,7 @@
 #ifndef SWITCHCTL_NAMES_H
 #define SWITCHCTL_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,18 @@ extern const struct enum_table port_role_names;
 extern const struct enum_table ltssm_names;
 /* text form of a speed is its rate, "32GT/s" */
 extern const struct enum_table link_speed_names;
+extern const struct enum_table ep_type_names;
+
+/* The spec name of enum value @v, or NULL for a value this tool lacks. */
+const char *enum_spec(const struct enum_table *t, uint32_t v);
+/*
+ * The value whose spec or text name is @s (case-insensitive); entries whose
+ * value is below @min (e.g. link-speed "none") do not count.  False if none.
+ */
+bool enum_parse(const struct enum_table *t, const char *s, uint32_t min,
+		uint32_t *v);
+/* "a, b or c": the spec names from @min on, for usage messages. */
+char *enum_choices(const struct enum_table *t, uint32_t min);
 
 /* NULL for a value this switchctl does not know (a newer module). */
 const struct enum_name *enum_lookup(const struct enum_table *t, uint32_t v);

@@ -278,6 +278,24 @@ struct nl_msg *nl_request_new(struct nl_session *s, uint8_t cmd, bool dump)
 	return req;
 }
 
+void nl_put_u8(struct nl_msg *req, int attr, uint8_t value)
+{
+	if (nla_put_u8(req, attr, value) < 0)
+		request_bug();
+}
+
+void nl_put_u64(struct nl_msg *req, int attr, uint64_t value)
+{
+	if (nla_put_u64(req, attr, value) < 0)
+		request_bug();
+}
+
+void nl_put_flag(struct nl_msg *req, int attr)
+{
+	if (nla_put_flag(req, attr) < 0)
+		request_bug();
+}
+
 void nl_put_u32(struct nl_msg *req, int attr, uint32_t value)
 {
 	if (nla_put_u32(req, attr, value) < 0)
@@ -379,17 +397,116 @@ static struct nla_policy reply_policy[PCIESW_A_MAX + 1] = {
 	[PCIESW_A_PORT_WIDTH] = { .type = NLA_U32 },
 	[PCIESW_A_PORT_DEGRADED] = { .type = NLA_U8 },
 	[PCIESW_A_PORT_ACS_REDIRECT] = { .type = NLA_U8 },
+	[PCIESW_A_PORT_ENABLED] = { .type = NLA_U8 },
+	[PCIESW_A_PORT_FAILED_LANES] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_SURPRISE_DOWN] = { .type = NLA_U64 },
+	[PCIESW_A_PORT_LTSSM_TRANSITION] = { .type = NLA_NESTED },
+	[PCIESW_A_TRANSITION_TIME] = { .type = NLA_U64 },
+	[PCIESW_A_TRANSITION_FROM] = { .type = NLA_U32 },
+	[PCIESW_A_TRANSITION_TO] = { .type = NLA_U32 },
+	[PCIESW_A_EP_ID] = { .type = NLA_U32 },
+	[PCIESW_A_EP_NAME] = { .type = NLA_STRING },
+	[PCIESW_A_EP_TYPE] = { .type = NLA_U32 },
+	[PCIESW_A_EP_MAX_SPEED] = { .type = NLA_U32 },
+	[PCIESW_A_EP_MAX_WIDTH] = { .type = NLA_U32 },
+	[PCIESW_A_EP_MEM_SIZE] = { .type = NLA_U64 },
 };
 
-int nl_parse_reply(struct nl_msg *msg, struct nlattr **tb)
+int nl_parse_hdr(const struct nlmsghdr *nlh, struct nlattr **tb)
 {
 	int err;
 
-	/* attributes newer than this switchctl are ignored, not refused */
-	err = genlmsg_parse(nlmsg_hdr(msg), 0, tb, PCIESW_A_MAX, reply_policy);
+	/*
+	 * Attributes newer than this switchctl are ignored, not refused.
+	 * (libnl's prototype lacks the const it honours.)
+	 */
+	err = genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, PCIESW_A_MAX,
+			    reply_policy);
 	if (err < 0) {
-		error("malformed reply from the kernel: %s", nl_geterror(err));
+		error("malformed message from the kernel: %s",
+		      nl_geterror(err));
 		return -1;
 	}
 	return 0;
+}
+
+int nl_parse_reply(struct nl_msg *msg, struct nlattr **tb)
+{
+	return nl_parse_hdr(nlmsg_hdr(msg), tb);
+}
+
+int nl_parse_transition(const struct nlattr *nest, struct nlattr **tb)
+{
+	return nla_parse_nested(tb, PCIESW_A_MAX, (struct nlattr *)nest,
+				reply_policy) < 0 ? -1 : 0;
+}
+
+void nl_for_each_attr(const struct nlmsghdr *nlh, int type,
+		      void (*fn)(const struct nlattr *a, void *arg),
+		      void *arg)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *pos;
+	int rem;
+
+	nla_for_each_attr(pos, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem)
+		if (nla_type(pos) == type)
+			fn(pos, arg);
+}
+
+int nl_session_fd(const struct nl_session *s)
+{
+	return nl_socket_get_fd(s->sk);
+}
+
+int nl_session_family(const struct nl_session *s)
+{
+	return s->family;
+}
+
+int nl_subscribe(struct nl_session *s, const char *family, const char *group)
+{
+	int grp, err;
+
+	grp = genl_ctrl_resolve_grp(s->sk, family, group);
+	if (grp < 0) {
+		error("cannot find the multicast group \"%s\" of \"%s\": %s",
+		      group, family, nl_geterror(grp));
+		return EXIT_FAIL;
+	}
+	err = nl_socket_add_membership(s->sk, grp);
+	if (err < 0) {
+		error("cannot join the multicast group \"%s\" of \"%s\": %s",
+		      group, family, nl_geterror(err));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int nl_family_exists(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int err;
+
+	if (!sk) {
+		error("cannot allocate a netlink socket");
+		return -1;
+	}
+	err = genl_connect(sk);
+	if (err < 0) {
+		error("cannot open a generic netlink socket: %s",
+		      nl_geterror(err));
+		nl_socket_free(sk);
+		return -1;
+	}
+	err = genl_ctrl_resolve(sk, PCIESW_FAMILY_NAME);
+	nl_socket_free(sk);
+	if (err >= 0)
+		return 1;
+	if (err == -NLE_OBJ_NOTFOUND)
+		return 0;
+	error("cannot look up the \"%s\" netlink family: %s",
+	      PCIESW_FAMILY_NAME, nl_geterror(err));
+	return -1;
 }

@@ -37,7 +37,10 @@ void nl_session_close(struct nl_session *s);
 /* A request for @cmd; a dump when @dump.  Never NULL (exits on ENOMEM). */
 struct nl_msg *nl_request_new(struct nl_session *s, uint8_t cmd, bool dump);
 /* Attribute puts that cannot fail short of a bug; they exit if they do. */
+void nl_put_u8(struct nl_msg *req, int attr, uint8_t value);
 void nl_put_u32(struct nl_msg *req, int attr, uint32_t value);
+void nl_put_u64(struct nl_msg *req, int attr, uint64_t value);
+void nl_put_flag(struct nl_msg *req, int attr);
 void nl_put_string(struct nl_msg *req, int attr, const char *value);
 
 /*
@@ -56,5 +59,34 @@ int nl_request_run(struct nl_session *s, struct nl_msg *req,
  * that strings are terminated.  Returns 0, or prints an error and returns -1.
  */
 int nl_parse_reply(struct nl_msg *msg, struct nlattr **tb);
+/* The same for a message as received: a reply or a notification. */
+int nl_parse_hdr(const struct nlmsghdr *nlh, struct nlattr **tb);
+/*
+ * Parses one port-ltssm-transition nest into @tb[0..PCIESW_A_MAX].
+ * Returns 0, or -1 for a malformed nest (nothing printed).
+ */
+int nl_parse_transition(const struct nlattr *nest, struct nlattr **tb);
+
+/*
+ * Calls @fn for every attribute of type @type in the message @nlh, in
+ * order: the way to read multi-attr attributes (tb[] keeps only the last).
+ */
+void nl_for_each_attr(const struct nlmsghdr *nlh, int type,
+		      void (*fn)(const struct nlattr *a, void *arg),
+		      void *arg);
+
+/*
+ * Monitoring.  The file descriptor of the session's socket, to receive
+ * notifications on without libnl; the family id of "pciesw"; joining a
+ * multicast group of a generic netlink family.  nl_subscribe() prints why
+ * it failed and returns EXIT_FAIL, or returns EXIT_OK.
+ */
+int nl_session_fd(const struct nl_session *s);
+int nl_session_family(const struct nl_session *s);
+int nl_subscribe(struct nl_session *s, const char *family, const char *group);
+/*
+ * Does the "pciesw" family exist?  1 yes, 0 no, -1 cannot tell (printed).
+ */
+int nl_family_exists(void);
 
 #endif /* SWITCHCTL_NL_H */

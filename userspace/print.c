@@ -311,3 +311,13 @@ int print_finish(void)
 		err = -1;
 	return err;
 }
+
+int print_next(void)
+{
+	if (out.depth)
+		json_bug("container left open");
+	out.top_done = false;
+	if (fflush(stdout) || ferror(stdout))
+		return -1;
+	return 0;
+}

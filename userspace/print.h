@@ -27,6 +27,12 @@ void print_init(bool json, bool pretty);
 bool print_is_json(void);
 /* Ends the output; returns 0, or -1 if writing stdout failed. */
 int print_finish(void);
+/*
+ * For a stream of top-level values (monitor): ends the one just printed,
+ * flushes stdout and lets another one follow.  Returns 0, or -1 if writing
+ * stdout failed.
+ */
+int print_next(void);
 
 /*
  * Containers.  @key names the member inside an object and must be NULL

@@ -3,11 +3,13 @@
  * Helpers shared by all of switchctl (see util.h).
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <linux/pciesw.h>
 
@@ -28,6 +30,15 @@ void error(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vmessage("error", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("note", fmt, ap);
 	va_end(ap);
 }
 
@@ -119,6 +130,55 @@ bool parse_uint(const char *s, unsigned long max, unsigned long *val)
 	if (errno || *end || v > max)
 		return false;
 	*val = v;
+	return true;
+}
+
+bool parse_uint_hex(const char *s, unsigned long max, unsigned long *val)
+{
+	unsigned long v;
+	char *end;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return parse_uint(s, max, val);
+	s += 2;
+	if (!isxdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 16);
+	if (errno || *end || v > max)
+		return false;
+	*val = v;
+	return true;
+}
+
+bool parse_size(const char *s, uint64_t *val)
+{
+	static const char suffixes[] = "KMGT";
+	unsigned long long v;
+	const char *p;
+	char *end;
+	int shift;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	if (!*end) {
+		*val = v;
+		return true;
+	}
+	p = strchr(suffixes, toupper((unsigned char)*end));
+	if (!p || !*p)
+		return false;
+	end++;
+	if (*end && strcasecmp(end, "iB") && strcasecmp(end, "B"))
+		return false;
+	shift = 10 * (int)(p - suffixes + 1);
+	if (v > (UINT64_MAX >> shift))
+		return false;
+	*val = (uint64_t)v << shift;
 	return true;
 }
 

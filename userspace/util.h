@@ -20,6 +20,8 @@ enum {
 
 /* "error: ..." on stderr. */
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "note: ..." on stderr. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
@@ -42,6 +44,16 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Returns false for anything else.
  */
 bool parse_uint(const char *s, unsigned long max, unsigned long *val);
+
+/* A number in decimal, or in hex with 0x, at most @max. */
+bool parse_uint_hex(const char *s, unsigned long max, unsigned long *val);
+
+/*
+ * A size in bytes: digits with an optional binary suffix K, M, G or T
+ * (case-insensitive, optionally followed by "iB" or "B").  False for
+ * anything else, or more than UINT64_MAX.
+ */
+bool parse_size(const char *s, uint64_t *val);
 
 /* A switch given as "pciesw<N>" or "<N>", N 0-255. */
 bool parse_switch_id(const char *s, uint32_t *id);

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Endpoints: ep list, ep show, ep add (hot-plug), ep del (hot-unplug).
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+#include "cmd.h"
+#include "nl.h"
+#include "objprint.h"
+#include "objs.h"
+#include "print.h"
+#include "util.h"
+
+/* An endpoint named by id (a number) or by name (nvme0). */
+struct ep_ref {
+	bool by_id;
+	uint32_t id;
+	const char *name;
+};
+
+static int parse_ep_arg(const char *arg, struct ep_ref *ep)
+{
+	unsigned long v;
+
+	ep->by_id = parse_uint(arg, UINT32_MAX, &v);
+	ep->id = ep->by_id ? v : 0;
+	ep->name = arg;
+	if (!ep->by_id && (!*arg || strlen(arg) >= PCIESW_NAME_LEN))
+		return usage_error("invalid endpoint \"%s\": a name (nvme0) of 1 to %u characters or an endpoint id",
+				   arg, PCIESW_NAME_LEN - 1);
+	return EXIT_OK;
+}
+
+static void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep)
+{
+	if (ep->by_id)
+		nl_put_u32(req, PCIESW_A_EP_ID, ep->id);
+	else
+		nl_put_string(req, PCIESW_A_EP_NAME, ep->name);
+}
+
+/* "pciesw0 nvme0: ..." with "switch" in JSON; the endpoint of @o */
+static int print_one_ep(uint32_t id, struct objs *o)
+{
+	char name[32];
+
+	switch_name(name, sizeof(name), id);
+	if (o->n != 1) {
+		error("the kernel answered with %zu endpoints instead of one",
+		      o->n);
+		objs_free(o);
+		return EXIT_FAIL;
+	}
+	open_object(NULL);
+	print_string(PRINT_ANY, "switch", "%s ", name);
+	print_ep_detail(o->tb[0]);
+	close_object();
+	objs_free(o);
+	return finish(EXIT_OK);
+}
+
+/* --- ep list -------------------------------------------------------------- */
+
+static void list_switch(struct nlattr **sw, const struct objs *eps)
+{
+	size_t i;
+
+	open_object(NULL);
+	print_attr_string(PRINT_ANY, "switch", "%s:\n",
+			  sw[PCIESW_A_SWITCH_NAME]);
+	print_ep_header();
+	open_array("endpoints");
+	for (i = 0; i < eps->n; i++)
+		if (same_switch(eps->tb[i], sw))
+			print_ep_line(eps->tb[i]);
+	close_array();
+	close_object();
+}
+
+int cmd_ep_list(int argc, char **argv)
+{
+	struct objs sw = { 0 }, eps = { 0 };
+	struct nl_session *s;
+	struct target t;
+	size_t i;
+	int ret;
+
+	ret = parse_target(argc, argv, &t);
+	if (ret)
+		return ret;
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	ret = fetch_with_children(s, &t, PCIESW_CMD_EP_GET, &sw, &eps,
+				  "endpoints");
+	nl_session_close(s);
+	if (ret)
+		return ret;
+
+	if (t.all)
+		open_array(NULL);
+	for (i = 0; i < sw.n; i++) {
+		if (i)
+			print_text("\n");
+		list_switch(sw.tb[i], &eps);
+	}
+	if (t.all)
+		close_array();
+	objs_free(&sw);
+	objs_free(&eps);
+	return finish(EXIT_OK);
+}
+
+/* --- ep show -------------------------------------------------------------- */
+
+/* SWITCH EP, the arguments of ep show and ep del */
+static int parse_switch_ep(int argc, char **argv, uint32_t *id,
+			   struct ep_ref *ep)
+{
+	int ret;
+
+	if (no_options(argc, argv))
+		return EXIT_USAGE;
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc < 2)
+		return usage_error("missing endpoint");
+	if (argc > 2)
+		return usage_error("too many arguments: \"%s\"", argv[2]);
+	ret = parse_switch_arg(argv[0], id);
+	if (!ret)
+		ret = parse_ep_arg(argv[1], ep);
+	return ret;
+}
+
+int cmd_ep_show(int argc, char **argv)
+{
+	struct objs eps = { 0 };
+	struct nl_session *s;
+	struct nl_msg *req;
+	struct ep_ref ep;
+	uint32_t id;
+	int ret;
+
+	ret = parse_switch_ep(argc, argv, &id, &ep);
+	if (ret)
+		return ret;
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	put_ep_ref(req, &ep);
+	ret = objs_run(s, req, &eps, "cannot get the endpoint");
+	nl_session_close(s);
+	if (ret)
+		return ret;
+	return print_one_ep(id, &eps);
+}
+
+/* --- ep add --------------------------------------------------------------- */
+
+/* What "ep add" asks for beyond SWITCH PORT TYPE; 0: the type's default. */
+struct ep_options {
+	uint32_t speed;
+	uint32_t width;
+	uint64_t size;
+};
+
+static int parse_ep_options(int argc, char **argv, struct ep_options *o)
+{
+	bool seen_speed = false, seen_width = false, seen_size = false;
+	unsigned long v;
+	char *choices;
+	int i;
+
+	*o = (struct ep_options){ 0 };
+	for (i = 0; i < argc; i += 2) {
+		const char *word = argv[i], *arg;
+		bool *seen;
+
+		if (!strcmp(word, "speed"))
+			seen = &seen_speed;
+		else if (!strcmp(word, "width"))
+			seen = &seen_width;
+		else if (!strcmp(word, "size"))
+			seen = &seen_size;
+		else
+			return usage_error("unknown option \"%s\": expected speed, width or size",
+					   word);
+		if (*seen)
+			return usage_error("\"%s\" given twice", word);
+		*seen = true;
+		if (i + 1 >= argc)
+			return usage_error("\"%s\" needs a value", word);
+		arg = argv[i + 1];
+
+		if (seen == &seen_speed) {
+			if (enum_parse(&link_speed_names, arg,
+				       PCIESW_LINK_SPEED_GEN1, &o->speed))
+				continue;
+			choices = enum_choices(&link_speed_names,
+					       PCIESW_LINK_SPEED_GEN1);
+			usage_error("invalid speed \"%s\": expected %s", arg,
+				    choices);
+			free(choices);
+			return EXIT_USAGE;
+		}
+		if (seen == &seen_width) {
+			if (!parse_uint(arg[0] == 'x' ? arg + 1 : arg, 16, &v) ||
+			    !v)
+				return usage_error("invalid width \"%s\": expected lanes, 1 to 16",
+						   arg);
+			o->width = v;
+			continue;
+		}
+		if (!parse_size(arg, &o->size) || !o->size)
+			return usage_error("invalid size \"%s\": expected bytes, with an optional K, M, G or T suffix (16G)",
+					   arg);
+	}
+	return EXIT_OK;
+}
+
+int cmd_ep_add(int argc, char **argv)
+{
+	struct objs eps = { 0 };
+	struct ep_options o;
+	struct nl_session *s;
+	struct nl_msg *req;
+	uint32_t id, type;
+	unsigned long port;
+	char *choices, *what;
+	int ret;
+
+	if (no_options(argc, argv))
+		return EXIT_USAGE;
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc < 2)
+		return usage_error("missing port");
+	if (argc < 3)
+		return usage_error("missing endpoint type");
+	ret = parse_switch_arg(argv[0], &id);
+	if (ret)
+		return ret;
+	if (!parse_uint(argv[1], UINT32_MAX, &port))
+		return usage_error("invalid port \"%s\": expected a port number",
+				   argv[1]);
+	if (!enum_parse(&ep_type_names, argv[2], 0, &type)) {
+		choices = enum_choices(&ep_type_names, 0);
+		usage_error("invalid endpoint type \"%s\": expected %s",
+			    argv[2], choices);
+		free(choices);
+		return EXIT_USAGE;
+	}
+	ret = parse_ep_options(argc - 3, argv + 3, &o);
+	if (ret)
+		return ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_EP_ADD, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	nl_put_u32(req, PCIESW_A_EP_TYPE, type);
+	if (o.speed)
+		nl_put_u32(req, PCIESW_A_EP_MAX_SPEED, o.speed);
+	if (o.width)
+		nl_put_u32(req, PCIESW_A_EP_MAX_WIDTH, o.width);
+	if (o.size)
+		nl_put_u64(req, PCIESW_A_EP_MEM_SIZE, o.size);
+	what = xasprintf("cannot add an endpoint to port %lu of switch %u",
+			 port, id);
+	/* the reply is the new endpoint */
+	ret = objs_run(s, req, &eps, what);
+	free(what);
+	nl_session_close(s);
+	if (ret)
+		return ret;
+	return print_one_ep(id, &eps);
+}
+
+/* --- ep del --------------------------------------------------------------- */
+
+int cmd_ep_del(int argc, char **argv)
+{
+	struct nl_session *s;
+	struct nl_msg *req;
+	struct ep_ref ep;
+	uint32_t id;
+	int ret;
+
+	ret = parse_switch_ep(argc, argv, &id, &ep);
+	if (ret)
+		return ret;
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_EP_DEL, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	put_ep_ref(req, &ep);
+	ret = nl_request_run(s, req, NULL, "cannot delete endpoint %s of switch %u",
+			     ep.name, id);
+	nl_session_close(s);
+	return finish(ret);
+}

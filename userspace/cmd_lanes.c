@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lane groups: lanes show, lanes set (bifurcation).
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+#include "cmd.h"
+#include "nl.h"
+#include "objprint.h"
+#include "objs.h"
+#include "print.h"
+#include "util.h"
+
+/* --- lanes show ----------------------------------------------------------- */
+
+static void lanes_switch(struct nlattr **sw, const struct objs *groups,
+			 const struct objs *ports)
+{
+	size_t i;
+
+	open_object(NULL);
+	print_attr_string(PRINT_ANY, "switch", "%s:\n",
+			  sw[PCIESW_A_SWITCH_NAME]);
+	print_group_header(0, true);
+	open_array("groups");
+	for (i = 0; i < groups->n; i++)
+		if (same_switch(groups->tb[i], sw))
+			print_group(objs_hdr(groups, i), groups->tb[i], 0,
+				    ports);
+	close_array();
+	close_object();
+}
+
+int cmd_lanes_show(int argc, char **argv)
+{
+	struct objs sw = { 0 }, groups = { 0 }, ports = { 0 };
+	struct nl_session *s;
+	struct target t;
+	size_t i;
+	int ret;
+
+	ret = parse_target(argc, argv, &t);
+	if (ret)
+		return ret;
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	ret = fetch_with_children(s, &t, PCIESW_CMD_GROUP_GET, &sw, &groups,
+				  "lane groups");
+	if (!ret) {
+		/* the ports tell which port ids each group has now */
+		ret = objs_fetch(s, PCIESW_CMD_PORT_GET, true, !t.all, t.id,
+				 &ports, "cannot list ports");
+		if (ret) {
+			objs_free(&sw);
+			objs_free(&groups);
+		}
+	}
+	nl_session_close(s);
+	if (ret)
+		return ret;
+
+	if (t.all)
+		open_array(NULL);
+	for (i = 0; i < sw.n; i++) {
+		if (i)
+			print_text("\n");
+		lanes_switch(sw.tb[i], &groups, &ports);
+	}
+	if (t.all)
+		close_array();
+	objs_free(&sw);
+	objs_free(&groups);
+	objs_free(&ports);
+	return finish(EXIT_OK);
+}
+
+/* --- lanes set ------------------------------------------------------------ */
+
+/* "NxW", both decimal numbers: what the module's configs look like */
+static bool valid_config(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n || s[n] != 'x' || strlen(s) > 15)
+		return false;
+	s += n + 1;
+	n = strspn(s, "0123456789");
+	return n && !s[n];
+}
+
+int cmd_lanes_set(int argc, char **argv)
+{
+	struct nl_session *s;
+	struct nl_msg *req;
+	unsigned long gid;
+	bool by_id;
+	uint32_t id;
+	int ret;
+
+	if (no_options(argc, argv))
+		return EXIT_USAGE;
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc < 2)
+		return usage_error("missing lane group");
+	if (argc < 3)
+		return usage_error("missing bifurcation config");
+	if (argc > 3)
+		return usage_error("too many arguments: \"%s\"", argv[3]);
+	ret = parse_switch_arg(argv[0], &id);
+	if (ret)
+		return ret;
+	by_id = parse_uint(argv[1], UINT32_MAX, &gid);
+	if (!by_id && (!*argv[1] || strlen(argv[1]) >= PCIESW_NAME_LEN))
+		return usage_error("invalid lane group \"%s\": a name (nvme) of 1 to %u characters or a group id",
+				   argv[1], PCIESW_NAME_LEN - 1);
+	if (!valid_config(argv[2]))
+		return usage_error("invalid bifurcation \"%s\": expected NxW, N ports of W lanes (4x4, 16x1)",
+				   argv[2]);
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_GROUP_SET, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	if (by_id)
+		nl_put_u32(req, PCIESW_A_GROUP_ID, gid);
+	else
+		nl_put_string(req, PCIESW_A_GROUP_NAME, argv[1]);
+	nl_put_string(req, PCIESW_A_GROUP_CONFIG, argv[2]);
+	ret = nl_request_run(s, req, NULL, "cannot set lane group %s of switch %u to %s",
+			     argv[1], id, argv[2]);
+	nl_session_close(s);
+	return finish(ret);
+}

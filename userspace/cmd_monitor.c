@@ -1,0 +1,899 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * monitor: print the notifications of the "monitor" multicast group, one
+ * line (text) or one JSON object (-j) per notification, flushed at once,
+ * until SIGINT or SIGTERM, or until the module goes away.
+ *
+ * For port changes the monitor says what changed: it keeps the last state
+ * it saw of every port (primed with a port dump at start) and compares.
+ * The socket is read directly rather than through libnl so that a receive
+ * buffer overrun (ENOBUFS: events lost) can be told from other errors and
+ * signals interrupt the wait without races (ppoll with them unblocked).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <netlink/genl/genl.h>
+
+#include "attr.h"
+#include "cmd.h"
+#include "nl.h"
+#include "objprint.h"
+#include "objs.h"
+#include "print.h"
+#include "util.h"
+
+/* Port ids beyond this are not remembered (a sanity bound, not a limit). */
+#define MAX_CACHED_PORT	4096
+/* Asked for; the kernel caps it at net.core.rmem_max without CAP_NET_ADMIN */
+#define RCVBUF_SIZE	(8 << 20)
+
+struct transition {
+	uint64_t time;
+	uint32_t from, to;
+};
+
+/* The last state of a port that the monitor saw (or a new port's). */
+struct port_state {
+	bool known;
+	bool enabled, active, degraded, acs;
+	bool target_known;		/* false for a new port */
+	uint32_t group;			/* group-id */
+	uint32_t ltssm, speed, width, target, failed;
+	uint64_t surprise;
+	char ep[PCIESW_NAME_LEN];	/* "" when no endpoint is attached */
+	bool has_last;
+	struct transition last;		/* newest LTSSM transition */
+};
+
+static struct {
+	struct port_state *ports;
+	size_t n;
+} cache[PCIESW_MAX_SWITCH_ID + 1];
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void cache_forget_switch(uint32_t sw)
+{
+	if (sw > PCIESW_MAX_SWITCH_ID)
+		return;
+	free(cache[sw].ports);
+	cache[sw].ports = NULL;
+	cache[sw].n = 0;
+}
+
+/*
+ * A port that was just created (new switch, re-bifurcated group): its link
+ * is down in Detect, nothing set yet.  Its target speed is the port's
+ * maximum, which the notifications do not say: the first one tells it.
+ */
+static void port_state_fresh(struct port_state *st, uint32_t group)
+{
+	*st = (struct port_state){
+		.known = true,
+		.enabled = true,
+		.group = group,
+		.ltssm = PCIESW_LTSSM_DETECT,
+	};
+}
+
+static void cache_forget_all(void)
+{
+	uint32_t sw;
+
+	for (sw = 0; sw <= PCIESW_MAX_SWITCH_ID; sw++)
+		cache_forget_switch(sw);
+}
+
+/* The cache entry of a port, grown into existence; NULL past the bounds. */
+static struct port_state *cache_port(uint32_t sw, uint32_t port)
+{
+	size_t n;
+
+	if (sw > PCIESW_MAX_SWITCH_ID || port >= MAX_CACHED_PORT)
+		return NULL;
+	if (port >= cache[sw].n) {
+		n = port + 1;
+		cache[sw].ports = xreallocarray(cache[sw].ports, n,
+						sizeof(*cache[sw].ports));
+		memset(&cache[sw].ports[cache[sw].n], 0,
+		       (n - cache[sw].n) * sizeof(*cache[sw].ports));
+		cache[sw].n = n;
+	}
+	return &cache[sw].ports[port];
+}
+
+static uint32_t get_u32(struct nlattr **tb, int attr, uint32_t def)
+{
+	return tb[attr] ? nla_get_u32(tb[attr]) : def;
+}
+
+static bool get_flag(struct nlattr **tb, int attr, bool def)
+{
+	return tb[attr] ? nla_get_u8(tb[attr]) : def;
+}
+
+/* The LTSSM history of a port message. */
+struct transitions {
+	struct transition *t;
+	size_t n, cap;
+};
+
+static void add_transition(const struct nlattr *nest, void *arg)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	struct transitions *h = arg;
+	struct transition *t;
+
+	if (nl_parse_transition(nest, tb) < 0)
+		memset(tb, 0, sizeof(tb));
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 64;
+		h->t = xreallocarray(h->t, h->cap, sizeof(*h->t));
+	}
+	t = &h->t[h->n++];
+	t->time = tb[PCIESW_A_TRANSITION_TIME] ?
+		  nla_get_u64(tb[PCIESW_A_TRANSITION_TIME]) : 0;
+	t->from = get_u32(tb, PCIESW_A_TRANSITION_FROM, 0);
+	t->to = get_u32(tb, PCIESW_A_TRANSITION_TO, 0);
+}
+
+static void port_state_read(const struct nlmsghdr *nlh, struct nlattr **tb,
+			    struct port_state *st, struct transitions *h)
+{
+	*st = (struct port_state){ .known = true };
+	st->target_known = tb[PCIESW_A_PORT_TARGET_SPEED];
+	st->group = get_u32(tb, PCIESW_A_GROUP_ID, UINT32_MAX);
+	st->enabled = get_flag(tb, PCIESW_A_PORT_ENABLED, true);
+	st->active = get_flag(tb, PCIESW_A_PORT_LINK_ACTIVE, false);
+	st->degraded = get_flag(tb, PCIESW_A_PORT_DEGRADED, false);
+	st->acs = get_flag(tb, PCIESW_A_PORT_ACS_REDIRECT, false);
+	st->ltssm = get_u32(tb, PCIESW_A_PORT_LTSSM, 0);
+	st->speed = get_u32(tb, PCIESW_A_PORT_SPEED, 0);
+	st->width = get_u32(tb, PCIESW_A_PORT_WIDTH, 0);
+	st->target = get_u32(tb, PCIESW_A_PORT_TARGET_SPEED, 0);
+	st->failed = get_u32(tb, PCIESW_A_PORT_FAILED_LANES, 0);
+	st->surprise = tb[PCIESW_A_PORT_SURPRISE_DOWN] ?
+		       nla_get_u64(tb[PCIESW_A_PORT_SURPRISE_DOWN]) : 0;
+	if (tb[PCIESW_A_EP_NAME])
+		snprintf(st->ep, sizeof(st->ep), "%s",
+			 nla_get_string(tb[PCIESW_A_EP_NAME]));
+	h->n = 0;
+	nl_for_each_attr(nlh, PCIESW_A_PORT_LTSSM_TRANSITION, add_transition,
+			 h);
+	if (h->n) {
+		st->has_last = true;
+		st->last = h->t[h->n - 1];
+	}
+}
+
+/* The first transition of @h newer than what @old saw (0: all are). */
+static size_t first_new_transition(const struct port_state *old,
+				   const struct transitions *h)
+{
+	size_t i;
+
+	if (!old || !old->known || !old->has_last)
+		return 0;
+	for (i = h->n; i > 0; i--) {
+		const struct transition *t = &h->t[i - 1];
+
+		if (t->time == old->last.time && t->from == old->last.from &&
+		    t->to == old->last.to)
+			return i;
+	}
+	/* the ring moved past what we saw, or the port was re-created */
+	return 0;
+}
+
+/* --- what changed --------------------------------------------------------- */
+
+#define MAX_CHANGES	16
+
+struct changes {
+	const char *token[MAX_CHANGES];	/* JSON "changes" */
+	char *text[MAX_CHANGES];	/* the text line */
+	size_t n;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+change(struct changes *c, const char *token, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->n == MAX_CHANGES)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&c->text[c->n], fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		error("out of memory");
+		exit(EXIT_FAIL);
+	}
+	c->token[c->n++] = token;
+}
+
+static void changes_free(struct changes *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->text[i]);
+	c->n = 0;
+}
+
+/* Spec names for the text, as the JSON has them; numbers when unknown. */
+static const char *spec_name(const struct enum_table *t, uint32_t v,
+			     char *buf, size_t len)
+{
+	const char *s = enum_spec(t, v);
+
+	if (s)
+		return s;
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
+#define SPEED(v, b)	spec_name(&link_speed_names, (v), (b), sizeof(b))
+#define LTSSM(v, b)	spec_name(&ltssm_names, (v), (b), sizeof(b))
+
+/* "link up gen5 x4 (l0)", "link down (detect)", "disabled (disabled)" */
+static void change_link_state(struct changes *c, const char *token,
+			      const char *prefix, const struct port_state *st)
+{
+	char b1[16], b2[16];
+
+	if (st->active)
+		change(c, token, "%slink up %s x%u (%s)", prefix,
+		       SPEED(st->speed, b1), st->width, LTSSM(st->ltssm, b2));
+	else if (!st->enabled)
+		change(c, token, "%sdisabled (%s)", prefix,
+		       LTSSM(st->ltssm, b2));
+	else
+		change(c, token, "%slink down (%s)", prefix,
+		       LTSSM(st->ltssm, b2));
+}
+
+/* "l0 -> recovery -> l0": the transitions from @first on */
+static char *transition_chain(const struct transitions *h, size_t first)
+{
+	char b[16], *s, *next;
+	size_t i;
+
+	s = xstrdup(LTSSM(h->t[first].from, b));
+	for (i = first; i < h->n; i++) {
+		next = xasprintf("%s -> %s", s, LTSSM(h->t[i].to, b));
+		free(s);
+		s = next;
+	}
+	return s;
+}
+
+static void diff_link(struct changes *c, const struct port_state *o,
+		      const struct port_state *n)
+{
+	char b1[16], b2[16], was[32] = "";
+
+	if (o->enabled != n->enabled)
+		change(c, n->enabled ? "enabled" : "disabled", "%s",
+		       n->enabled ? "enabled" : "disabled");
+	if (o->active != n->active) {
+		if (n->active)
+			change(c, "link-up", "link up %s x%u (%s)",
+			       SPEED(n->speed, b1), n->width,
+			       LTSSM(n->ltssm, b2));
+		else
+			change(c, "link-down", "link down (%s)",
+			       LTSSM(n->ltssm, b2));
+		if (n->active && n->degraded)
+			change(c, "degraded", "degraded");
+		return;
+	}
+	if (!n->active) {
+		if (o->ltssm != n->ltssm)
+			change(c, "ltssm", "ltssm %s -> %s",
+			       LTSSM(o->ltssm, b1), LTSSM(n->ltssm, b2));
+		return;
+	}
+	if (o->width != n->width)
+		snprintf(was, sizeof(was), " (was x%u)", o->width);
+	if (n->degraded && !o->degraded)
+		change(c, "degraded", "link degraded x%u%s", n->width, was);
+	else if (!n->degraded && o->degraded)
+		change(c, "degraded-cleared", "link no longer degraded, x%u%s",
+		       n->width, was);
+	else if (o->width != n->width)
+		change(c, "width", "width x%u -> x%u", o->width, n->width);
+	if (o->speed != n->speed)
+		change(c, "speed", "speed %s -> %s", SPEED(o->speed, b1),
+		       SPEED(n->speed, b2));
+	if (o->ltssm != n->ltssm)
+		change(c, "ltssm", "ltssm %s -> %s", LTSSM(o->ltssm, b1),
+		       LTSSM(n->ltssm, b2));
+}
+
+static void diff_settings(struct changes *c, const struct port_state *o,
+			  const struct port_state *n)
+{
+	char b[16];
+
+	if (o->target_known && o->target != n->target)
+		change(c, "target-speed", "target speed %s",
+		       SPEED(n->target, b));
+	if (o->failed != n->failed) {
+		lane_mask_text(b, sizeof(b), n->failed);
+		change(c, "failed-lanes", "failed lanes %s", b);
+	}
+	if (o->acs != n->acs)
+		change(c, "acs-redirect", "acs %s", n->acs ? "on" : "off");
+	if (n->surprise > o->surprise)
+		change(c, "surprise-down", "surprise down (%" PRIu64 " so far)",
+		       n->surprise);
+	if (strcmp(o->ep, n->ep)) {
+		if (*o->ep)
+			change(c, "ep-detached", "ep %s detached", o->ep);
+		if (*n->ep)
+			change(c, "ep-attached", "ep %s attached", n->ep);
+	}
+}
+
+static void diff_port(struct changes *c, const struct port_state *o,
+		      const struct port_state *n, const struct transitions *h,
+		      size_t first)
+{
+	char b[16], *chain;
+
+	if (!o || !o->known) {
+		/* nothing to compare with: say how it is */
+		change_link_state(c, "state", "state: ", n);
+		if (n->active && n->degraded)
+			change(c, "degraded", "degraded");
+		return;
+	}
+	diff_link(c, o, n);
+	diff_settings(c, o, n);
+	if (c->n)
+		return;
+	if (first < h->n) {
+		/* the same state as before, reached through other states */
+		chain = transition_chain(h, first);
+		if (n->active)
+			change(c, "retrain", "retrained %s x%u (%s)",
+			       SPEED(n->speed, b), n->width, chain);
+		else
+			change(c, "ltssm", "ltssm %s", chain);
+		free(chain);
+		return;
+	}
+	change_link_state(c, "state", "unchanged: ", n);
+}
+
+/* After a switch appeared: its @nr ports are new. */
+static void cache_switch_created(uint32_t sw, uint32_t nr)
+{
+	struct port_state *st;
+	uint32_t i;
+
+	cache_forget_switch(sw);
+	for (i = 0; i < nr; i++) {
+		st = cache_port(sw, i);
+		if (st)
+			port_state_fresh(st, UINT32_MAX);
+	}
+}
+
+/*
+ * After group @gid of switch @sw got @nr ports (bifurcation "NxW"): they
+ * are new, and the ports of later groups moved by the difference in count,
+ * keeping their state.  Earlier groups' ports are as they were.
+ */
+static void cache_group_changed(uint32_t sw, uint32_t gid, uint32_t nr)
+{
+	struct port_state *ports, *tail = NULL;
+	size_t i, n, first, end, nr_tail = 0;
+
+	if (sw > PCIESW_MAX_SWITCH_ID)
+		return;
+	ports = cache[sw].ports;
+	n = cache[sw].n;
+	for (first = 0; first < n; first++)
+		if (ports[first].known && ports[first].group == gid)
+			break;
+	if (first == n) {
+		/* where the group starts is unknown: forget it and the rest */
+		for (i = 0; i < n; i++)
+			if (ports[i].group >= gid)
+				ports[i].known = false;
+		return;
+	}
+	for (end = first; end < n; end++)
+		if (!ports[end].known || ports[end].group != gid)
+			break;
+	/* the later groups' ports, unless the old layout is not clear */
+	for (i = end; i < n; i++)
+		if (!ports[i].known || ports[i].group <= gid)
+			break;
+	if (i == n && end < n) {
+		nr_tail = n - end;
+		tail = xreallocarray(NULL, nr_tail, sizeof(*tail));
+		memcpy(tail, &ports[end], nr_tail * sizeof(*tail));
+	}
+	for (i = first; i < n; i++)
+		ports[i].known = false;
+	for (i = 0; i < nr + nr_tail; i++) {
+		struct port_state *st = cache_port(sw, first + i);
+
+		if (!st)
+			break;
+		if (i < nr)
+			port_state_fresh(st, gid);
+		else
+			*st = tail[i - nr];
+	}
+	free(tail);
+}
+
+/* --- printing events ------------------------------------------------------ */
+
+/*
+ * The start of every event: JSON "event", "time" (CLOCK_MONOTONIC ns, like
+ * transition-time) and "switch"; text "[seconds.micro] ".
+ */
+static void event_begin(const char *event, uint32_t cmd, struct nlattr **tb)
+{
+	struct timespec ts;
+	uint64_t ns;
+	char buf[32];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	open_object(NULL);
+	if (event)
+		print_string(PRINT_JSON, "event", NULL, event);
+	else
+		print_uint(PRINT_JSON, "event", NULL, cmd);
+	print_uint(PRINT_JSON, "time", NULL, ns);
+	mono_text(buf, sizeof(buf), ns);
+	print_string(PRINT_TEXT, NULL, "[%s] ", buf);
+	if (tb[PCIESW_A_SWITCH_ID]) {
+		switch_name(buf, sizeof(buf),
+			    nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+		print_string(PRINT_JSON, "switch", NULL, buf);
+	} else {
+		print_null(PRINT_JSON, "switch", NULL);
+	}
+}
+
+/* Ends the line / object; false when stdout cannot be written. */
+static bool event_end(void)
+{
+	print_text("\n");
+	close_object();
+	if (print_next() < 0) {
+		error("cannot write the output");
+		return false;
+	}
+	return true;
+}
+
+/* "pciesw0 " in text, before what happened on the switch */
+static void text_switch(struct nlattr **tb)
+{
+	char name[32];
+
+	if (tb[PCIESW_A_SWITCH_ID]) {
+		switch_name(name, sizeof(name),
+			    nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+		print_string(PRINT_TEXT, NULL, "%s ", name);
+	} else {
+		print_null(PRINT_TEXT, NULL, "%s ");
+	}
+}
+
+static void event_switch(struct nlattr **tb, bool created)
+{
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_string(PRINT_ANY, "switch-name", created ?
+			  "switch %s created" : "switch %s deleted",
+			  tb[PCIESW_A_SWITCH_NAME]);
+	print_attr_string(created ? PRINT_ANY : PRINT_JSON, "switch-profile",
+			  " (profile %s", tb[PCIESW_A_SWITCH_PROFILE]);
+	print_attr_string(PRINT_JSON, "switch-description", NULL,
+			  tb[PCIESW_A_SWITCH_DESCRIPTION]);
+	print_attr_u32(created ? PRINT_ANY : PRINT_JSON, "switch-lanes",
+		       ", %s lanes", tb[PCIESW_A_SWITCH_LANES]);
+	print_attr_string(PRINT_JSON, "switch-serial", NULL,
+			  tb[PCIESW_A_SWITCH_SERIAL]);
+	print_attr_u32(PRINT_JSON, "switch-nr-groups", NULL,
+		       tb[PCIESW_A_SWITCH_NR_GROUPS]);
+	print_attr_u32(created ? PRINT_ANY : PRINT_JSON, "switch-nr-ports",
+		       ", %s ports)", tb[PCIESW_A_SWITCH_NR_PORTS]);
+	if (!tb[PCIESW_A_SWITCH_ID])
+		return;
+	if (created)
+		cache_switch_created(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				     get_u32(tb, PCIESW_A_SWITCH_NR_PORTS, 0));
+	else
+		cache_forget_switch(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+}
+
+/* "pciesw0 lanes nvme: 16x1" */
+static void event_group(const struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	const char *config;
+
+	text_switch(tb);
+	print_attr_string(PRINT_TEXT, NULL, "lanes %s: ",
+			  tb[PCIESW_A_GROUP_NAME]);
+	print_attr_string(PRINT_TEXT, NULL, "%s", tb[PCIESW_A_GROUP_CONFIG]);
+	if (print_is_json())
+		print_group_attrs(nlh, tb, 0, NULL);
+	/* its ports were re-created, later groups' ports renumbered */
+	config = tb[PCIESW_A_GROUP_CONFIG] ?
+		 nla_get_string(tb[PCIESW_A_GROUP_CONFIG]) : "";
+	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_GROUP_ID])
+		cache_group_changed(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				    nla_get_u32(tb[PCIESW_A_GROUP_ID]),
+				    strtoul(config, NULL, 10));
+	else if (tb[PCIESW_A_SWITCH_ID])
+		cache_forget_switch(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+}
+
+/* "pciesw0 ep add nvme4 on port 7 (nvme, gen5 x4, 4G)" */
+static void event_ep(struct nlattr **tb, bool add)
+{
+	struct port_state *st = NULL;
+	char b[32];
+
+	text_switch(tb);
+	print_attr_string(PRINT_TEXT, NULL, add ? "ep add %s" : "ep del %s",
+			  tb[PCIESW_A_EP_NAME]);
+	print_attr_u32(PRINT_TEXT, NULL, add ? " on port %s" : " from port %s",
+		       tb[PCIESW_A_PORT_ID]);
+	if (add) {
+		print_string(PRINT_TEXT, NULL, " (%s,",
+			     tb[PCIESW_A_EP_TYPE] ?
+			     spec_name(&ep_type_names,
+				       nla_get_u32(tb[PCIESW_A_EP_TYPE]),
+				       b, sizeof(b)) : NULL);
+		print_string(PRINT_TEXT, NULL, " %s",
+			     tb[PCIESW_A_EP_MAX_SPEED] ?
+			     SPEED(nla_get_u32(tb[PCIESW_A_EP_MAX_SPEED]), b) :
+			     NULL);
+		print_attr_u32(PRINT_TEXT, NULL, " x%s,",
+			       tb[PCIESW_A_EP_MAX_WIDTH]);
+		if (tb[PCIESW_A_EP_MEM_SIZE])
+			size_text(b, sizeof(b),
+				  nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]));
+		print_string(PRINT_TEXT, NULL, " %s)",
+			     tb[PCIESW_A_EP_MEM_SIZE] ? b : NULL);
+	}
+	if (print_is_json())
+		print_ep_detail(tb);
+
+	/* the port's next event need not say it again */
+	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_PORT_ID])
+		st = cache_port(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				nla_get_u32(tb[PCIESW_A_PORT_ID]));
+	if (st && st->known) {
+		if (add && tb[PCIESW_A_EP_NAME])
+			snprintf(st->ep, sizeof(st->ep), "%s",
+				 nla_get_string(tb[PCIESW_A_EP_NAME]));
+		else if (!add)
+			st->ep[0] = '\0';
+	}
+}
+
+/* "pciesw0 port 3: link up gen5 x4 (l0)" */
+static void event_port(const struct nlmsghdr *nlh, struct nlattr **tb,
+		       struct transitions *h)
+{
+	struct port_state now, *old = NULL;
+	struct changes c = { 0 };
+	size_t i, first;
+
+	port_state_read(nlh, tb, &now, h);
+	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_PORT_ID])
+		old = cache_port(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				 nla_get_u32(tb[PCIESW_A_PORT_ID]));
+	first = first_new_transition(old, h);
+	diff_port(&c, old, &now, h, first);
+
+	text_switch(tb);
+	print_attr_u32(PRINT_TEXT, NULL, "port %s: ", tb[PCIESW_A_PORT_ID]);
+	open_array("changes");
+	for (i = 0; i < c.n; i++) {
+		print_string(PRINT_JSON, NULL, NULL, c.token[i]);
+		print_text("%s%s", i ? ", " : "", c.text[i]);
+	}
+	close_array();
+	/* JSON: the port, with the transitions since its last event */
+	if (print_is_json())
+		print_port_detail(nlh, tb, first);
+	changes_free(&c);
+	if (old)
+		*old = now;
+}
+
+static const char *const event_names[] = {
+	[PCIESW_CMD_SWITCH_CREATE_NTF] = "switch-create",
+	[PCIESW_CMD_SWITCH_DELETE_NTF] = "switch-delete",
+	[PCIESW_CMD_GROUP_CHANGE_NTF] = "group-change",
+	[PCIESW_CMD_PORT_CHANGE_NTF] = "port-change",
+	[PCIESW_CMD_EP_ADD_NTF] = "ep-add",
+	[PCIESW_CMD_EP_DEL_NTF] = "ep-del",
+};
+
+/* One notification of the pciesw family; false when output failed. */
+static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	uint8_t cmd = gnlh->cmd;
+	const char *name = NULL;
+
+	if (nl_parse_hdr(nlh, tb) < 0)
+		return true;	/* said so; the next one may be fine */
+	if (cmd < sizeof(event_names) / sizeof(event_names[0]))
+		name = event_names[cmd];
+	event_begin(name, cmd, tb);
+	switch (cmd) {
+	case PCIESW_CMD_SWITCH_CREATE_NTF:
+	case PCIESW_CMD_SWITCH_DELETE_NTF:
+		event_switch(tb, cmd == PCIESW_CMD_SWITCH_CREATE_NTF);
+		break;
+	case PCIESW_CMD_GROUP_CHANGE_NTF:
+		event_group(nlh, tb);
+		break;
+	case PCIESW_CMD_PORT_CHANGE_NTF:
+		event_port(nlh, tb, h);
+		break;
+	case PCIESW_CMD_EP_ADD_NTF:
+	case PCIESW_CMD_EP_DEL_NTF:
+		event_ep(tb, cmd == PCIESW_CMD_EP_ADD_NTF);
+		break;
+	default:
+		/* a module newer than this switchctl */
+		text_switch(tb);
+		print_string(PRINT_TEXT, NULL, "%s", "event");
+		print_uint(PRINT_TEXT, NULL, " %s (unknown to switchctl)", cmd);
+		break;
+	}
+	return event_end();
+}
+
+/* Did the generic netlink controller say the pciesw family is gone? */
+static bool family_gone(const struct nlmsghdr *nlh, int family)
+{
+	static struct nla_policy policy[CTRL_ATTR_MAX + 1] = {
+		[CTRL_ATTR_FAMILY_ID] = { .type = NLA_U16 },
+		[CTRL_ATTR_FAMILY_NAME] = { .type = NLA_STRING },
+	};
+	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+
+	if (gnlh->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, CTRL_ATTR_MAX,
+			  policy) < 0)
+		return false;
+	if (tb[CTRL_ATTR_FAMILY_ID])
+		return nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == family;
+	return tb[CTRL_ATTR_FAMILY_NAME] &&
+	       !strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]),
+		       PCIESW_FAMILY_NAME);
+}
+
+/* --- the loop ------------------------------------------------------------- */
+
+/* The ports as they are now, so that the first events can say what changed. */
+static int prime_cache(void)
+{
+	struct objs ports = { 0 };
+	struct transitions h = { 0 };
+	struct nl_session *s;
+	struct port_state *st;
+	size_t i;
+	int ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	ret = objs_fetch(s, PCIESW_CMD_PORT_GET, true, false, 0, &ports,
+			 "cannot list ports");
+	nl_session_close(s);
+	if (ret)
+		return ret;
+	for (i = 0; i < ports.n; i++) {
+		struct nlattr **tb = ports.tb[i];
+
+		if (!tb[PCIESW_A_SWITCH_ID] || !tb[PCIESW_A_PORT_ID])
+			continue;
+		st = cache_port(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				nla_get_u32(tb[PCIESW_A_PORT_ID]));
+		if (st)
+			port_state_read(objs_hdr(&ports, i), tb, st, &h);
+	}
+	free(h.t);
+	objs_free(&ports);
+	return EXIT_OK;
+}
+
+/* receive() found the family gone */
+enum { GONE = -1 };
+
+/*
+ * Events were dropped: what was seen before no longer tells what changed,
+ * and the family may have gone meanwhile.  Returns EXIT_OK, GONE or
+ * EXIT_FAIL.
+ */
+static int events_lost(void)
+{
+	int exists;
+
+	warning("events were lost (receive buffer overrun)");
+	cache_forget_all();
+	exists = nl_family_exists();
+	if (exists < 0)
+		return EXIT_FAIL;
+	return exists ? EXIT_OK : GONE;
+}
+
+/*
+ * Reads one datagram and handles the messages in it.  Returns EXIT_OK to
+ * go on, GONE when the family went away, or an exit code.
+ */
+static int receive(int fd, int family, char **buf, size_t *cap,
+		   struct transitions *h)
+{
+	struct sockaddr_nl from;
+	socklen_t fromlen = sizeof(from);
+	struct nlmsghdr *nlh;
+	ssize_t len;
+	int rem;
+
+	/* the size of the datagram, so that none is truncated */
+	len = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+	if (len >= 0 && (size_t)len > *cap) {
+		*cap = len;
+		*buf = xreallocarray(*buf, 1, *cap);
+	}
+	if (len >= 0)
+		len = recvfrom(fd, *buf, *cap, MSG_DONTWAIT,
+			       (struct sockaddr *)&from, &fromlen);
+	if (len < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return EXIT_OK;
+		if (errno == ENOBUFS)
+			return events_lost();
+		error("cannot receive notifications: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	/* only the kernel speaks on these groups */
+	if (fromlen < sizeof(from) || from.nl_pid)
+		return EXIT_OK;
+
+	rem = len;
+	for (nlh = (struct nlmsghdr *)*buf; nlmsg_ok(nlh, rem);
+	     nlh = nlmsg_next(nlh, &rem)) {
+		if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+			continue;
+		if (nlh->nlmsg_type == GENL_ID_CTRL) {
+			if (family_gone(nlh, family))
+				return GONE;
+		} else if (nlh->nlmsg_type == family) {
+			if (!handle_event(nlh, h))
+				return EXIT_FAIL;
+		}
+	}
+	return EXIT_OK;
+}
+
+static int parse_monitor_args(int argc, char **argv)
+{
+	bool json = print_is_json(), pretty = false;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			json = true;
+		else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
+			json = pretty = true;
+		else if (argv[i][0] == '-')
+			return usage_error("unknown option \"%s\"", argv[i]);
+		else
+			return usage_error("too many arguments: \"%s\"",
+					   argv[i]);
+	}
+	/* -p before the command set pretty already; keep it */
+	if (json && !print_is_json())
+		print_init(json, pretty);
+	else if (pretty)
+		print_init(true, true);
+	return EXIT_OK;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct transitions h = { 0 };
+	sigset_t block, orig;
+	struct nl_session *s;
+	size_t cap = 65536;
+	char *buf = NULL;
+	int fd, family, size = RCVBUF_SIZE, ret;
+
+	ret = parse_monitor_args(argc, argv);
+	if (ret)
+		return ret;
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	ret = nl_subscribe(s, PCIESW_FAMILY_NAME, PCIESW_MCGRP_MONITOR);
+	/* the controller tells when the family goes (module unloaded) */
+	if (!ret)
+		ret = nl_subscribe(s, "nlctrl", "notify");
+	if (!ret)
+		ret = prime_cache();
+	if (ret)
+		goto out;
+	fd = nl_session_fd(s);
+	family = nl_session_family(s);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+
+	/* signals are delivered only inside ppoll(): no wake-up is lost */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	buf = xmalloc(cap);
+	while (!stop) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (ppoll(&pfd, 1, NULL, &orig) < 0) {
+			if (errno == EINTR)
+				continue;
+			error("cannot wait for notifications: %s",
+			      strerror(errno));
+			ret = EXIT_FAIL;
+			break;
+		}
+		ret = receive(fd, family, &buf, &cap, &h);
+		if (ret == GONE) {
+			note("the pciesw module was unloaded (netlink family gone); monitor ends");
+			ret = EXIT_OK;
+			break;
+		}
+		if (ret)
+			break;
+	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+out:
+	free(buf);
+	free(h.t);
+	cache_forget_all();
+	nl_session_close(s);
+	return finish(ret);
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ports: port show (in detail, with the LTSSM history), port set.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+#include "cmd.h"
+#include "nl.h"
+#include "objprint.h"
+#include "objs.h"
+#include "print.h"
+#include "util.h"
+
+static int parse_port_arg(const char *arg, uint32_t *port)
+{
+	unsigned long v;
+
+	if (!parse_uint(arg, UINT32_MAX, &v))
+		return usage_error("invalid port \"%s\": expected a port number",
+				   arg);
+	*port = v;
+	return EXIT_OK;
+}
+
+/* --- port show ------------------------------------------------------------ */
+
+int cmd_port_show(int argc, char **argv)
+{
+	struct objs ports = { 0 };
+	struct nl_session *s;
+	struct nl_msg *req;
+	uint32_t id, port = 0;
+	char name[32];
+	bool one = argc == 2;
+	size_t i;
+	int ret;
+
+	if (no_options(argc, argv))
+		return EXIT_USAGE;
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc > 2)
+		return usage_error("too many arguments: \"%s\"", argv[2]);
+	ret = parse_switch_arg(argv[0], &id);
+	if (!ret && one)
+		ret = parse_port_arg(argv[1], &port);
+	if (ret)
+		return ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	/* a dump filtered by switch-id says "no such switch" too */
+	req = nl_request_new(s, PCIESW_CMD_PORT_GET, !one);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	if (one)
+		nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	ret = objs_run(s, req, &ports, one ? "cannot get the port" :
+					      "cannot list ports");
+	nl_session_close(s);
+	if (ret)
+		return ret;
+
+	switch_name(name, sizeof(name), id);
+	open_object(NULL);
+	print_string(one ? PRINT_ANY : PRINT_JSON, "switch", "%s ", name);
+	if (!one)
+		open_array("ports");
+	for (i = 0; i < ports.n; i++) {
+		if (!one) {
+			if (i)
+				print_text("\n");
+			print_string(PRINT_TEXT, NULL, "%s ", name);
+			open_object(NULL);
+		}
+		print_port_detail(objs_hdr(&ports, i), ports.tb[i], 0);
+		if (!one)
+			close_object();
+	}
+	if (!one)
+		close_array();
+	close_object();
+	objs_free(&ports);
+	return finish(EXIT_OK);
+}
+
+/* --- port set ------------------------------------------------------------- */
+
+/* What "port set" asks for; each setting may be given once. */
+struct port_settings {
+	int enabled;		/* -1: unchanged */
+	int acs;		/* -1: unchanged */
+	uint32_t speed;		/* 0: unchanged */
+	bool has_failed;
+	uint32_t failed;
+	bool retrain, hot_reset, surprise_down;
+};
+
+static int parse_on_off(const char *word, const char *arg, const char *on,
+			const char *off, int *val)
+{
+	if (!strcmp(arg, on))
+		*val = 1;
+	else if (!strcmp(arg, off))
+		*val = 0;
+	else
+		return usage_error("invalid %s \"%s\": expected %s or %s",
+				   word, arg, on, off);
+	return EXIT_OK;
+}
+
+static int parse_speed(const char *arg, uint32_t *speed)
+{
+	char *choices;
+
+	if (enum_parse(&link_speed_names, arg, PCIESW_LINK_SPEED_GEN1, speed))
+		return EXIT_OK;
+	choices = enum_choices(&link_speed_names, PCIESW_LINK_SPEED_GEN1);
+	usage_error("invalid speed \"%s\": expected %s (or the rate, 32GT/s)",
+		    arg, choices);
+	free(choices);
+	return EXIT_USAGE;
+}
+
+/* The words of "port set", indexes into set_words[]. */
+enum set_word {
+	SET_STATE,
+	SET_SPEED,
+	SET_FAILED_LANES,
+	SET_ACS,
+	SET_RETRAIN,
+	SET_HOT_RESET,
+	SET_SURPRISE_DOWN,
+	NR_SET_WORDS,
+};
+
+static const char *const set_words[NR_SET_WORDS] = {
+	[SET_STATE] = "state",
+	[SET_SPEED] = "speed",
+	[SET_FAILED_LANES] = "failed-lanes",
+	[SET_ACS] = "acs",
+	[SET_RETRAIN] = "retrain",
+	[SET_HOT_RESET] = "hot-reset",
+	[SET_SURPRISE_DOWN] = "surprise-down",
+};
+
+static int parse_port_settings(int argc, char **argv,
+			       struct port_settings *ps)
+{
+	bool seen[NR_SET_WORDS] = { false };
+	unsigned long v;
+	int i, w, ret;
+
+	*ps = (struct port_settings){ .enabled = -1, .acs = -1 };
+	if (!argc)
+		return usage_error("nothing to set");
+	for (i = 0; i < argc; i++) {
+		const char *arg;
+
+		for (w = 0; w < NR_SET_WORDS; w++)
+			if (!strcmp(argv[i], set_words[w]))
+				break;
+		if (w == NR_SET_WORDS)
+			return usage_error("unknown setting \"%s\"", argv[i]);
+		if (seen[w])
+			return usage_error("\"%s\" given twice", set_words[w]);
+		seen[w] = true;
+		switch (w) {
+		case SET_RETRAIN:
+			ps->retrain = true;
+			continue;
+		case SET_HOT_RESET:
+			ps->hot_reset = true;
+			continue;
+		case SET_SURPRISE_DOWN:
+			ps->surprise_down = true;
+			continue;
+		}
+		if (i + 1 >= argc)
+			return usage_error("\"%s\" needs a value",
+					   set_words[w]);
+		arg = argv[++i];
+		switch (w) {
+		case SET_STATE:
+			ret = parse_on_off("state", arg, "up", "down",
+					   &ps->enabled);
+			break;
+		case SET_SPEED:
+			ret = parse_speed(arg, &ps->speed);
+			break;
+		case SET_FAILED_LANES:
+			ps->has_failed = true;
+			if (!strcmp(arg, "none")) {
+				ps->failed = 0;
+				ret = EXIT_OK;
+			} else if (parse_uint_hex(arg, UINT32_MAX, &v)) {
+				ps->failed = v;
+				ret = EXIT_OK;
+			} else {
+				ret = usage_error("invalid lane mask \"%s\": expected a number (0x8000: lane 15 of the port) or none",
+						  arg);
+			}
+			break;
+		default:	/* SET_ACS */
+			ret = parse_on_off("acs", arg, "on", "off", &ps->acs);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	return EXIT_OK;
+}
+
+int cmd_port_set(int argc, char **argv)
+{
+	struct port_settings ps;
+	struct nl_session *s;
+	struct nl_msg *req;
+	uint32_t id, port = 0;
+	int ret;
+
+	if (no_options(argc, argv))
+		return EXIT_USAGE;
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc < 2)
+		return usage_error("missing port");
+	ret = parse_switch_arg(argv[0], &id);
+	if (!ret)
+		ret = parse_port_arg(argv[1], &port);
+	if (!ret)
+		ret = parse_port_settings(argc - 2, argv + 2, &ps);
+	if (ret)
+		return ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	/* one request: the module checks every value before changing any */
+	req = nl_request_new(s, PCIESW_CMD_PORT_SET, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	if (ps.enabled >= 0)
+		nl_put_u8(req, PCIESW_A_PORT_ENABLED, ps.enabled);
+	if (ps.speed)
+		nl_put_u32(req, PCIESW_A_PORT_TARGET_SPEED, ps.speed);
+	if (ps.has_failed)
+		nl_put_u32(req, PCIESW_A_PORT_FAILED_LANES, ps.failed);
+	if (ps.acs >= 0)
+		nl_put_u8(req, PCIESW_A_PORT_ACS_REDIRECT, ps.acs);
+	if (ps.retrain)
+		nl_put_flag(req, PCIESW_A_PORT_RETRAIN);
+	if (ps.hot_reset)
+		nl_put_flag(req, PCIESW_A_PORT_HOT_RESET);
+	if (ps.surprise_down)
+		nl_put_flag(req, PCIESW_A_PORT_SURPRISE_DOWN_NOW);
+	ret = nl_request_run(s, req, NULL, "cannot set port %u of switch %u",
+			     port, id);
+	nl_session_close(s);
+	return finish(ret);
+}

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lane groups, ports and endpoints through the print layer (see
+ * objprint.h).  Every attribute the module sends is printed in JSON, under
+ * its spec name; the text shows them in columns or sentences.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "attr.h"
+#include "objprint.h"
+#include "print.h"
+
+void lanes_text(char *buf, size_t len, const struct nlattr *first,
+		const struct nlattr *nr)
+{
+	uint32_t f, n;
+
+	if (!first || !nr || !nla_get_u32(nr)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	f = nla_get_u32(first);
+	n = nla_get_u32(nr);
+	snprintf(buf, len, "%u-%llu", f, (unsigned long long)f + n - 1);
+}
+
+void size_text(char *buf, size_t len, uint64_t bytes)
+{
+	static const char suffix[] = "KMGTPE";
+	int i = -1;
+
+	while (bytes && !(bytes & 1023) && i < (int)sizeof(suffix) - 2) {
+		bytes >>= 10;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%" PRIu64, bytes);
+	else
+		snprintf(buf, len, "%" PRIu64 "%c", bytes, suffix[i]);
+}
+
+void mono_text(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%5" PRIu64 ".%06" PRIu64, ns / 1000000000,
+		 ns % 1000000000 / 1000);
+}
+
+void lane_mask_text(char *buf, size_t len, uint32_t mask)
+{
+	if (mask)
+		snprintf(buf, len, "0x%x", mask);
+	else
+		snprintf(buf, len, "none");
+}
+
+void switch_name(char *buf, size_t len, uint32_t id)
+{
+	snprintf(buf, len, "pciesw%u", id);
+}
+
+/* --- lane groups ---------------------------------------------------------- */
+
+void print_group_header(int indent, bool with_ports)
+{
+	print_text("%*s%-3s %-8s %-5s %-8s %-7s ", indent, "", "ID", "NAME",
+		   "TYPE", "LANES", "CONFIG");
+	if (with_ports)
+		print_text("%-7s ", "PORTS");
+	print_text("%s\n", "ALLOWED");
+}
+
+static void print_allowed(const struct nlattr *a, void *arg)
+{
+	bool *any = arg;
+
+	print_string(PRINT_ANY, NULL, *any ? " %s" : "%s", nla_get_string(a));
+	*any = true;
+}
+
+/* The ids of the ports of group @tb; text "2-17" (ranges, comma-separated). */
+static void print_group_ports(struct nlattr **tb, const struct objs *ports)
+{
+	char text[128] = "", *p = text;
+	size_t i, left = sizeof(text);
+	long start = -1, prev = -1;
+	uint32_t gid;
+	int n;
+
+	open_array("ports");
+	if (!tb[PCIESW_A_GROUP_ID])
+		goto done;
+	gid = nla_get_u32(tb[PCIESW_A_GROUP_ID]);
+	/* one past the end closes the last range */
+	for (i = 0; i <= ports->n; i++) {
+		struct nlattr **pt = i < ports->n ? ports->tb[i] : NULL;
+		long id = -1;
+
+		if (pt) {
+			if (!same_switch(pt, tb) || !pt[PCIESW_A_GROUP_ID] ||
+			    !pt[PCIESW_A_PORT_ID] ||
+			    nla_get_u32(pt[PCIESW_A_GROUP_ID]) != gid)
+				continue;
+			id = nla_get_u32(pt[PCIESW_A_PORT_ID]);
+			print_uint(PRINT_JSON, NULL, NULL, id);
+			if (start >= 0 && id == prev + 1) {
+				prev = id;
+				continue;
+			}
+		}
+		if (start >= 0) {
+			n = start == prev ?
+			    snprintf(p, left, "%s%ld", p == text ? "" : ",",
+				     start) :
+			    snprintf(p, left, "%s%ld-%ld",
+				     p == text ? "" : ",", start, prev);
+			if (n > 0 && (size_t)n < left) {
+				p += n;
+				left -= n;
+			}
+		}
+		start = prev = id;
+	}
+done:
+	close_array();
+	print_string(PRINT_TEXT, NULL, "%-7s ", *text ? text : NULL);
+}
+
+void print_group_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
+		       int indent, const struct objs *ports)
+{
+	char lanes[32];
+	bool any = false;
+
+	print_text("%*s", indent, "");
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_u32(PRINT_ANY, "group-id", "%-3s ", tb[PCIESW_A_GROUP_ID]);
+	print_attr_string(PRINT_ANY, "group-name", "%-8s ",
+			  tb[PCIESW_A_GROUP_NAME]);
+	print_attr_enum(PRINT_ANY, "group-type", "%-5s ",
+			tb[PCIESW_A_GROUP_TYPE], &group_type_names);
+	print_attr_u32(PRINT_JSON, "group-first-lane", NULL,
+		       tb[PCIESW_A_GROUP_FIRST_LANE]);
+	print_attr_u32(PRINT_JSON, "group-nr-lanes", NULL,
+		       tb[PCIESW_A_GROUP_NR_LANES]);
+	lanes_text(lanes, sizeof(lanes), tb[PCIESW_A_GROUP_FIRST_LANE],
+		   tb[PCIESW_A_GROUP_NR_LANES]);
+	print_string(PRINT_TEXT, NULL, "%-8s ", lanes);
+	print_attr_string(PRINT_ANY, "group-config", "%-7s ",
+			  tb[PCIESW_A_GROUP_CONFIG]);
+	if (ports)
+		print_group_ports(tb, ports);
+
+	/* multi-attr: tb[] holds only the last one, walk them all */
+	open_array("group-allowed-config");
+	nl_for_each_attr(nlh, PCIESW_A_GROUP_ALLOWED_CONFIG, print_allowed,
+			 &any);
+	if (!any)
+		print_null(PRINT_TEXT, NULL, "%s");
+	close_array();
+	print_text("\n");
+}
+
+void print_group(const struct nlmsghdr *nlh, struct nlattr **tb, int indent,
+		 const struct objs *ports)
+{
+	open_object(NULL);
+	print_group_attrs(nlh, tb, indent, ports);
+	close_object();
+}
+
+/* --- ports ---------------------------------------------------------------- */
+
+/* "x16/x8": configured vs negotiated width, "x16/-" while the link is down */
+static void width_text(char *buf, size_t len, const struct nlattr *max,
+		       const struct nlattr *cur)
+{
+	int n;
+
+	n = max ? snprintf(buf, len, "x%u/", nla_get_u32(max)) :
+		  snprintf(buf, len, "-/");
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (cur && nla_get_u32(cur))
+		snprintf(buf + n, len - n, "x%u", nla_get_u32(cur));
+	else
+		snprintf(buf + n, len - n, "-");
+}
+
+/* "up", "down", or "disabled" when software disabled the link. */
+static const char *link_text(struct nlattr **tb)
+{
+	if (tb[PCIESW_A_PORT_ENABLED] && !nla_get_u8(tb[PCIESW_A_PORT_ENABLED]))
+		return "disabled";
+	if (!tb[PCIESW_A_PORT_LINK_ACTIVE])
+		return NULL;
+	return nla_get_u8(tb[PCIESW_A_PORT_LINK_ACTIVE]) ? "up" : "down";
+}
+
+static bool is_upstream(struct nlattr **tb)
+{
+	return tb[PCIESW_A_PORT_ROLE] &&
+	       nla_get_u32(tb[PCIESW_A_PORT_ROLE]) == PCIESW_PORT_ROLE_UPSTREAM;
+}
+
+/* port-failed-lanes: a number in JSON, "0x8000" / "none" in text */
+static void print_failed_lanes(const char *fmt, const struct nlattr *a)
+{
+	char buf[16];
+
+	print_attr_u32(PRINT_JSON, "port-failed-lanes", NULL, a);
+	if (!a) {
+		print_null(PRINT_TEXT, NULL, fmt);
+		return;
+	}
+	lane_mask_text(buf, sizeof(buf), nla_get_u32(a));
+	print_string(PRINT_TEXT, NULL, fmt, buf);
+}
+
+/* ACS P2P redirect is a downstream port's setting: "-" on the upstream one */
+static void print_acs(const char *fmt, struct nlattr **tb)
+{
+	const struct nlattr *a = tb[PCIESW_A_PORT_ACS_REDIRECT];
+
+	print_attr_flag(PRINT_JSON, "port-acs-redirect", NULL, a, NULL, NULL);
+	if (is_upstream(tb))
+		print_null(PRINT_TEXT, NULL, fmt);
+	else
+		print_attr_flag(PRINT_TEXT, NULL, fmt, a, "on", "off");
+}
+
+void print_port_header(void)
+{
+	print_text("%-4s %-6s %-10s %-7s %-8s %-7s %-7s %-7s %-13s %-8s %-4s %-8s %-6s %s\n",
+		   "PORT", "GROUP", "ROLE", "LANES", "WIDTH", "SPEED", "TARGET",
+		   "MAX", "LTSSM", "LINK", "ACS", "DEGRADED", "FAILED", "EP");
+}
+
+void print_port_line(struct nlattr **tb)
+{
+	char buf[32];
+
+	open_object(NULL);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_u32(PRINT_ANY, "port-id", "%-4s ", tb[PCIESW_A_PORT_ID]);
+	print_attr_u32(PRINT_JSON, "group-id", NULL, tb[PCIESW_A_GROUP_ID]);
+	print_attr_string(PRINT_ANY, "group-name", "%-6s ",
+			  tb[PCIESW_A_GROUP_NAME]);
+	print_attr_enum(PRINT_ANY, "port-role", "%-10s ", tb[PCIESW_A_PORT_ROLE],
+			&port_role_names);
+
+	print_attr_u32(PRINT_JSON, "port-first-lane", NULL,
+		       tb[PCIESW_A_PORT_FIRST_LANE]);
+	print_attr_u32(PRINT_JSON, "port-nr-lanes", NULL,
+		       tb[PCIESW_A_PORT_NR_LANES]);
+	lanes_text(buf, sizeof(buf), tb[PCIESW_A_PORT_FIRST_LANE],
+		   tb[PCIESW_A_PORT_NR_LANES]);
+	print_string(PRINT_TEXT, NULL, "%-7s ", buf);
+
+	print_attr_u32(PRINT_JSON, "port-max-width", NULL,
+		       tb[PCIESW_A_PORT_MAX_WIDTH]);
+	print_attr_u32(PRINT_JSON, "port-width", NULL, tb[PCIESW_A_PORT_WIDTH]);
+	width_text(buf, sizeof(buf), tb[PCIESW_A_PORT_MAX_WIDTH],
+		   tb[PCIESW_A_PORT_WIDTH]);
+	print_string(PRINT_TEXT, NULL, "%-8s ", buf);
+
+	print_attr_enum(PRINT_ANY, "port-speed", "%-7s ",
+			tb[PCIESW_A_PORT_SPEED], &link_speed_names);
+	print_attr_enum(PRINT_ANY, "port-target-speed", "%-7s ",
+			tb[PCIESW_A_PORT_TARGET_SPEED], &link_speed_names);
+	print_attr_enum(PRINT_ANY, "port-max-speed", "%-7s ",
+			tb[PCIESW_A_PORT_MAX_SPEED], &link_speed_names);
+	print_attr_enum(PRINT_ANY, "port-ltssm", "%-13s ",
+			tb[PCIESW_A_PORT_LTSSM], &ltssm_names);
+	print_attr_flag(PRINT_JSON, "port-link-active", NULL,
+			tb[PCIESW_A_PORT_LINK_ACTIVE], NULL, NULL);
+	print_attr_flag(PRINT_JSON, "port-enabled", NULL,
+			tb[PCIESW_A_PORT_ENABLED], NULL, NULL);
+	print_string(PRINT_TEXT, NULL, "%-8s ", link_text(tb));
+	print_acs("%-4s ", tb);
+	print_attr_flag(PRINT_ANY, "port-degraded", "%-8s ",
+			tb[PCIESW_A_PORT_DEGRADED], "yes", "no");
+	print_failed_lanes("%-6s ", tb[PCIESW_A_PORT_FAILED_LANES]);
+	print_attr_u64(PRINT_JSON, "port-surprise-down", NULL,
+		       tb[PCIESW_A_PORT_SURPRISE_DOWN]);
+	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
+	print_attr_string(PRINT_ANY, "ep-name", "%s\n", tb[PCIESW_A_EP_NAME]);
+	close_object();
+}
+
+/* Walking the LTSSM history. */
+struct history {
+	size_t index;		/* of the transition at hand */
+	size_t first;		/* the first one to print */
+	bool has_prev;
+	uint64_t prev;		/* time of the one before */
+};
+
+/* "+2.058ms": the time since the previous transition */
+static void delta_text(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000000)
+		snprintf(buf, len, "+%" PRIu64 "us", ns / 1000);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "+%" PRIu64 ".%03" PRIu64 "ms",
+			 ns / 1000000, ns % 1000000 / 1000);
+	else
+		snprintf(buf, len, "+%" PRIu64 ".%03" PRIu64 "s",
+			 ns / 1000000000, ns % 1000000000 / 1000000);
+}
+
+static void print_transition(const struct nlattr *nest, void *arg)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	struct history *h = arg;
+	const struct nlattr *time;
+	char buf[32];
+
+	if (nl_parse_transition(nest, tb) < 0)
+		memset(tb, 0, sizeof(tb));
+	time = tb[PCIESW_A_TRANSITION_TIME];
+	if (h->index++ < h->first)
+		goto out;
+
+	open_object(NULL);
+	print_attr_u64(PRINT_JSON, "transition-time", NULL, time);
+	if (time) {
+		mono_text(buf, sizeof(buf), nla_get_u64(time));
+		print_string(PRINT_TEXT, NULL, "    [%s] ", buf);
+	} else {
+		print_null(PRINT_TEXT, NULL, "    [%12s] ");
+	}
+	if (time && h->has_prev && nla_get_u64(time) >= h->prev)
+		delta_text(buf, sizeof(buf), nla_get_u64(time) - h->prev);
+	else
+		buf[0] = '\0';
+	print_string(PRINT_TEXT, NULL, "%10s  ", buf);
+	print_attr_enum(PRINT_ANY, "transition-from", "%-13s -> ",
+			tb[PCIESW_A_TRANSITION_FROM], &ltssm_names);
+	print_attr_enum(PRINT_ANY, "transition-to", "%s\n",
+			tb[PCIESW_A_TRANSITION_TO], &ltssm_names);
+	close_object();
+out:
+	h->has_prev = time;
+	if (time)
+		h->prev = nla_get_u64(time);
+}
+
+void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
+		       size_t first)
+{
+	struct history h = { .first = first };
+	const char *link = link_text(tb);
+	bool up = link && !strcmp(link, "up");
+	char buf[32];
+
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_u32(PRINT_ANY, "port-id", "port %s:", tb[PCIESW_A_PORT_ID]);
+	print_attr_enum(PRINT_ANY, "port-role", " %s,", tb[PCIESW_A_PORT_ROLE],
+			&port_role_names);
+	print_attr_u32(PRINT_JSON, "group-id", NULL, tb[PCIESW_A_GROUP_ID]);
+	print_attr_string(PRINT_ANY, "group-name", " lane group %s,",
+			  tb[PCIESW_A_GROUP_NAME]);
+	print_attr_u32(PRINT_JSON, "port-first-lane", NULL,
+		       tb[PCIESW_A_PORT_FIRST_LANE]);
+	print_attr_u32(PRINT_JSON, "port-nr-lanes", NULL,
+		       tb[PCIESW_A_PORT_NR_LANES]);
+	lanes_text(buf, sizeof(buf), tb[PCIESW_A_PORT_FIRST_LANE],
+		   tb[PCIESW_A_PORT_NR_LANES]);
+	print_string(PRINT_TEXT, NULL, " lanes %s\n", buf);
+
+	/* link up: L0, 32GT/s x16, degraded no */
+	print_string(PRINT_TEXT, NULL, "  link %s:", link);
+	print_attr_flag(PRINT_JSON, "port-link-active", NULL,
+			tb[PCIESW_A_PORT_LINK_ACTIVE], NULL, NULL);
+	print_attr_flag(PRINT_JSON, "port-enabled", NULL,
+			tb[PCIESW_A_PORT_ENABLED], NULL, NULL);
+	print_attr_enum(PRINT_ANY, "port-ltssm", " %s",
+			tb[PCIESW_A_PORT_LTSSM], &ltssm_names);
+	print_attr_enum(up ? PRINT_ANY : PRINT_JSON, "port-speed", ", %s",
+			tb[PCIESW_A_PORT_SPEED], &link_speed_names);
+	print_attr_u32(up ? PRINT_ANY : PRINT_JSON, "port-width", " x%s",
+		       tb[PCIESW_A_PORT_WIDTH]);
+	print_attr_flag(PRINT_ANY, "port-degraded", ", degraded %s\n",
+			tb[PCIESW_A_PORT_DEGRADED], "yes", "no");
+
+	/* target speed 32GT/s, max 32GT/s x16, failed lanes none */
+	print_attr_enum(PRINT_ANY, "port-target-speed", "  target speed %s",
+			tb[PCIESW_A_PORT_TARGET_SPEED], &link_speed_names);
+	print_attr_enum(PRINT_ANY, "port-max-speed", ", max %s",
+			tb[PCIESW_A_PORT_MAX_SPEED], &link_speed_names);
+	print_attr_u32(PRINT_ANY, "port-max-width", " x%s",
+		       tb[PCIESW_A_PORT_MAX_WIDTH]);
+	print_failed_lanes(", failed lanes %s\n",
+			   tb[PCIESW_A_PORT_FAILED_LANES]);
+
+	/* ACS redirect off, surprise downs 0, endpoint nvme0 (id 2) */
+	print_acs("  ACS redirect %s,", tb);
+	print_attr_u64(PRINT_ANY, "port-surprise-down", " surprise downs %s",
+		       tb[PCIESW_A_PORT_SURPRISE_DOWN]);
+	print_attr_string(PRINT_JSON, "ep-name", NULL, tb[PCIESW_A_EP_NAME]);
+	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
+	if (tb[PCIESW_A_EP_NAME]) {
+		print_attr_string(PRINT_TEXT, NULL, ", endpoint %s",
+				  tb[PCIESW_A_EP_NAME]);
+		print_attr_u32(PRINT_TEXT, NULL, " (id %s)",
+			       tb[PCIESW_A_EP_ID]);
+	} else {
+		print_text(", no endpoint");
+	}
+	print_text("\n");
+
+	print_text("  LTSSM history (CLOCK_MONOTONIC seconds):\n");
+	open_array("port-ltssm-transition");
+	nl_for_each_attr(nlh, PCIESW_A_PORT_LTSSM_TRANSITION, print_transition,
+			 &h);
+	close_array();
+	if (h.index <= first)
+		print_text("    none\n");
+}
+
+/* --- endpoints ------------------------------------------------------------ */
+
+/* ep-mem-size: bytes in JSON, "16G" in text */
+static void print_mem_size(const char *fmt, const struct nlattr *a,
+			   bool bytes)
+{
+	char buf[32];
+
+	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, a);
+	if (!a) {
+		print_null(PRINT_TEXT, NULL, fmt);
+		return;
+	}
+	size_text(buf, sizeof(buf), nla_get_u64(a));
+	print_string(PRINT_TEXT, NULL, fmt, buf);
+	if (bytes && strspn(buf, "0123456789") != strlen(buf))
+		print_attr_u64(PRINT_TEXT, NULL, " (%s bytes)", a);
+}
+
+void print_ep_header(void)
+{
+	print_text("%-10s %-4s %-8s %-5s %-9s %-9s %s\n", "EP", "ID", "TYPE",
+		   "PORT", "MAX-SPEED", "MAX-WIDTH", "MEMORY");
+}
+
+void print_ep_line(struct nlattr **tb)
+{
+	open_object(NULL);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_string(PRINT_ANY, "ep-name", "%-10s ", tb[PCIESW_A_EP_NAME]);
+	print_attr_u32(PRINT_ANY, "ep-id", "%-4s ", tb[PCIESW_A_EP_ID]);
+	print_attr_enum(PRINT_ANY, "ep-type", "%-8s ", tb[PCIESW_A_EP_TYPE],
+			&ep_type_names);
+	print_attr_u32(PRINT_ANY, "port-id", "%-5s ", tb[PCIESW_A_PORT_ID]);
+	print_attr_enum(PRINT_ANY, "ep-max-speed", "%-9s ",
+			tb[PCIESW_A_EP_MAX_SPEED], &link_speed_names);
+	print_attr_u32(PRINT_JSON, "ep-max-width", NULL,
+		       tb[PCIESW_A_EP_MAX_WIDTH]);
+	if (tb[PCIESW_A_EP_MAX_WIDTH])
+		print_attr_u32(PRINT_TEXT, NULL, "x%-8s ",
+			       tb[PCIESW_A_EP_MAX_WIDTH]);
+	else
+		print_null(PRINT_TEXT, NULL, "%-9s ");
+	print_mem_size("%s\n", tb[PCIESW_A_EP_MEM_SIZE], false);
+	close_object();
+}
+
+void print_ep_detail(struct nlattr **tb)
+{
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_string(PRINT_ANY, "ep-name", "%s:", tb[PCIESW_A_EP_NAME]);
+	print_attr_u32(PRINT_ANY, "ep-id", " id %s,", tb[PCIESW_A_EP_ID]);
+	print_attr_enum(PRINT_ANY, "ep-type", " type %s,", tb[PCIESW_A_EP_TYPE],
+			&ep_type_names);
+	print_attr_u32(PRINT_ANY, "port-id", " port %s\n", tb[PCIESW_A_PORT_ID]);
+	print_attr_enum(PRINT_ANY, "ep-max-speed", "  max speed %s,",
+			tb[PCIESW_A_EP_MAX_SPEED], &link_speed_names);
+	print_attr_u32(PRINT_ANY, "ep-max-width", " max width x%s,",
+		       tb[PCIESW_A_EP_MAX_WIDTH]);
+	print_mem_size(" memory window %s", tb[PCIESW_A_EP_MEM_SIZE], true);
+	print_text("\n");
+}

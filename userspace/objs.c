@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fetching objects and parsing the arguments commands share (see objs.h).
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "objs.h"
+#include "print.h"
+#include "util.h"
+
+void objs_free(struct objs *o)
+{
+	msg_list_free(&o->msgs);
+	free(o->tb);
+	*o = (struct objs){ 0 };
+}
+
+const struct nlmsghdr *objs_hdr(const struct objs *o, size_t i)
+{
+	return nlmsg_hdr(o->msgs.msgs[i]);
+}
+
+/* Parses every reply of @o->msgs. */
+static int objs_parse(struct objs *o)
+{
+	size_t i;
+
+	o->n = o->msgs.n;
+	o->tb = xcalloc(o->n, sizeof(*o->tb));
+	for (i = 0; i < o->n; i++) {
+		if (nl_parse_reply(o->msgs.msgs[i], o->tb[i]) < 0) {
+			objs_free(o);
+			return EXIT_FAIL;
+		}
+	}
+	return EXIT_OK;
+}
+
+int objs_run(struct nl_session *s, struct nl_msg *req, struct objs *o,
+	     const char *what)
+{
+	int ret;
+
+	ret = nl_request_run(s, req, &o->msgs, "%s", what);
+	if (ret)
+		return ret;
+	return objs_parse(o);
+}
+
+int objs_fetch(struct nl_session *s, uint8_t cmd, bool dump, bool filter,
+	       uint32_t id, struct objs *o, const char *what)
+{
+	struct nl_msg *req = nl_request_new(s, cmd, dump);
+
+	if (filter)
+		nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	return objs_run(s, req, o, what);
+}
+
+int no_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			return usage_error("unknown option \"%s\"", argv[i]);
+	return EXIT_OK;
+}
+
+int parse_switch_arg(const char *arg, uint32_t *id)
+{
+	if (!parse_switch_id(arg, id))
+		return usage_error("invalid switch \"%s\": expected pciesw<N> or <N>, N from 0 to %u",
+				   arg, PCIESW_MAX_SWITCH_ID);
+	return EXIT_OK;
+}
+
+int parse_target(int argc, char **argv, struct target *t)
+{
+	t->all = true;
+	if (no_options(argc, argv))
+		return EXIT_USAGE;
+	if (argc > 1)
+		return usage_error("too many arguments: \"%s\"", argv[1]);
+	if (argc == 1) {
+		if (parse_switch_arg(argv[0], &t->id))
+			return EXIT_USAGE;
+		t->all = false;
+	}
+	return EXIT_OK;
+}
+
+int fetch_with_children(struct nl_session *s, const struct target *t,
+			uint8_t cmd, struct objs *sw, struct objs *ch,
+			const char *children)
+{
+	char *what;
+	int ret;
+
+	what = t->all ? xstrdup("cannot list switches") :
+			xasprintf("cannot get switch %u", t->id);
+	ret = objs_fetch(s, PCIESW_CMD_SWITCH_GET, t->all, !t->all, t->id, sw,
+			 what);
+	free(what);
+	if (ret)
+		return ret;
+	what = t->all ? xasprintf("cannot list %s", children) :
+			xasprintf("cannot list %s of switch %u", children,
+				  t->id);
+	ret = objs_fetch(s, cmd, true, !t->all, t->id, ch, what);
+	free(what);
+	if (ret)
+		objs_free(sw);
+	return ret;
+}
+
+bool same_switch(struct nlattr **tb, struct nlattr **sw)
+{
+	return tb[PCIESW_A_SWITCH_ID] && sw[PCIESW_A_SWITCH_ID] &&
+	       nla_get_u32(tb[PCIESW_A_SWITCH_ID]) ==
+	       nla_get_u32(sw[PCIESW_A_SWITCH_ID]);
+}
+
+int finish(int ret)
+{
+	if (print_finish() < 0 && !ret) {
+		error("cannot write the output");
+		ret = EXIT_FAIL;
+	}
+	return ret;
+}
