@@ -247,8 +247,9 @@ void pciesw_link_start(struct pciesw_port *port, enum pciesw_link_goal goal)
 static void pciesw_link_step(struct pciesw_port *port)
 {
 	struct pciesw_link *link = &port->link;
-	enum pciesw_link_speed old_speed = link->speed;
-	u8 old_width = link->width;
+	enum pciesw_link_speed old_speed = link->speed, s;
+	enum pciesw_ltssm from = link->ltssm;
+	u8 old_width = link->width, w;
 
 	link->step_at = 0;
 	switch (link->ltssm) {
@@ -257,6 +258,11 @@ static void pciesw_link_step(struct pciesw_port *port)
 		link->goal = PCIESW_LINK_TRAIN;
 		break;
 	case PCIESW_LTSSM_DETECT:
+		/* receiver detection: nothing there, nothing to train */
+		if (!pciesw_link_partner(port, &s, &w)) {
+			link->goal = PCIESW_LINK_IDLE;
+			return;
+		}
 		pciesw_link_set_state(port, PCIESW_LTSSM_POLLING);
 		break;
 	case PCIESW_LTSSM_POLLING:
@@ -271,8 +277,9 @@ static void pciesw_link_step(struct pciesw_port *port)
 		}
 		pciesw_link_set_state(port, PCIESW_LTSSM_L0);
 		link->goal = PCIESW_LINK_IDLE;
-		if (link->speed != old_speed || link->width != old_width ||
-		    link->ltssm != PCIESW_LTSSM_RECOVERY)
+		/* link up, or a retrain that changed speed or width */
+		if (from != PCIESW_LTSSM_RECOVERY ||
+		    link->speed != old_speed || link->width != old_width)
 			pciesw_port_changed(port);
 		return;
 	default:

@@ -4,6 +4,7 @@
  * One fill function per object serves do, dump and notifications.
  */
 
+#include <linux/log2.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
@@ -549,6 +550,18 @@ static int pciesw_nl_ep_add_locked(struct pciesw_switch *sw,
 		return PTR_ERR(port);
 	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_EP_TYPE))
 		return -EINVAL;
+	if (tb[PCIESW_A_EP_MAX_WIDTH] &&
+	    !is_power_of_2(nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_EP_MAX_WIDTH],
+				    "width must be 1, 2, 4, 8 or 16");
+		return -EINVAL;
+	}
+	if (tb[PCIESW_A_EP_MEM_SIZE] &&
+	    (nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) & ~PAGE_MASK)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_EP_MEM_SIZE],
+				    "memory size must be a multiple of the page size");
+		return -EINVAL;
+	}
 	ep = pciesw_ep_add(port, nla_get_u32(tb[PCIESW_A_EP_TYPE]),
 			   tb[PCIESW_A_EP_MAX_SPEED] ?
 			   nla_get_u32(tb[PCIESW_A_EP_MAX_SPEED]) : 0,
@@ -638,6 +651,7 @@ static int pciesw_nl_port_set_check(struct pciesw_port *port,
 {
 	struct nlattr **tb = info->attrs;
 	struct nlattr *a;
+	bool enabled;
 
 	a = tb[PCIESW_A_PORT_TARGET_SPEED];
 	if (a && nla_get_u32(a) > port->max_speed) {
@@ -657,17 +671,22 @@ static int pciesw_nl_port_set_check(struct pciesw_port *port,
 				    "ACS redirect exists on downstream ports only");
 		return -EINVAL;
 	}
-	if ((tb[PCIESW_A_PORT_RETRAIN] || tb[PCIESW_A_PORT_HOT_RESET]) &&
-	    !port->link.enabled &&
-	    !(tb[PCIESW_A_PORT_ENABLED] &&
-	      nla_get_u8(tb[PCIESW_A_PORT_ENABLED]))) {
-		NL_SET_ERR_MSG(info->extack, "link is disabled");
+	/* the link as it will be once port-enabled is applied */
+	enabled = tb[PCIESW_A_PORT_ENABLED] ?
+		  nla_get_u8(tb[PCIESW_A_PORT_ENABLED]) : port->link.enabled;
+	a = tb[PCIESW_A_PORT_RETRAIN] ?: tb[PCIESW_A_PORT_HOT_RESET];
+	if (a && !enabled) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "link is disabled");
 		return -ENETDOWN;
 	}
-	if (tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW] && !pciesw_link_active(port)) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW],
-				    "link is not up");
+	a = tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW];
+	if (a && tb[PCIESW_A_PORT_ENABLED]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "surprise down and port-enabled do not go together");
+		return -EINVAL;
+	}
+	if (a && !pciesw_link_active(port)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "link is not up");
 		return -ENOLINK;
 	}
 	return 0;

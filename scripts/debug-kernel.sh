@@ -9,6 +9,7 @@
 #     DIR/bzImage   the kernel (scripts/qemu-run.sh --kernel debug boots it)
 #     DIR/build     extmod tree: make -C DIR/build M=$PWD/kmod modules
 #     DIR/config    the final .config
+#     DIR/kernel.release  its `uname -r` (6.12.N-pciesw-debug)
 #   Progress goes to stderr. Cache: /var/cache/pciesw/debug-kernel/KEY, KEY =
 #   linux-source-6.12 version + fragment hash + gcc version (+ FORMAT below).
 #   Env: PCIESW_CACHE (default /var/cache/pciesw), JOBS (default nproc).
@@ -30,7 +31,7 @@ rebuild=0
 case "${1:-}" in
 	"") ;;
 	--rebuild) rebuild=1 ;;
-	-h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (usage: $0 [--rebuild])" ;;
 esac
 

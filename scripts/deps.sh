@@ -42,5 +42,7 @@ fi
 
 echo "deps.sh: installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Wait for another apt/dpkg (e.g. unattended-upgrades) instead of failing.
+lock=(-o DPkg::Lock::Timeout=600)
+apt-get "${lock[@]}" update -q
+apt-get "${lock[@]}" install -y -q --no-install-recommends "${missing[@]}"

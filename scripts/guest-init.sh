@@ -15,6 +15,9 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
 
 say() { echo "pciesw-guest: $*"; }
+# Markers in the kernel log (KERN_INFO: dmesg only) relate kernel messages
+# to the phases of the run.
+mark() { echo "<6>pciesw-guest: $*" >/dev/kmsg; }
 # Each exec of a dynamically linked host binary costs ~0.1-0.2 s under TCG:
 # the setup uses bash builtins and the static busybox (one 9p file, cached).
 bb=/bin/busybox
@@ -29,9 +32,9 @@ halt_guest() {
 	$bb sleep 1000
 }
 
-uptime() { local up _; read -r up _ </proc/uptime; echo "$up"; }
+now() { local up _; read -r up _ </proc/uptime; echo "$up"; }
 is_mounted() { local _d m _r; while read -r _d m _r; do [[ $m == "$1" ]] && return 0; done </proc/mounts; return 1; }
-t_init=$(uptime)
+t_init=$(now)
 
 is_mounted /proc || $bb mount -t proc -o nosuid,nodev,noexec proc /proc
 is_mounted /sys || $bb mount -t sysfs -o nosuid,nodev,noexec sysfs /sys
@@ -48,6 +51,7 @@ $bb mount -t debugfs -o nosuid,nodev,noexec debugfs /sys/kernel/debug 2>/dev/nul
 	say "no debugfs"
 # shellcheck source=/dev/null
 set -a && . "$out/env" && set +a
+PCIESW_CWD=${PCIESW_CWD:-/} PCIESW_INIT=${PCIESW_INIT:-}
 # A tmpfs /tmp would hide the host's /tmp: keep the overlay's (writable too)
 # when the host ran us from there.
 case "$PCIESW_CWD/:$PCIESW_INIT" in
@@ -64,11 +68,12 @@ $bb hostname pciesw-guest 2>/dev/null || true
 $bb ip link set lo up 2>/dev/null || true
 exec </dev/null >/dev/console 2>&1
 
-t_cmd=$(uptime)
+t_cmd=$(now)
 say "kernel $(</proc/sys/kernel/osrelease): guest-init at ${t_init}s, command at ${t_cmd}s uptime"
 echo "$t_cmd" >"$out/boot-time"
 
 export PCIESW_OUT=$out PCIESW_GUEST=1
+mark "command start"
 if cd "$PCIESW_CWD"; then
 	bash "$out/cmd" </dev/null
 	status=$?
@@ -77,13 +82,16 @@ else
 	status=125
 fi
 echo "$status" >"$out/status"
-end=$(uptime)
+mark "command exited $status"
+end=$(now)
 
 kml=/sys/kernel/debug/kmemleak
 if [[ -e $kml ]]; then
-	# kmemleak only reports objects older than 5 s at scan time, so one
-	# scan right after the command misses its last leaks: scan again once
-	# that age has passed (a single scan was seen missing a leak).
+	# A leak is reported only when two scans in a row find it unreferenced
+	# with unchanged contents (checksum) and older than 5 s at the scan, so
+	# a single scan right after the command misses its leaks. A scan takes
+	# ~10 s under TCG, so the second one usually needs no extra wait. Boot
+	# leaves no reported objects, so no "clear" before the command.
 	echo scan >"$kml"
 	wait_s=$(awk -v end="$end" '{ w = end + 6 - $1; print (w > 0 ? w : 0) }' /proc/uptime)
 	sleep "$wait_s"

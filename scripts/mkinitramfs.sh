@@ -90,6 +90,10 @@ exec </dev/console >/dev/console 2>&1
 busybox mount -t proc proc /proc
 busybox mount -t sysfs sysfs /sys
 
+# Progress into the kernel log at KERN_INFO: timestamped in dmesg, kept off
+# the console.
+mark() { echo "<6>pciesw-initramfs: $*" >/dev/kmsg; }
+
 fail() {
 	echo "pciesw-initramfs: FATAL: $*"
 	busybox poweroff -f
@@ -107,11 +111,13 @@ for arg in $(busybox cat /proc/cmdline); do
 	esac
 done
 
+mark "start"
 for m in /modules/*.ko; do
 	[ -e "$m" ] || continue
 	busybox insmod "$m" || fail "insmod $m"
 done
 
+mark "modules loaded"
 busybox mount -t 9p -o ro,trans=virtio,version=9p2000.L,$rootflags hostroot /lower ||
 	fail "mounting the host root (9p tag hostroot)"
 busybox mount -t tmpfs -o mode=0755 tmpfs /rw || fail "tmpfs for the overlay"
@@ -128,6 +134,7 @@ busybox mount -t 9p -o trans=virtio,version=9p2000.L,cache=none,msize=512000 pci
 . "/newroot$out/env"
 [ -f "/newroot$PCIESW_INIT" ] || fail "guest init $PCIESW_INIT not found"
 
+mark "root mounted, switching to $PCIESW_INIT"
 # Our stdio is open on /dev/console: move the mounts, guest-init keeps them.
 for fs in dev proc sys; do
 	busybox mount --move "/$fs" "/newroot/$fs" || fail "moving /$fs"
