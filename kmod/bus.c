@@ -4,6 +4,7 @@
  * and the sysfs attributes of each pcieswN device.
  */
 
+#include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -112,7 +113,8 @@ static int pciesw_bus_parse(const char *op, const char *buf, u32 *id,
 	}
 	p = strim(line);
 	tok = strsep(&p, " \t");
-	err = kstrtou32(tok, 10, id);
+	/* kstrtou32() would also take a sign */
+	err = isdigit(tok[0]) ? kstrtou32(tok, 10, id) : -EINVAL;
 	if (err || *id > PCIESW_MAX_SWITCH_ID) {
 		pr_err("pciesw: %s: switch id must be a number 0-%u, got \"%s\"\n",
 		       op, PCIESW_MAX_SWITCH_ID, tok);
@@ -130,8 +132,8 @@ static int pciesw_bus_parse(const char *op, const char *buf, u32 *id,
 		return -EINVAL;
 	}
 	if (strpbrk(p, " \t") || strscpy(profile, p, profile_len) < 0) {
-		pr_err("pciesw: %s: expected \"ID [PROFILE]\", got \"%s\"\n",
-		       op, buf);
+		pr_err("pciesw: %s: expected \"ID [PROFILE]\", got extra \"%s\"\n",
+		       op, p);
 		return -EINVAL;
 	}
 	return 0;

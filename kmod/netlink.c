@@ -330,10 +330,18 @@ static int pciesw_nl_get_dumpit(const struct pciesw_nl_obj *obj,
 {
 	struct nlattr **attrs = pciesw_dump_attrs(cb);
 	u32 id = cb->args[0], last = PCIESW_MAX_SWITCH_ID;
-	unsigned int idx = cb->args[1];
+	unsigned int idx = cb->args[1], i;
 	struct pciesw_switch *sw;
 	int err = 0;
 
+	/* the ops share a policy with do: a dump filters by switch-id only */
+	for (i = 1; attrs && i <= genl_dumpit_info(cb)->op.maxattr; i++) {
+		if (attrs[i] && i != PCIESW_A_SWITCH_ID) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, attrs[i],
+					    "a dump takes switch-id only");
+			return -EINVAL;
+		}
+	}
 	if (attrs && attrs[PCIESW_A_SWITCH_ID]) {
 		last = nla_get_u32(attrs[PCIESW_A_SWITCH_ID]);
 		/* a filter naming no switch is an error, not an empty dump */

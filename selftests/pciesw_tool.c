@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helper of the shell selftests (not a test itself).
+ *
+ *   pciesw_tool delete-module NAME
+ *	delete_module(NAME, O_NONBLOCK); prints "ok" or the errno name
+ *	(EWOULDBLOCK is printed as EAGAIN, its value); exit 0 on success.
+ *   pciesw_tool reader
+ *	Until SIGTERM/SIGINT: resolve the family, dump switches, groups and
+ *	ports, do switch-get of each, open /dev/pcieswN of each and ask INFO,
+ *	read its sysfs attributes; tolerate the module coming and going.
+ *	On exit prints "rounds=R nl_ok=N info_ok=I sysfs_ok=S" and exits 0.
+ *   pciesw_tool info ID
+ *	PCIESW_IOC_INFO on /dev/pcieswID, printed as key=value lines.
+ *   pciesw_tool load-module PATH [PARAMS]
+ *	finit_module(PATH, PARAMS); prints "ok" or the errno name.
+ *   pciesw_tool write FILE STRING
+ *	One write(2) of STRING to FILE (bash's builtins write line by line);
+ *	prints "ok" or the error text, as bash does ("Invalid argument").
+ *   pciesw_tool family
+ *	Exit 0 and print the family id if "pciesw" is registered, else 1.
+ *   pciesw_tool count
+ *	Switches in a switch-get dump, and their ids: "N: ID ID ...".
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+
+/* the sysfs and netlink helpers, without the harness */
+#define PCIESW_NO_HARNESS
+#include "pciesw_test.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int cmd_delete_module(const char *name)
+{
+	if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0) {
+		printf("ok\n");
+		return 0;
+	}
+	printf("%s\n", strerrorname_np(errno) ?: "?");
+	return 1;
+}
+
+static int cmd_load_module(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		printf("open: %s\n", strerrorname_np(errno) ?: "?");
+		return 1;
+	}
+	if (syscall(SYS_finit_module, fd, params, 0) == 0) {
+		printf("ok\n");
+		close(fd);
+		return 0;
+	}
+	printf("%s\n", strerrorname_np(errno) ?: "?");
+	close(fd);
+	return 1;
+}
+
+static int cmd_write(const char *path, const char *s)
+{
+	int err = sysfs_write(path, s);
+
+	printf("%s\n", err ? strerror(-err) : "ok");
+	return !!err;
+}
+
+static int info(unsigned int id, struct pciesw_info *inf)
+{
+	char path[64];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/dev/pciesw%u", id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(inf, 0, sizeof(*inf));
+	inf->size = sizeof(*inf);
+	ret = ioctl(fd, PCIESW_IOC_INFO, inf) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int cmd_info(const char *arg)
+{
+	struct pciesw_info inf;
+	unsigned int id = strtoul(arg, NULL, 10);
+	int err = info(id, &inf);
+
+	if (err) {
+		printf("error=%s\n", strerrorname_np(-err) ?: "?");
+		return 1;
+	}
+	printf("switch_id=%u\nabi_version=%u\nnr_lanes=%u\nnr_groups=%u\n"
+	       "nr_ports=%u\nnr_endpoints=%u\nprofile=%s\nserial=%s\n",
+	       inf.switch_id, inf.abi_version, inf.nr_lanes, inf.nr_groups,
+	       inf.nr_ports, inf.nr_endpoints, inf.profile, inf.serial);
+	return 0;
+}
+
+static int cmd_reader(void)
+{
+	static const char *const attrs[] = { "switch_id", "profile", "lanes",
+					     "serial_number", "nr_ports" };
+	unsigned long rounds = 0, nl_ok = 0, info_ok = 0, sysfs_ok = 0;
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop) {
+		unsigned int ids[300];
+		struct pnl_reply r;
+		struct pnl p;
+		int n, i, a;
+
+		rounds++;
+		if (pnl_open(&p) == 0) {
+			pnl_set_timeout(p.sk, 2000);
+			if (pnl_dump(&p, PCIESW_CMD_SWITCH_GET, NULL, &r) == 0)
+				nl_ok++;
+			for (i = 0; i < (int)r.nobjs && !stop; i++) {
+				struct pnl_reply one;
+				struct pnl_attr req[] = {
+					A_U32(PCIESW_A_SWITCH_ID,
+					      r.objs[i].u[PCIESW_A_SWITCH_ID]),
+					A_END,
+				};
+
+				if (pnl_do(&p, PCIESW_CMD_SWITCH_GET, req,
+					   &one) == 0)
+					nl_ok++;
+				pnl_reply_free(&one);
+			}
+			pnl_reply_free(&r);
+			if (pnl_dump(&p, PCIESW_CMD_PORT_GET, NULL, &r) == 0)
+				nl_ok++;
+			pnl_reply_free(&r);
+			if (pnl_dump(&p, PCIESW_CMD_GROUP_GET, NULL, &r) == 0)
+				nl_ok++;
+			pnl_reply_free(&r);
+			pnl_close(&p);
+		}
+		n = sysfs_switch_ids(ids, 300);
+		for (i = 0; i < n && !stop; i++) {
+			struct pciesw_info inf;
+			char buf[128];
+
+			if (info(ids[i], &inf) == 0)
+				info_ok++;
+			for (a = 0; a < 5; a++)
+				if (sw_attr(ids[i], attrs[a], buf,
+					    sizeof(buf)) == 0)
+					sysfs_ok++;
+		}
+		if (n <= 0)
+			usleep(10000);
+	}
+	printf("rounds=%lu nl_ok=%lu info_ok=%lu sysfs_ok=%lu\n", rounds,
+	       nl_ok, info_ok, sysfs_ok);
+	return 0;
+}
+
+static int cmd_family(void)
+{
+	struct pnl p;
+
+	if (pnl_open(&p))
+		return 1;
+	printf("%d\n", p.family);
+	pnl_close(&p);
+	return 0;
+}
+
+static int cmd_count(void)
+{
+	struct pnl_reply r;
+	unsigned int i;
+	struct pnl p;
+	int err;
+
+	if (pnl_open(&p)) {
+		printf("no family\n");
+		return 1;
+	}
+	err = pnl_dump(&p, PCIESW_CMD_SWITCH_GET, NULL, &r);
+	if (err) {
+		printf("error=%s\n", strerrorname_np(err) ?: "?");
+		return 1;
+	}
+	printf("%u:", r.nobjs);
+	for (i = 0; i < r.nobjs; i++)
+		printf(" %u", r.objs[i].u[PCIESW_A_SWITCH_ID]);
+	printf("\n");
+	pnl_reply_free(&r);
+	pnl_close(&p);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "delete-module"))
+		return cmd_delete_module(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "reader"))
+		return cmd_reader();
+	if (argc == 3 && !strcmp(argv[1], "info"))
+		return cmd_info(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "load-module"))
+		return cmd_load_module(argv[2], argc == 4 ? argv[3] : "");
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return cmd_write(argv[2], argv[3]);
+	if (argc == 2 && !strcmp(argv[1], "family"))
+		return cmd_family();
+	if (argc == 2 && !strcmp(argv[1], "count"))
+		return cmd_count();
+	fprintf(stderr,
+		"usage: %s delete-module NAME | load-module PATH [PARAMS] | write FILE STRING |\n"
+		"       reader | info ID | family | count\n",
+		argv[0]);
+	return 2;
+}

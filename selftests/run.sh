@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side runner of the pciesw selftests, e.g. from the repository root:
+#
+#   scripts/qemu-run.sh --kernel 6.1.0-57-amd64 -- \
+#       selftests/run.sh --ko build/6.1.0-57-amd64/pciesw.ko
+#
+#   selftests/run.sh [--ko PATH] [--timeout SECS] [--list] [TEST...]
+#
+#   --ko PATH      the module to test (default: build/$(uname -r)/pciesw.ko)
+#   --timeout S    kill a test after S seconds (default 180)
+#   --list         print the test names and exit
+#   TEST           a test name (pciesw_ioctl, pciesw_bus.sh, or without .sh);
+#                  default: all of them
+#
+# For each test: unload pciesw if loaded, insmod PATH, run the test with a
+# timeout (PCIESW_KO=PATH in its environment, for tests that reload the
+# module with other parameters), then rmmod if it is loaded; a failed rmmod,
+# a timeout, a test that exits non-zero without reporting a failed case, or
+# a kernel taint (warning, oops) that appeared during the test count as
+# failed cases of that test.
+#
+# Output is TAP: one "ok N selftests: pciesw: TEST" line per test, its own
+# output before it prefixed with "# ".  The last line counts the cases
+# (lines "ok N", "not ok N", "... # SKIP" of the tests' output, a test
+# skipped as a whole counting as one):
+#
+#   pciesw-selftests: P passed, F failed, S skipped
+#
+# Exit status 0 iff F is 0.  Runs as root, in a scripts/qemu-run.sh guest
+# only (PCIESW_GUEST=1): it loads and unloads kernel modules.
+
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+
+ALL_TESTS=(pciesw_ioctl pciesw_netlink pciesw_unpriv pciesw_bus.sh
+	   pciesw_module.sh pciesw_switchctl.sh)
+
+ko=
+timeout_s=180
+tests=()
+usage() {
+	sed -n '9,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	exit 2
+}
+while (($#)); do
+	case $1 in
+	--ko) ko=${2:?--ko needs a path}; shift 2 ;;
+	--ko=*) ko=${1#*=}; shift ;;
+	--timeout) timeout_s=${2:?--timeout needs a number}; shift 2 ;;
+	--timeout=*) timeout_s=${1#*=}; shift ;;
+	--list) printf '%s\n' "${ALL_TESTS[@]}"; exit 0 ;;
+	-h|--help) usage ;;
+	-*) echo "run.sh: unknown option $1" >&2; usage ;;
+	*) tests+=("$1"); shift ;;
+	esac
+done
+[[ $timeout_s =~ ^[0-9]+$ ]] || usage
+[[ -n $ko ]] || ko=$top/build/$(uname -r)/pciesw.ko
+if [[ ! -r $ko ]]; then
+	echo "run.sh: no module at $ko (build it with scripts/build-kmod.sh)" >&2
+	exit 2
+fi
+ko=$(cd "$(dirname "$ko")" && pwd)/$(basename "$ko")
+if ((EUID != 0)); then
+	echo "run.sh: must run as root (in the QEMU guest)" >&2
+	exit 2
+fi
+if [[ ${PCIESW_GUEST:-} != 1 ]]; then
+	echo "run.sh: refusing to load modules outside a scripts/qemu-run.sh guest" >&2
+	exit 2
+fi
+
+# resolve test names to files
+resolved=()
+for t in "${tests[@]:-${ALL_TESTS[@]}}"; do
+	t=${t##*/}
+	found=
+	for c in "$t" "$t.sh"; do
+		for a in "${ALL_TESTS[@]}"; do
+			[[ $a == "$c" ]] && found=$a
+		done
+	done
+	if [[ -z $found ]]; then
+		echo "run.sh: unknown test '$t' (see --list)" >&2
+		exit 2
+	fi
+	resolved+=("$found")
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pciesw-run.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# kernel taint bits that a test must not set: all but O (out-of-tree
+# module, 12) and E (unsigned module, 13), which loading pciesw sets
+taint_mask=$((~((1 << 12) | (1 << 13))))
+taint() {
+	local t
+	read -r t </proc/sys/kernel/tainted
+	echo $((t & taint_mask))
+}
+
+mod_loaded() {
+	[[ -e /sys/module/pciesw ]]
+}
+
+# rmmod, retried briefly: a netlink dump that is still finishing holds
+# the module for a moment
+unload() {
+	local i out
+	for ((i = 0; i < 30; i++)); do
+		out=$(rmmod pciesw 2>&1) && return 0
+		sleep 0.1
+	done
+	echo "$out"
+	return 1
+}
+
+total_pass=0 total_fail=0 total_skip=0
+n=0
+echo "TAP version 13"
+echo "1..${#resolved[@]}"
+for t in "${resolved[@]}"; do
+	n=$((n + 1))
+	name="selftests: pciesw: $t"
+	prog=$here/$t
+	extra=()	# failures the runner found, one case each
+	pass=0 failc=0 skipc=0
+	echo "# $name"
+
+	if [[ ! -x $prog ]]; then
+		extra+=("$t is not built: make -C selftests KSRC=\$(scripts/ksrc.sh)")
+	elif mod_loaded && ! out=$(unload); then
+		extra+=("cannot unload pciesw before the test: $out")
+	elif ! out=$(insmod "$ko" 2>&1); then
+		extra+=("insmod $ko: $out")
+	fi
+
+	status=0
+	start=${EPOCHREALTIME/./}
+	if ((${#extra[@]} == 0)); then
+		taint_before=$(taint)
+		PCIESW_KO=$ko timeout -k 10 "$timeout_s" "$prog" >"$tmp/out" 2>&1 </dev/null
+		status=$?
+		while IFS= read -r line; do
+			printf '# %s\n' "$line"
+			if [[ $line =~ ^(not\ )?ok\ [0-9]+ ]]; then
+				if [[ $line =~ \#\ *[Ss][Kk][Ii][Pp] ]]; then
+					skipc=$((skipc + 1))
+				elif [[ $line == not* ]]; then
+					failc=$((failc + 1))
+				else
+					pass=$((pass + 1))
+				fi
+			fi
+		done <"$tmp/out"
+		if ((status == 124 || status == 137)); then
+			extra+=("timed out after ${timeout_s}s")
+		elif ((status == 4 && pass + failc + skipc == 0)); then
+			skipc=1	# skipped as a whole
+		elif ((status != 0 && status != 4 && failc == 0)); then
+			extra+=("exited with status $status but reported no failed case")
+		fi
+		taint_after=$(taint)
+		if ((taint_after != taint_before)); then
+			extra+=("kernel tainted during the test: $taint_before -> $taint_after (see dmesg)")
+		fi
+		if mod_loaded && ! out=$(unload); then
+			extra+=("rmmod pciesw after the test failed: $out")
+		fi
+	fi
+	d=$((${EPOCHREALTIME/./} - start))
+	secs=$((d / 1000000)).$((d / 100000 % 10))
+	for e in "${extra[@]}"; do
+		echo "# runner: FAIL: $e"
+	done
+	failc=$((failc + ${#extra[@]}))
+	echo "# runner: $t: $pass passed, $failc failed, $skipc skipped in ${secs}s"
+	total_pass=$((total_pass + pass))
+	total_fail=$((total_fail + failc))
+	total_skip=$((total_skip + skipc))
+	if ((failc)); then
+		echo "not ok $n $name"
+	elif ((pass == 0 && skipc)); then
+		echo "ok $n $name # SKIP"
+	else
+		echo "ok $n $name"
+	fi
+done
+
+echo "pciesw-selftests: $total_pass passed, $total_fail failed, $total_skip skipped"
+((total_fail == 0))
