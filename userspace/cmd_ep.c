@@ -65,7 +65,8 @@ static int print_one_ep(uint32_t id, struct objs *o)
 
 /* --- ep list -------------------------------------------------------------- */
 
-static void list_switch(struct nlattr **sw, const struct objs *eps)
+static void list_switch(struct nlattr **sw, const struct objs *eps,
+			const struct objs *unused __attribute__((unused)))
 {
 	size_t i;
 
@@ -83,36 +84,8 @@ static void list_switch(struct nlattr **sw, const struct objs *eps)
 
 int cmd_ep_list(int argc, char **argv)
 {
-	struct objs sw = { 0 }, eps = { 0 };
-	struct nl_session *s;
-	struct target t;
-	size_t i;
-	int ret;
-
-	ret = parse_target(argc, argv, &t);
-	if (ret)
-		return ret;
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	ret = fetch_with_children(s, &t, PCIESW_CMD_EP_GET, &sw, &eps,
-				  "endpoints");
-	nl_session_close(s);
-	if (ret)
-		return ret;
-
-	if (t.all)
-		open_array(NULL);
-	for (i = 0; i < sw.n; i++) {
-		if (i)
-			print_text("\n");
-		list_switch(sw.tb[i], &eps);
-	}
-	if (t.all)
-		close_array();
-	objs_free(&sw);
-	objs_free(&eps);
-	return finish(EXIT_OK);
+	return per_switch_cmd(argc, argv, PCIESW_CMD_EP_GET, "endpoints", 0, NULL,
+			      list_switch);
 }
 
 /* --- ep show -------------------------------------------------------------- */

@@ -17,6 +17,7 @@
 
 /* --- lanes show ----------------------------------------------------------- */
 
+/* the ports tell which port ids each group has now */
 static void lanes_switch(struct nlattr **sw, const struct objs *groups,
 			 const struct objs *ports)
 {
@@ -37,46 +38,8 @@ static void lanes_switch(struct nlattr **sw, const struct objs *groups,
 
 int cmd_lanes_show(int argc, char **argv)
 {
-	struct objs sw = { 0 }, groups = { 0 }, ports = { 0 };
-	struct nl_session *s;
-	struct target t;
-	size_t i;
-	int ret;
-
-	ret = parse_target(argc, argv, &t);
-	if (ret)
-		return ret;
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	ret = fetch_with_children(s, &t, PCIESW_CMD_GROUP_GET, &sw, &groups,
-				  "lane groups");
-	if (!ret) {
-		/* the ports tell which port ids each group has now */
-		ret = objs_fetch(s, PCIESW_CMD_PORT_GET, true, !t.all, t.id,
-				 &ports, "cannot list ports");
-		if (ret) {
-			objs_free(&sw);
-			objs_free(&groups);
-		}
-	}
-	nl_session_close(s);
-	if (ret)
-		return ret;
-
-	if (t.all)
-		open_array(NULL);
-	for (i = 0; i < sw.n; i++) {
-		if (i)
-			print_text("\n");
-		lanes_switch(sw.tb[i], &groups, &ports);
-	}
-	if (t.all)
-		close_array();
-	objs_free(&sw);
-	objs_free(&groups);
-	objs_free(&ports);
-	return finish(EXIT_OK);
+	return per_switch_cmd(argc, argv, PCIESW_CMD_GROUP_GET, "lane groups", PCIESW_CMD_PORT_GET, "ports",
+			      lanes_switch);
 }
 
 /* --- lanes set ------------------------------------------------------------ */

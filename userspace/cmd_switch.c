@@ -74,7 +74,8 @@ int cmd_list(int argc, char **argv)
 
 /* --- show ----------------------------------------------------------------- */
 
-static void show_switch(struct nlattr **tb, const struct objs *groups)
+static void show_switch(struct nlattr **tb, const struct objs *groups,
+			const struct objs *unused __attribute__((unused)))
 {
 	size_t i;
 
@@ -109,41 +110,14 @@ static void show_switch(struct nlattr **tb, const struct objs *groups)
 
 int cmd_show(int argc, char **argv)
 {
-	struct objs sw = { 0 }, groups = { 0 };
-	struct nl_session *s;
-	struct target t;
-	size_t i;
-	int ret;
-
-	ret = parse_target(argc, argv, &t);
-	if (ret)
-		return ret;
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	ret = fetch_with_children(s, &t, PCIESW_CMD_GROUP_GET, &sw, &groups,
-				  "lane groups");
-	nl_session_close(s);
-	if (ret)
-		return ret;
-
-	if (t.all)
-		open_array(NULL);
-	for (i = 0; i < sw.n; i++) {
-		if (i)
-			print_text("\n");
-		show_switch(sw.tb[i], &groups);
-	}
-	if (t.all)
-		close_array();
-	objs_free(&sw);
-	objs_free(&groups);
-	return finish(EXIT_OK);
+	return per_switch_cmd(argc, argv, PCIESW_CMD_GROUP_GET, "lane groups", 0, NULL,
+			      show_switch);
 }
 
 /* --- status --------------------------------------------------------------- */
 
-static void status_switch(struct nlattr **sw, const struct objs *ports)
+static void status_switch(struct nlattr **sw, const struct objs *ports,
+			  const struct objs *unused __attribute__((unused)))
 {
 	size_t i;
 
@@ -161,36 +135,8 @@ static void status_switch(struct nlattr **sw, const struct objs *ports)
 
 int cmd_status(int argc, char **argv)
 {
-	struct objs sw = { 0 }, ports = { 0 };
-	struct nl_session *s;
-	struct target t;
-	size_t i;
-	int ret;
-
-	ret = parse_target(argc, argv, &t);
-	if (ret)
-		return ret;
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	ret = fetch_with_children(s, &t, PCIESW_CMD_PORT_GET, &sw, &ports,
-				  "ports");
-	nl_session_close(s);
-	if (ret)
-		return ret;
-
-	if (t.all)
-		open_array(NULL);
-	for (i = 0; i < sw.n; i++) {
-		if (i)
-			print_text("\n");
-		status_switch(sw.tb[i], &ports);
-	}
-	if (t.all)
-		close_array();
-	objs_free(&sw);
-	objs_free(&ports);
-	return finish(EXIT_OK);
+	return per_switch_cmd(argc, argv, PCIESW_CMD_PORT_GET, "ports", 0, NULL,
+			      status_switch);
 }
 
 /* --- switch add / del ----------------------------------------------------- */

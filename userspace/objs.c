@@ -116,6 +116,54 @@ int fetch_with_children(struct nl_session *s, const struct target *t,
 	return ret;
 }
 
+int per_switch_cmd(int argc, char **argv, uint8_t cmd, const char *children,
+		   uint8_t extra_cmd, const char *extra_children,
+		   void (*print_one)(struct nlattr **sw, const struct objs *ch,
+				     const struct objs *extra))
+{
+	struct objs sw = { 0 }, ch = { 0 }, extra = { 0 };
+	struct nl_session *s;
+	struct target t;
+	size_t i;
+	int ret;
+
+	ret = parse_target(argc, argv, &t);
+	if (ret)
+		return ret;
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	ret = fetch_with_children(s, &t, cmd, &sw, &ch, children);
+	if (!ret && extra_cmd) {
+		char *what = xasprintf("cannot list %s", extra_children);
+
+		ret = objs_fetch(s, extra_cmd, true, !t.all, t.id, &extra,
+				 what);
+		free(what);
+		if (ret) {
+			objs_free(&sw);
+			objs_free(&ch);
+		}
+	}
+	nl_session_close(s);
+	if (ret)
+		return ret;
+
+	if (t.all)
+		open_array(NULL);
+	for (i = 0; i < sw.n; i++) {
+		if (i)
+			print_text("\n");
+		print_one(sw.tb[i], &ch, &extra);
+	}
+	if (t.all)
+		close_array();
+	objs_free(&sw);
+	objs_free(&ch);
+	objs_free(&extra);
+	return finish(EXIT_OK);
+}
+
 bool same_switch(struct nlattr **tb, struct nlattr **sw)
 {
 	return tb[PCIESW_A_SWITCH_ID] && sw[PCIESW_A_SWITCH_ID] &&

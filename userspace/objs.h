@@ -59,6 +59,17 @@ int fetch_with_children(struct nl_session *s, const struct target *t,
 			uint8_t cmd, struct objs *sw, struct objs *ch,
 			const char *children);
 
+/*
+ * What show, status, lanes show and ep list share: parse [SWITCH], fetch the
+ * switches with their objects of type @cmd (and, if @extra_cmd is not 0, a
+ * dump of those too), then print each switch with @print_one; without
+ * SWITCH the switches go into one JSON array.
+ */
+int per_switch_cmd(int argc, char **argv, uint8_t cmd, const char *children,
+		   uint8_t extra_cmd, const char *extra_children,
+		   void (*print_one)(struct nlattr **sw, const struct objs *ch,
+				     const struct objs *extra));
+
 /* Does the object @tb belong to switch @sw?  (Absent ids match nothing.) */
 bool same_switch(struct nlattr **tb, struct nlattr **sw);
 
