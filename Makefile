@@ -25,8 +25,9 @@ module:
 switchctl:
 	$(MAKE) -C userspace
 
+# the kselftest harness comes from the linux-source-6.12 tarball
 selftests: switchctl
-	$(MAKE) -C selftests KSRC=$(CURDIR)/$(BUILD)/ksrc
+	$(MAKE) -C selftests KSRC=$$(scripts/ksrc.sh)
 
 demo:
 	scripts/demo.sh
