@@ -75,8 +75,14 @@ for k in "${kernels[@]}"; do
 		case1 1 "selftests on $k: no module"
 		continue
 	fi
-	scripts/qemu-run.sh --kernel "$k" --out "$results/$k" --timeout 1200 -- \
-		selftests/run.sh --ko "build/$k/pciesw.ko" | tee "$results/$k.tap"
+	# KASAN, lockdep and kmemleak under TCG run about 5x slower
+	per_test=300 total=1500
+	if [ "$k" = debug ]; then
+		per_test=1200 total=3000
+	fi
+	scripts/qemu-run.sh --kernel "$k" --out "$results/$k" --timeout $total -- \
+		selftests/run.sh --timeout $per_test --ko "build/$k/pciesw.ko" |
+		tee "$results/$k.tap"
 	rc=${PIPESTATUS[0]}
 	count "$results/$k.tap"
 	# a kernel warning, leak or crash fails the run even if the tests passed
