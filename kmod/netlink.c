@@ -359,6 +359,8 @@ static int pciesw_nl_get_dumpit(const struct pciesw_nl_obj *obj,
 		id = max(id, last);
 	}
 
+	/* a change between two rounds marks the dump NLM_F_DUMP_INTR */
+	cb->seq = pciesw_generation();
 	while (id <= last && (sw = pciesw_switch_get_next(&id))) {
 		if (id > last) {
 			pciesw_switch_put(sw);
@@ -375,6 +377,7 @@ static int pciesw_nl_get_dumpit(const struct pciesw_nl_obj *obj,
 				err = -EMSGSIZE;
 				break;
 			}
+			genl_dump_check_consistent(cb, hdr);
 			err = obj->fill(skb, sw, idx);
 			if (err) {
 				genlmsg_cancel(skb, hdr);

@@ -287,6 +287,7 @@ struct notifier_block;
 int pciesw_event_register(struct notifier_block *nb);
 void pciesw_event_unregister(struct notifier_block *nb);
 void pciesw_event(struct pciesw_event *ev);
+unsigned int pciesw_generation(void);
 
 /* dev.c: a switch and its views */
 int pciesw_dev_new(u32 id, const char *profile, const char **why);

@@ -4,6 +4,7 @@
  * the registry of published switches and the event chain the views listen on.
  */
 
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/notifier.h>
 #include <linux/mm.h>
@@ -21,6 +22,14 @@ static DEFINE_XARRAY(pciesw_switches);
 
 /* Views subscribe here; the chain's rwsem protects the list of sinks. */
 static BLOCKING_NOTIFIER_HEAD(pciesw_events);
+
+/* Bumped by every event: a dump that spans a change can tell it did. */
+static atomic_t pciesw_gen = ATOMIC_INIT(1);
+
+unsigned int pciesw_generation(void)
+{
+	return atomic_read(&pciesw_gen);
+}
 
 int pciesw_event_register(struct notifier_block *nb)
 {
@@ -40,6 +49,7 @@ void pciesw_event_unregister(struct notifier_block *nb)
 void pciesw_event(struct pciesw_event *ev)
 {
 	lockdep_assert_held(&ev->sw->lock);
+	atomic_inc(&pciesw_gen);
 	if (ev->sw->published)
 		blocking_notifier_call_chain(&pciesw_events, ev->type, ev);
 }
