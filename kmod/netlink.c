@@ -822,7 +822,8 @@ static const struct nla_policy pciesw_group_set_policy[] = {
 	[PCIESW_A_GROUP_ID] = { .type = NLA_U32 },
 	[PCIESW_A_GROUP_NAME] = { .type = NLA_NUL_STRING,
 				  .len = PCIESW_NAME_LEN - 1 },
-	[PCIESW_A_GROUP_CONFIG] = { .type = NLA_NUL_STRING, .len = 15 },
+	/* any length: it is matched against the group's allowed configs */
+	[PCIESW_A_GROUP_CONFIG] = { .type = NLA_NUL_STRING },
 };
 
 static const struct nla_policy pciesw_port_set_policy[] = {
