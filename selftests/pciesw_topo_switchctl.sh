@@ -1,0 +1,359 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# switchctl on the live topology: lanes set (by group name and id, refused
+# configs, unknown groups: exit statuses and the kernel's error text),
+# ep add/del (and their refusals), port set (failed lanes, state, surprise
+# down, retrain), "-j status" against sysfs for every port, and "monitor
+# -j" capturing the whole sequence, one JSON object per line, in order.
+# Unprivileged: reads work, changes fail with exit 1.
+#
+# Skipped when switchctl is not built.  Uses switch ids 240-241.  The
+# guest runs under TCG (each exec ~0.1 s, ~1 s on the debug kernel): the
+# checks use bash builtins and few jq calls.
+
+# shellcheck disable=SC2016 # eval '...' on purpose: evaluated by check
+. "$(dirname "$0")/lib.sh"
+
+SWITCHCTL=${SWITCHCTL:-$T_LIB_DIR/../userspace/switchctl}
+[[ -x $SWITCHCTL ]] || skip_all "switchctl not built ($SWITCHCTL)"
+command -v jq >/dev/null || skip_all "jq not installed"
+[[ -e $PCIESW_BUS/new_device ]] || skip_all "pciesw module not loaded"
+
+ID=240
+SW=pciesw$ID
+D=$PCIESW_DEVS
+MON_PID=
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	[[ -n $MON_PID ]] && kill "$MON_PID" 2>/dev/null
+	local id
+	for id in 240 241; do
+		[[ -e $D/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
+	done
+	rm -rf "$T_TMP"
+}
+trap cleanup EXIT
+for id in 240 241; do
+	[[ -e $D/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
+done
+mkfifo "$T_TMP/fifo"
+exec 3<>"$T_TMP/fifo"
+
+# sleep for a moment without an exec
+nap() { read -rt "${1:-0.02}" <&3 || true; }
+
+# sc ARGS...: run switchctl; stdout in $OUT, stderr in $ERR, status in $RC
+sc() {
+	"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
+	RC=$?
+	OUT=$(<"$T_TMP/out")
+	ERR=$(<"$T_TMP/err")
+}
+
+# sc_ok DESC ARGS...: succeeds, prints nothing (a change)
+sc_ok() {
+	local desc=$1
+	shift
+	sc "$@"
+	if ((RC == 0)) && [[ -z $ERR ]]; then
+		ok "$desc"
+	else
+		fail "$desc"
+		diag "switchctl $* -> $RC" "$ERR"
+	fi
+}
+
+# sc_err DESC STATUS MESSAGE ARGS...: exit STATUS, stderr "error: ...MESSAGE",
+# nothing on stdout
+sc_err() {
+	local desc=$1 want=$2 msg=$3
+	shift 3
+	sc "$@"
+	if ((RC == want)) && [[ $ERR == "error: "*"$msg"* && -z $OUT ]]; then
+		ok "$desc"
+	else
+		fail "$desc"
+		diag "switchctl $* -> $RC, want $want" "stderr: $ERR" "stdout: ${OUT:0:200}"
+	fi
+}
+
+# wait_attr FILE VALUE: until FILE reads VALUE (5 s at most)
+wait_attr() {
+	local i
+	for ((i = 0; i < 250; i++)); do
+		rd "$1" && [[ $R == "$2" ]] && return 0
+		nap
+	done
+	return 1
+}
+
+# check_attr DESC FILE VALUE
+check_attr() {
+	rd "$2"
+	check_eq "$1" "$3" "$R"
+}
+
+# settled: every port with an endpoint (and the upstream port) in L0 or
+# disabled, the others in detect
+settled() {
+	local i p st ep
+	for ((i = 0; i < 250; i++)); do
+		local all=1
+		for p in "$D/$SW"-port*; do
+			rd "$p/ltssm_state"; st=$R
+			rd "$p/endpoint"; ep=$R
+			rd "$p/role"
+			if [[ $R == upstream || -n $ep ]]; then
+				[[ $st == l0 || $st == disabled ]] || all=0
+			fi
+		done
+		((all)) && return 0
+		nap
+	done
+	return 1
+}
+
+speed_gen() {
+	case $1 in
+	"2.5 GT/s PCIe") R=gen1 ;; "5.0 GT/s PCIe") R=gen2 ;;
+	"8.0 GT/s PCIe") R=gen3 ;; "16.0 GT/s PCIe") R=gen4 ;;
+	"32.0 GT/s PCIe") R=gen5 ;; *) R=none ;;
+	esac
+}
+
+# The ports of $SW as sysfs shows them, one TSV line each, as jq prints
+# them from "switchctl -j status".
+sysfs_ports() {
+	local n p d ltssm width speed deg en failed acs ep role
+	rd "$D/$SW/nr_ports"; n=$R
+	SYSFS_PORTS=
+	for ((p = 0; p < n; p++)); do
+		d=$D/$SW-port$p
+		rd "$d/ltssm_state"; ltssm=$R
+		rd "$d/current_link_width"; width=$R
+		rd "$d/current_link_speed"; speed_gen "$R"; speed=$R
+		rd "$d/degraded"; deg=$R
+		rd "$d/enabled"; en=$R
+		rd "$d/failed_lanes"; failed=$((R))
+		rd "$d/role"; role=$R
+		rd "$d/acs_redirect"; acs=$R
+		[[ $role == upstream ]] && acs=null
+		rd "$d/endpoint"; ep=${R:-null}
+		SYSFS_PORTS+="$p	$role	$ltssm	$width	$speed	$deg	$en	$failed	$acs	$ep"$'\n'
+	done
+	SYSFS_PORTS=${SYSFS_PORTS%$'\n'}
+}
+
+JQ_PORTS='.ports[] | [."port-id", ."port-role", ."port-ltssm",
+	."port-width", ."port-speed", (if ."port-degraded" then 1 else 0 end),
+	(if ."port-enabled" then 1 else 0 end), ."port-failed-lanes",
+	(if ."port-acs-redirect" == null then "null"
+	 elif ."port-acs-redirect" then 1 else 0 end),
+	(."ep-name" // "null")] | @tsv'
+
+# status_matches_sysfs DESC: "switchctl -j status" = sysfs, every port
+status_matches_sysfs() {
+	sc -j status "$SW"
+	local got
+	got=$(jq -r "$JQ_PORTS" <<<"$OUT" 2>&1)
+	sysfs_ports
+	check_eq "$1" "$SYSFS_PORTS" "$got"
+}
+
+wr "$PCIESW_BUS/new_device" "$ID"
+settled || diag "$SW did not train"
+
+# ---- monitor, started first ---------------------------------------------
+
+"$SWITCHCTL" monitor -j >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
+MON_PID=$!
+# it is listening once it reports an ACS change (retry: it may not be yet)
+mon_ready=0
+for ((t = 0; t < 10 && !mon_ready; t++)); do
+	sc port set "$SW" 2 acs on
+	sc port set "$SW" 2 acs off
+	for ((i = 0; i < 50; i++)); do
+		if [[ -s $T_TMP/mon ]]; then
+			mon_ready=1
+			break
+		fi
+		nap
+	done
+done
+check_eq "monitor -j is running and reports" 1 "$mon_ready"
+
+# ---- lanes set -----------------------------------------------------------
+
+sc_ok "lanes set $SW nvme 16x1" lanes set "$SW" nvme 16x1
+check_attr "sysfs: nvme is 16x1" "$D/$SW/group_nvme/config" 16x1
+check_attr "sysfs: 18 ports" "$D/$SW/nr_ports" 18
+sc_ok "lanes set $ID 2 2x8 (switch and group by number)" lanes set "$ID" 2 2x8
+check_attr "sysfs: nvme is 2x8" "$D/$SW/group_nvme/config" 2x8
+sc -j lanes show "$SW"
+got=$(jq -r '.groups[] | select(."group-name" == "nvme") |
+	."group-config", (.ports | map(tostring) | join(","))' <<<"$OUT" 2>&1 |
+	tr '\n' ' ')
+check_eq "lanes show -j: nvme 2x8 on ports 2 and 3" "2x8 2,3 " "$got"
+
+sc_err "lanes set 3x5: exit 1, the kernel's reason" 1 \
+	"bifurcation not allowed for this lane group" lanes set "$SW" nvme 3x5
+sc_err "lanes set 32x1: exit 1" 1 \
+	"bifurcation not allowed for this lane group" lanes set "$SW" nvme 32x1
+sc_err "lanes set of the host group to 2x8: exit 1" 1 \
+	"bifurcation not allowed for this lane group" lanes set "$SW" host 2x8
+sc_err "lanes set of an unknown group: exit 1" 1 \
+	"no such lane group on this switch" lanes set "$SW" nosuch 4x4
+sc_err "lanes set of group id 9: exit 1" 1 \
+	"no such lane group on this switch" lanes set "$SW" 9 4x4
+sc_err "lanes set of a missing switch: exit 1" 1 "no such switch" \
+	lanes set pciesw99 nvme 4x4
+sc_err "lanes set with a malformed config: exit 2" 2 "" \
+	lanes set "$SW" nvme bogus
+sc lanes set "$SW" nvme
+check_eq "lanes set without a config: exit 2" 2 "$RC"
+check_attr "after the refusals nvme is still 2x8" "$D/$SW/group_nvme/config" 2x8
+settled || diag "$SW did not train after 2x8"
+
+# ---- ep del / add --------------------------------------------------------
+
+sc_ok "ep del $SW nvme1" ep del "$SW" nvme1
+check "the device pciesw240-nvme1 is gone" test ! -e "$D/$SW-nvme1"
+check_attr "port 3 is empty" "$D/$SW-port3/endpoint" ""
+sc_err "ep add with width 3: exit 1" 1 "width must be 1, 2, 4, 8 or 16" \
+	ep add "$SW" 3 nvme width 3
+sc_err "ep add with a size that is not whole pages: exit 1" 1 \
+	"memory size must be a multiple of the page size" \
+	ep add "$SW" 3 nvme size 4097
+sc -j ep add "$SW" 3 nvme width 16
+got=$(jq -r '[."ep-name", ."port-id", ."ep-max-width", ."ep-type"] | @tsv' \
+	<<<"$OUT" 2>&1)
+check_eq "ep add -j: prints the new endpoint" $'0 nvme1\t3\t16\tnvme' "$RC $got" ||
+	diag "$ERR"
+check "the device pciesw240-nvme1 is under pciesw240-port3" \
+	test -e "$D/$SW-port3/$SW-nvme1"
+sc_err "ep add on the upstream port: exit 1" 1 \
+	"endpoints attach to downstream ports only" ep add "$SW" 0 gpu
+sc_err "ep add on an occupied port: exit 1" 1 "port already has an endpoint" \
+	ep add "$SW" 3 gpu
+sc_err "ep del of an unknown endpoint: exit 1" 1 \
+	"no such endpoint on this switch" ep del "$SW" nosuch
+wait_attr "$D/$SW-port3/current_link_width" 8 ||
+	diag "port 3 did not train x8"
+
+# ---- port set ------------------------------------------------------------
+
+sc_ok "port set failed-lanes 0x8000" port set "$SW" 1 failed-lanes 0x8000
+wait_attr "$D/$SW-port1/current_link_width" 8
+check_attr "lane 15 dead: the x16 link retrains x8" "$D/$SW-port1/current_link_width" 8
+check_attr "... degraded" "$D/$SW-port1/degraded" 1
+check_attr "... failed_lanes 0x8000" "$D/$SW-port1/failed_lanes" 0x8000
+status_matches_sysfs "status -j: every port as sysfs shows it (degraded link)"
+
+sc_ok "port set state down" port set "$SW" 1 state down
+check_attr "disabled: enabled 0" "$D/$SW-port1/enabled" 0
+check_attr "disabled: ltssm disabled" "$D/$SW-port1/ltssm_state" disabled
+check_attr "disabled: link down" "$D/$SW-port1/link_state" down
+check_attr "disabled: speed Unknown" "$D/$SW-port1/current_link_speed" Unknown
+status_matches_sysfs "status -j: every port as sysfs shows it (disabled link)"
+sc_err "port set retrain of a disabled link: exit 1" 1 "link is disabled" \
+	port set "$SW" 1 retrain
+sc_ok "port set state up" port set "$SW" 1 state up
+wait_attr "$D/$SW-port1/ltssm_state" l0
+check_attr "enabled: trained again" "$D/$SW-port1/ltssm_state" l0
+
+sc_ok "port set surprise-down" port set "$SW" 1 surprise-down
+check_attr "surprise down: detect" "$D/$SW-port1/ltssm_state" detect
+check_attr "surprise down: counted" "$D/$SW-port1/surprise_down_count" 1
+sc_err "port set surprise-down of a link that is down: exit 1" 1 \
+	"link is not up" port set "$SW" 1 surprise-down
+sc_ok "port set retrain" port set "$SW" 1 retrain
+wait_attr "$D/$SW-port1/ltssm_state" l0
+check_attr "retrained: x8 still (lane 15 is dead)" "$D/$SW-port1/current_link_width" 8
+sc_ok "port set failed-lanes none" port set "$SW" 1 failed-lanes none
+wait_attr "$D/$SW-port1/current_link_width" 16
+check_attr "repaired: x16" "$D/$SW-port1/current_link_width" 16
+check_attr "repaired: not degraded" "$D/$SW-port1/degraded" 0
+sc_ok "port set speed gen3" port set "$SW" 0 speed gen3
+wait_attr "$D/$SW-port0/current_link_speed" "8.0 GT/s PCIe"
+settled
+status_matches_sysfs "status -j: every port as sysfs shows it (Gen3 upstream)"
+
+# ---- switches ------------------------------------------------------------
+
+sc_ok "switch add 241 tiny8" switch add 241 tiny8
+sc_ok "switch del 241" switch del 241
+
+# ---- unprivileged --------------------------------------------------------
+
+if command -v setpriv >/dev/null; then
+	nobody() {
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
+		RC=$?
+		ERR=$(<"$T_TMP/err")
+	}
+	nobody lanes set "$SW" nvme 4x4
+	check "nobody: lanes set fails with exit 1 and an error" \
+		eval '[[ $RC == 1 && $ERR == "error: "* ]]' || diag "$RC $ERR"
+	check_attr "nobody: nvme is still 2x8" "$D/$SW/group_nvme/config" 2x8
+	nobody ep del "$SW" nvme0
+	check "nobody: ep del fails with exit 1" eval '[[ $RC == 1 ]]'
+	check "nobody: nvme0 is still there" test -e "$D/$SW-nvme0"
+	nobody -j lanes show "$SW"
+	check_eq "nobody: lanes show works" 0 "$RC"
+else
+	skip "unprivileged switchctl" "no setpriv"
+fi
+
+# ---- what the monitor saw ------------------------------------------------
+
+nap 0.1
+kill -TERM "$MON_PID"
+wait "$MON_PID"
+check_eq "monitor exits 0 on SIGTERM" 0 "$?"
+MON_PID=
+# every line one JSON object with an event
+got=$(jq -r 'select(.switch == "pciesw240" or .switch == "pciesw241") |
+	.event + ":" + (if .event == "group-change" then
+		."group-name" + ":" + ."group-config"
+	elif .event == "ep-add" or .event == "ep-del" then
+		."ep-name" + ":" + (."port-id" | tostring)
+	elif .event == "port-change" then
+		(."port-id" | tostring) + ":w" + (."port-width" | tostring) +
+		":deg=" + (."port-degraded" | tostring) + ":" +
+		(.changes | join(","))
+	else .switch end)' "$T_TMP/mon" 2>&1)
+check "monitor -j: one JSON object per line" \
+	eval '[[ $(jq -r .event "$T_TMP/mon" 2>&1 | grep -vc "^[a-z-]*$") == 0 ]]'
+# the sequence, in order (other events may come in between)
+want=(
+	"group-change:nvme:16x1"
+	"group-change:nvme:2x8"
+	"ep-del:nvme1:3"
+	"ep-add:nvme1:3"
+	"port-change:1:w16:deg=false:failed-lanes"
+	"port-change:1:w8:deg=true:degraded*"
+	"port-change:1:w0:deg=false:disabled*"
+	"port-change:1:w0:*enabled*"
+	"port-change:1:w8:deg=true:link-up*"
+	"port-change:1:w0:*surprise-down*"
+	"port-change:1:w8:deg=true:link-up*"
+	"port-change:1:w16:deg=false:degraded-cleared*"
+	"switch-create:pciesw241"
+	"switch-delete:pciesw241"
+)
+mapfile -t lines <<<"$got"
+i=0
+for l in "${lines[@]}"; do
+	# shellcheck disable=SC2053 # want[] are patterns
+	((i < ${#want[@]})) && [[ $l == ${want[i]} ]] && i=$((i + 1))
+done
+if ((i == ${#want[@]})); then
+	ok "monitor -j: the sequence in order"
+else
+	fail "monitor -j: the sequence in order"
+	diag "missing from #$i: ${want[i]}" "got:" "$got"
+fi
+
+summary
