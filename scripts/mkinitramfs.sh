@@ -41,12 +41,10 @@ if [[ $kver != debug ]]; then
 	done
 fi
 
-# The key changes with this script, busybox and the module files (a kernel
-# package update may keep the release string but change the modules).
-key=$({
-	sha256sum "${BASH_SOURCE[0]}" "$busybox"
-	((${#mods[@]} == 0)) || sha256sum "${mods[@]}"
-} | sha256sum | cut -c1-16)
+# The key changes with the contents (not paths: clones of the repo share
+# images) of this script, busybox and the modules (a kernel package update
+# may keep the release string but change the modules).
+key=$(cat "${BASH_SOURCE[0]}" "$busybox" "${mods[@]}" | sha256sum | cut -c1-16)
 img=$cache/$kver-$key.cpio
 if [[ -s $img ]]; then
 	echo "$img"

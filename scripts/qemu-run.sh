@@ -120,18 +120,18 @@ pvh_kernel() {
 }
 
 if [[ $kernel == debug ]]; then
-	kdir=$("$here/debug-kernel.sh" | tail -n 1)
+	kdir=$("$here/debug-kernel.sh" | tail -n 1) || { log "no debug kernel (scripts/debug-kernel.sh failed)"; exit 125; }
 	bzimage=$kdir/bzImage
 	kver=$(cat "$kdir/kernel.release")
-	initrd=$("$here/mkinitramfs.sh" debug)
+	initrd=$("$here/mkinitramfs.sh" debug) || exit 125
 else
 	if [[ $kernel =~ ^[0-9]+\.[0-9]+$ ]]; then
-		kernel=$("$here/kernels.sh" "$kernel")
+		kernel=$("$here/kernels.sh" "$kernel") || exit 125
 	fi
 	kver=$kernel
 	bzimage=/boot/vmlinuz-$kver
 	[[ -r $bzimage ]] || { log "no kernel $bzimage (see scripts/kernels.sh)"; exit 125; }
-	initrd=$("$here/mkinitramfs.sh" "$kver")
+	initrd=$("$here/mkinitramfs.sh" "$kver") || exit 125
 fi
 
 # --- out directory: the guest's only way to hand results back --------------
@@ -160,10 +160,21 @@ kernel_img=$(pvh_kernel "$bzimage")
 
 # QEMU's option parser splits on commas: double them in paths.
 qpath() { printf '%s' "${1//,/,,}"; }
-append="console=ttyS0 loglevel=5 panic=-1 pciesw.out=$guest_out pciesw.rootflags=$rootflags"
+# loglevel=5: warnings and worse reach the console (and so this script's
+# output) live; dmesg in OUT has everything. The RCU stall (21 s) and soft
+# lockup (20 s) detectors fire falsely when emulated vCPUs starve on a busy
+# host: raise them to 100/120 s, still well inside --timeout.
+append="console=ttyS0 loglevel=5 panic=-1 rcupdate.rcu_cpu_stall_timeout=100 watchdog_thresh=60"
+append+=" pciesw.out=$guest_out pciesw.rootflags=$rootflags"
 # shellcheck disable=SC2054 # commas are QEMU option syntax
 qemu=(
+	# No KVM here. q35: a PCIe host bridge (MMCONFIG, extended config
+	# space) like the servers the module targets. rdrand: the guest's RNG
+	# is seeded at once; without it getrandom() (python) blocked ~10 s.
 	qemu-system-x86_64 -accel tcg -machine q35 -cpu qemu64,+rdrand -smp 2 -m "$mem"
+	# -display none, not -nographic: with -nographic SeaBIOS also writes its
+	# banner and screen-clearing escapes to the serial console. No NIC,
+	# no default devices; -no-reboot turns a guest panic/reboot into exit.
 	-display none -nodefaults -no-reboot
 	# Serial console to stdout and into console.log; stdin stays out of it.
 	-chardev "stdio,id=con,signal=off,logfile=$(qpath "$out/console.log")"
@@ -272,6 +283,6 @@ fi
 [[ -n $status ]] || fail 125 "the guest recorded no exit status (kernel panic or init failure?): see $out/console.log"
 ((bad == 0)) || fail 120 "kernel problems found (COMMAND exited $status)"
 
-log "$kver: COMMAND exited $status; guest init at ${boot}s uptime, ${elapsed}s total"
+log "$kver: COMMAND exited $status; it started at ${boot}s guest uptime, ${elapsed}s wall in QEMU"
 ((keep_out)) || rm -rf "$out"
 exit "$status"
