@@ -359,14 +359,18 @@ static int pciesw_nl_get_dumpit(const struct pciesw_nl_obj *obj,
 		id = max(id, last);
 	}
 
-	/* a change between two rounds marks the dump NLM_F_DUMP_INTR */
-	cb->seq = pciesw_generation();
 	while (id <= last && (sw = pciesw_switch_get_next(&id))) {
 		if (id > last) {
 			pciesw_switch_put(sw);
 			break;
 		}
 		mutex_lock(&sw->lock);
+		/*
+		 * Events bump the generation under sw->lock: read with the lock
+		 * held, a change between two rounds marks the dump
+		 * NLM_F_DUMP_INTR.
+		 */
+		cb->seq = pciesw_generation();
 		for (; idx < obj->count(sw); idx++) {
 			void *hdr;
 
