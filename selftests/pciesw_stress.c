@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The live topology under concurrency, for a bounded time (PCIESW_STRESS_MS,
- * default 4 s, 1.5 s on the debug kernel or with PCIESW_SLOW):
+ * default 4 s, 2.5 s on the debug kernel or with PCIESW_SLOW, longer, up
+ * to 30 s, until at least 10 dumps and 10 changes were made):
  *  - two writers re-bifurcate the same lane group (netlink and sysfs,
  *    alternating configs) while readers dump the ports and read the port
  *    attributes of sysfs: every dump is consistent (port ids 0..n-1, each
@@ -36,7 +37,7 @@ static unsigned int run_ms(void)
 
 	if (e && atoi(e) > 0)
 		return atoi(e);
-	return tp_slow() ? 1500 : 4000;
+	return tp_slow() ? 2500 : 4000;
 }
 
 static const char *const group_names[] = { "host", "gpu", "nvme" };
@@ -402,9 +403,18 @@ static void run_threads(pthread_t *t, unsigned int n,
 {
 	unsigned int i;
 
+	uint64_t end;
+
 	for (i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, fn[i], arg[i]);
 	usleep(run_ms() * 1000);
+	/* a slow kernel: a little longer, until something raced at all */
+	end = tp_now_ns() + 30 * 1000000000ULL;
+	while (tp_now_ns() < end &&
+	       (atomic_load(&sh->dumps) + atomic_load(&sh->dumps_intr) < 10 ||
+		atomic_load(&sh->writes_nl) + atomic_load(&sh->writes_sysfs) +
+		atomic_load(&sh->hp_ops) < 10))
+		usleep(10000);
 	atomic_store(&sh->stop, true);
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
@@ -1057,7 +1067,11 @@ TEST_F_TIMEOUT(rm, rmmod_under_readers, 90)
 	pnl_close(&self->p);	/* our own socket must not matter either */
 	for (i = 0; i < 5; i++)
 		pthread_create(&th[i], NULL, fn[i], sh);
+	/* the readers are going (bounded: the debug kernel is slow) */
+	end = tp_now_ns() + 20 * 1000000000ULL;
 	usleep(run_ms() * 1000 / 4);
+	while ((!sh->reads || !sh->dumps) && tp_now_ns() < end)
+		usleep(10000);
 	ASSERT_LT(0U, sh->reads);
 	ASSERT_LT(0U, sh->dumps);
 
