@@ -837,6 +837,10 @@ int cmd_monitor(int argc, char **argv)
 	struct transitions h = { 0 };
 	sigset_t block, orig;
 	struct nl_session *s;
+	static const char *const groups[][2] = {
+		{ PCIESW_FAMILY_NAME, PCIESW_MCGRP_MONITOR },
+		{ "nlctrl", "notify" },
+	};
 	size_t cap = 65536;
 	char *buf = NULL;
 	int fd, family, size = RCVBUF_SIZE, ret;
@@ -847,10 +851,8 @@ int cmd_monitor(int argc, char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	ret = nl_subscribe(s, PCIESW_FAMILY_NAME, PCIESW_MCGRP_MONITOR);
 	/* the controller tells when the family goes (module unloaded) */
-	if (!ret)
-		ret = nl_subscribe(s, "nlctrl", "notify");
+	ret = nl_subscribe(s, groups, sizeof(groups) / sizeof(groups[0]));
 	if (!ret)
 		ret = prime_cache();
 	if (ret)

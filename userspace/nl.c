@@ -465,21 +465,34 @@ int nl_session_family(const struct nl_session *s)
 	return s->family;
 }
 
-int nl_subscribe(struct nl_session *s, const char *family, const char *group)
+int nl_subscribe(struct nl_session *s, const char *const (*groups)[2],
+		 size_t n)
 {
-	int grp, err;
+	int grp[NL_MAX_SUBSCRIBE], err;
+	size_t i;
 
-	grp = genl_ctrl_resolve_grp(s->sk, family, group);
-	if (grp < 0) {
-		error("cannot find the multicast group \"%s\" of \"%s\": %s",
-		      group, family, nl_geterror(grp));
+	if (n > NL_MAX_SUBSCRIBE)
 		return EXIT_FAIL;
+	/*
+	 * Resolve every group before joining any: once joined, notifications
+	 * could arrive in the middle of the controller's replies.
+	 */
+	for (i = 0; i < n; i++) {
+		grp[i] = genl_ctrl_resolve_grp(s->sk, groups[i][0],
+					       groups[i][1]);
+		if (grp[i] < 0) {
+			error("cannot find the multicast group \"%s\" of \"%s\": %s",
+			      groups[i][1], groups[i][0], nl_geterror(grp[i]));
+			return EXIT_FAIL;
+		}
 	}
-	err = nl_socket_add_membership(s->sk, grp);
-	if (err < 0) {
-		error("cannot join the multicast group \"%s\" of \"%s\": %s",
-		      group, family, nl_geterror(err));
-		return EXIT_FAIL;
+	for (i = 0; i < n; i++) {
+		err = nl_socket_add_membership(s->sk, grp[i]);
+		if (err < 0) {
+			error("cannot join the multicast group \"%s\" of \"%s\": %s",
+			      groups[i][1], groups[i][0], nl_geterror(err));
+			return EXIT_FAIL;
+		}
 	}
 	return EXIT_OK;
 }

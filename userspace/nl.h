@@ -78,12 +78,15 @@ void nl_for_each_attr(const struct nlmsghdr *nlh, int type,
 /*
  * Monitoring.  The file descriptor of the session's socket, to receive
  * notifications on without libnl; the family id of "pciesw"; joining a
- * multicast group of a generic netlink family.  nl_subscribe() prints why
- * it failed and returns EXIT_FAIL, or returns EXIT_OK.
+ * multicast groups ({family, group} pairs) of generic netlink families.
+ * nl_subscribe() prints why it failed and returns EXIT_FAIL, or returns
+ * EXIT_OK.
  */
+#define NL_MAX_SUBSCRIBE 4
 int nl_session_fd(const struct nl_session *s);
 int nl_session_family(const struct nl_session *s);
-int nl_subscribe(struct nl_session *s, const char *family, const char *group);
+int nl_subscribe(struct nl_session *s, const char *const (*groups)[2],
+		 size_t n);
 /*
  * Does the "pciesw" family exist?  1 yes, 0 no, -1 cannot tell (printed).
  */
