@@ -166,22 +166,41 @@ settled || diag "$SW did not train"
 
 # ---- monitor, started first ---------------------------------------------
 
-"$SWITCHCTL" monitor -j >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
-MON_PID=$!
-# it is listening once it reports an ACS change (retry: it may not be yet)
-mon_ready=0
-for ((t = 0; t < 10 && !mon_ready; t++)); do
-	sc port set "$SW" 2 acs on
-	sc port set "$SW" 2 acs off
-	for ((i = 0; i < 50; i++)); do
-		if [[ -s $T_TMP/mon ]]; then
-			mon_ready=1
-			break
-		fi
-		nap
+# start_monitor: "switchctl monitor -j" in the background, once it reports
+# (an ACS change it must see).  A monitor that died while it started (an
+# event that comes while it subscribes must not kill it) is counted in
+# MON_RESTARTS and started again, 5 times at most.
+MON_RESTARTS=0
+start_monitor() {
+	local try t i
+	for ((try = 0; try < 5; try++)); do
+		((try)) && MON_RESTARTS=$((MON_RESTARTS + 1))
+		: >"$T_TMP/mon"
+		"$SWITCHCTL" monitor -j >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
+		MON_PID=$!
+		for ((t = 0; t < 10; t++)); do
+			# give it time to start before the first change
+			for ((i = 0; i < 25; i++)); do
+				kill -0 "$MON_PID" 2>/dev/null || break 2
+				nap
+			done
+			sc port set "$SW" 2 acs on
+			sc port set "$SW" 2 acs off
+			for ((i = 0; i < 50; i++)); do
+				[[ -s $T_TMP/mon ]] && return 0
+				kill -0 "$MON_PID" 2>/dev/null || break 2
+				nap
+			done
+		done
+		wait "$MON_PID"
+		diag "monitor exited with $? while starting: $(<"$T_TMP/mon.err")"
 	done
-done
-check_eq "monitor -j is running and reports" 1 "$mon_ready"
+	MON_PID=
+	return 1
+}
+start_monitor
+check_eq "monitor -j is running and reports" 0 "$?"
+check_eq "monitor -j did not die while it started" 0 "$MON_RESTARTS"
 
 # ---- lanes set -----------------------------------------------------------
 
@@ -311,7 +330,7 @@ fi
 nap 0.1
 kill -TERM "$MON_PID"
 wait "$MON_PID"
-check_eq "monitor exits 0 on SIGTERM" 0 "$?"
+check_eq "monitor exits 0 on SIGTERM" 0 "$?" || diag "$(<"$T_TMP/mon.err")"
 MON_PID=
 # every line one JSON object with an event
 got=$(jq -r 'select(.switch == "pciesw240" or .switch == "pciesw241") |
