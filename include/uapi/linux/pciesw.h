@@ -24,6 +24,8 @@
 /* Largest switch id; the id is also the minor number of /dev/pcieswN. */
 #define PCIESW_MAX_SWITCH_ID	255
 #define PCIESW_NAME_LEN		32
+/* Lowest temperature a limit, override or ambient may be set to, m°C. */
+#define PCIESW_TEMP_MIN		(-40000)
 
 /**
  * enum pciesw_group_type - what a lane group connects to
@@ -119,6 +121,75 @@ enum pciesw_ep_type {
 	PCIESW_EP_TYPE_MAX = (__PCIESW_EP_TYPE_MAX - 1)
 };
 
+/**
+ * enum pciesw_counter - per-port counters
+ *
+ * Errors (AER terms, counted by the port that detects them): correctable
+ * %PCIESW_COUNTER_RECEIVER_ERROR .. %PCIESW_COUNTER_HEADER_LOG_OVERFLOW,
+ * uncorrectable %PCIESW_COUNTER_DATA_LINK_PROTOCOL ..
+ * %PCIESW_COUNTER_ACS_VIOLATION.  Traffic: bytes and TLPs received
+ * (ingress) and sent (egress) by the port, per TLP class (posted,
+ * non-posted, completion).
+ */
+enum pciesw_counter {
+	PCIESW_COUNTER_RECEIVER_ERROR,
+	PCIESW_COUNTER_BAD_TLP,
+	PCIESW_COUNTER_BAD_DLLP,
+	PCIESW_COUNTER_REPLAY_NUM_ROLLOVER,
+	PCIESW_COUNTER_REPLAY_TIMER_TIMEOUT,
+	PCIESW_COUNTER_ADVISORY_NON_FATAL,
+	PCIESW_COUNTER_CORRECTED_INTERNAL,
+	PCIESW_COUNTER_HEADER_LOG_OVERFLOW,
+	PCIESW_COUNTER_DATA_LINK_PROTOCOL,
+	PCIESW_COUNTER_SURPRISE_DOWN,
+	PCIESW_COUNTER_POISONED_TLP,
+	PCIESW_COUNTER_FLOW_CONTROL_PROTOCOL,
+	PCIESW_COUNTER_COMPLETION_TIMEOUT,
+	PCIESW_COUNTER_COMPLETER_ABORT,
+	PCIESW_COUNTER_UNEXPECTED_COMPLETION,
+	PCIESW_COUNTER_RECEIVER_OVERFLOW,
+	PCIESW_COUNTER_MALFORMED_TLP,
+	PCIESW_COUNTER_ECRC,
+	PCIESW_COUNTER_UNSUPPORTED_REQUEST,
+	PCIESW_COUNTER_ACS_VIOLATION,
+	PCIESW_COUNTER_INGRESS_POSTED_BYTES,
+	PCIESW_COUNTER_INGRESS_NON_POSTED_BYTES,
+	PCIESW_COUNTER_INGRESS_COMPLETION_BYTES,
+	PCIESW_COUNTER_EGRESS_POSTED_BYTES,
+	PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES,
+	PCIESW_COUNTER_EGRESS_COMPLETION_BYTES,
+	PCIESW_COUNTER_INGRESS_POSTED_TLPS,
+	PCIESW_COUNTER_INGRESS_NON_POSTED_TLPS,
+	PCIESW_COUNTER_INGRESS_COMPLETION_TLPS,
+	PCIESW_COUNTER_EGRESS_POSTED_TLPS,
+	PCIESW_COUNTER_EGRESS_NON_POSTED_TLPS,
+	PCIESW_COUNTER_EGRESS_COMPLETION_TLPS,
+
+	/* private: */
+	__PCIESW_COUNTER_MAX,
+	PCIESW_COUNTER_MAX = (__PCIESW_COUNTER_MAX - 1)
+};
+
+#define PCIESW_COUNTER_FIRST_CORRECTABLE	PCIESW_COUNTER_RECEIVER_ERROR
+#define PCIESW_COUNTER_LAST_CORRECTABLE	PCIESW_COUNTER_HEADER_LOG_OVERFLOW
+#define PCIESW_COUNTER_FIRST_UNCORRECTABLE	PCIESW_COUNTER_DATA_LINK_PROTOCOL
+#define PCIESW_COUNTER_LAST_UNCORRECTABLE	PCIESW_COUNTER_ACS_VIOLATION
+#define PCIESW_COUNTER_FIRST_TRAFFIC	PCIESW_COUNTER_INGRESS_POSTED_BYTES
+
+/**
+ * enum pciesw_alarm - temperature alarm levels
+ * @PCIESW_ALARM_WARNING: the sensor reached its max (warning) limit
+ * @PCIESW_ALARM_CRITICAL: the sensor reached its crit (critical) limit
+ */
+enum pciesw_alarm {
+	PCIESW_ALARM_WARNING = 1,
+	PCIESW_ALARM_CRITICAL,
+
+	/* private: */
+	__PCIESW_ALARM_MAX,
+	PCIESW_ALARM_MAX = (__PCIESW_ALARM_MAX - 1)
+};
+
 /* Netlink attributes; see the spec for which op carries which. */
 enum pciesw_a {
 	PCIESW_A_UNSPEC,
@@ -167,6 +238,36 @@ enum pciesw_a {
 	PCIESW_A_EP_MAX_SPEED,		/* u32, enum pciesw_link_speed */
 	PCIESW_A_EP_MAX_WIDTH,		/* u32 */
 	PCIESW_A_EP_MEM_SIZE,		/* u64, memory window bytes */
+	PCIESW_A_PORT_BER,		/* u64, bit errors per 10^18 bits */
+	PCIESW_A_COUNTER,		/* nest, multi-attr: id + value */
+	PCIESW_A_COUNTER_ID,		/* u32, enum pciesw_counter */
+	PCIESW_A_COUNTER_VALUE,		/* u64 */
+	PCIESW_A_THRESHOLD_VALUE,	/* u64, 0 removes */
+	PCIESW_A_THRESHOLD_CROSSED,	/* u8 */
+	PCIESW_A_INJECT_COUNT,		/* u32, 1..1000000 */
+	PCIESW_A_THERMAL_AMBIENT,	/* s32, millidegrees C */
+	PCIESW_A_THERMAL_TIME_CONSTANT,	/* u32, ms */
+	PCIESW_A_THERMAL_HIGHEST,	/* s32, millidegrees C */
+	PCIESW_A_THERMAL_SENSOR,	/* nest, multi-attr */
+	PCIESW_A_SENSOR_ID,		/* u32, hwmon temp<N+1> */
+	PCIESW_A_SENSOR_LABEL,		/* string */
+	PCIESW_A_SENSOR_TEMP,		/* s32, millidegrees C */
+	PCIESW_A_SENSOR_MAX,		/* s32, millidegrees C */
+	PCIESW_A_SENSOR_CRIT,		/* s32, millidegrees C */
+	PCIESW_A_SENSOR_HYST,		/* u32, millidegrees */
+	PCIESW_A_SENSOR_MAX_ALARM,	/* u8 */
+	PCIESW_A_SENSOR_CRIT_ALARM,	/* u8 */
+	PCIESW_A_SENSOR_OVERRIDE,	/* s32, millidegrees C */
+	PCIESW_A_SENSOR_OVERRIDE_CLEAR,	/* flag */
+	PCIESW_A_ALARM_LEVEL,		/* u32, enum pciesw_alarm */
+	PCIESW_A_ALARM_ACTIVE,		/* u8 */
+	PCIESW_A_VPD_IMAGE,		/* binary */
+	PCIESW_A_VPD_ID_STRING,		/* string */
+	PCIESW_A_VPD_FIELD,		/* nest, multi-attr */
+	PCIESW_A_VPD_KEYWORD,		/* string, 2 characters */
+	PCIESW_A_VPD_VALUE,		/* string, printable ASCII */
+	PCIESW_A_VPD_WRITABLE,		/* u8 */
+	PCIESW_A_VPD_RW_FREE,		/* u32 */
 
 	/* private: */
 	__PCIESW_A_MAX,
@@ -191,6 +292,18 @@ enum pciesw_cmd {
 	PCIESW_CMD_PORT_CHANGE_NTF,	/* monitor group */
 	PCIESW_CMD_EP_ADD_NTF,		/* monitor group */
 	PCIESW_CMD_EP_DEL_NTF,		/* monitor group */
+	PCIESW_CMD_COUNTER_GET,		/* do + dump */
+	PCIESW_CMD_COUNTER_CLEAR,	/* CAP_NET_ADMIN */
+	PCIESW_CMD_THRESHOLD_GET,	/* do + dump */
+	PCIESW_CMD_THRESHOLD_SET,	/* CAP_NET_ADMIN */
+	PCIESW_CMD_THRESHOLD_NTF,	/* monitor group */
+	PCIESW_CMD_INJECT,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_THERMAL_GET,		/* do + dump */
+	PCIESW_CMD_THERMAL_SET,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_THERMAL_ALARM_NTF,	/* monitor group */
+	PCIESW_CMD_VPD_GET,		/* do + dump */
+	PCIESW_CMD_VPD_SET,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_VPD_CHANGE_NTF,	/* monitor group */
 
 	/* private: */
 	__PCIESW_CMD_MAX,
