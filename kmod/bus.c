@@ -7,6 +7,7 @@
 #include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -73,6 +74,113 @@ static ssize_t nr_ports_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(nr_ports);
 
+/* The raw VPD image, like a PCI device's vpd file; size 0: read to EOF. */
+static ssize_t vpd_read(struct file *filp, struct kobject *kobj,
+			struct bin_attribute *attr, char *buf, loff_t off,
+			size_t count)
+{
+	struct pciesw_switch *sw = dev_to_sw(kobj_to_dev(kobj));
+	ssize_t len;
+
+	mutex_lock(&sw->lock);
+	len = pciesw_vpd_read(sw, buf, off, count);
+	mutex_unlock(&sw->lock);
+	return len;
+}
+static BIN_ATTR_RO(vpd, 0);
+
+static struct bin_attribute *pciesw_dev_bin_attrs[] = {
+	&bin_attr_vpd,
+	NULL
+};
+
+/* vpd_info/: one decoded VPD field per file, by keyword */
+struct pciesw_vpd_attr {
+	struct device_attribute attr;
+	const char *keyword;
+};
+
+static ssize_t pciesw_vpd_attr_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct pciesw_vpd_attr *va = container_of(attr, struct pciesw_vpd_attr,
+						  attr);
+	struct pciesw_switch *sw = dev_to_sw(dev);
+	struct pciesw_vpd_field *f;
+	ssize_t len;
+
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	mutex_lock(&sw->lock);
+	if (!va->keyword)
+		pciesw_vpd_id_string(sw, f->value, sizeof(f->value));
+	else if (pciesw_vpd_find(sw, va->keyword, f))
+		f->value[0] = '\0';
+	mutex_unlock(&sw->lock);
+	len = sysfs_emit(buf, "%s\n", f->value);
+	kfree(f);
+	return len;
+}
+
+static ssize_t asset_tag_store(struct device *dev,
+			       struct device_attribute *attr, const char *buf,
+			       size_t count)
+{
+	struct pciesw_switch *sw = dev_to_sw(dev);
+	const char *why = NULL;
+	char *tag;
+	int err;
+
+	/* one line: the newline echo adds is not part of the tag */
+	tag = kstrndup(buf, count, GFP_KERNEL);
+	if (!tag)
+		return -ENOMEM;
+	if (count && tag[count - 1] == '\n')
+		tag[count - 1] = '\0';
+	mutex_lock(&sw->lock);
+	err = pciesw_vpd_set(sw, "YA", tag, &why);
+	mutex_unlock(&sw->lock);
+	if (err)
+		dev_err(dev, "vpd_info/asset_tag: %s\n", why);
+	kfree(tag);
+	return err ?: count;
+}
+
+#define PCIESW_VPD_ATTR(_name, _kw, _mode, _store) \
+	struct pciesw_vpd_attr pciesw_vpd_attr_##_name = { \
+		.attr = __ATTR(_name, _mode, pciesw_vpd_attr_show, _store), \
+		.keyword = _kw, \
+	}
+
+static PCIESW_VPD_ATTR(id_string, NULL, 0444, NULL);
+static PCIESW_VPD_ATTR(part_number, "PN", 0444, NULL);
+static PCIESW_VPD_ATTR(engineering_change, "EC", 0444, NULL);
+static PCIESW_VPD_ATTR(serial_number, "SN", 0444, NULL);
+static PCIESW_VPD_ATTR(manufacturer_id, "MN", 0444, NULL);
+static PCIESW_VPD_ATTR(firmware_version, "V0", 0444, NULL);
+static PCIESW_VPD_ATTR(batch, "V1", 0444, NULL);
+static PCIESW_VPD_ATTR(config, "V2", 0444, NULL);
+static PCIESW_VPD_ATTR(asset_tag, "YA", 0644, asset_tag_store);
+
+static struct attribute *pciesw_vpd_attrs[] = {
+	&pciesw_vpd_attr_id_string.attr.attr,
+	&pciesw_vpd_attr_part_number.attr.attr,
+	&pciesw_vpd_attr_engineering_change.attr.attr,
+	&pciesw_vpd_attr_serial_number.attr.attr,
+	&pciesw_vpd_attr_manufacturer_id.attr.attr,
+	&pciesw_vpd_attr_firmware_version.attr.attr,
+	&pciesw_vpd_attr_batch.attr.attr,
+	&pciesw_vpd_attr_config.attr.attr,
+	&pciesw_vpd_attr_asset_tag.attr.attr,
+	NULL
+};
+
+static const struct attribute_group pciesw_vpd_group = {
+	.name = "vpd_info",
+	.attrs = pciesw_vpd_attrs,
+};
+
 static struct attribute *pciesw_dev_attrs[] = {
 	&dev_attr_switch_id.attr,
 	&dev_attr_profile.attr,
@@ -86,10 +194,12 @@ static struct attribute *pciesw_dev_attrs[] = {
 
 static const struct attribute_group pciesw_dev_group = {
 	.attrs = pciesw_dev_attrs,
+	.bin_attrs = pciesw_dev_bin_attrs,
 };
 
 const struct attribute_group *pciesw_dev_groups[] = {
 	&pciesw_dev_group,
+	&pciesw_vpd_group,
 	NULL
 };
 

@@ -169,6 +169,16 @@ static void pciesw_dev_uevent_group(struct pciesw_dev *pdev,
 	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
 }
 
+static void pciesw_dev_uevent_vpd(struct pciesw_dev *pdev)
+{
+	char event[] = "PCIESW_EVENT=vpd";
+	char *envp[2];
+
+	envp[0] = event;
+	envp[1] = NULL;
+	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
+}
+
 /* Model events, with sw->lock held: keep the devices in step. */
 static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
 			    void *data)
@@ -196,6 +206,9 @@ static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
 		break;
 	case PCIESW_EV_GROUP_CHANGE:
 		pciesw_dev_uevent_group(pdev, ev->group);
+		break;
+	case PCIESW_EV_VPD_CHANGE:
+		pciesw_dev_uevent_vpd(pdev);
 		break;
 	default:
 		break;

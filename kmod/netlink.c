@@ -248,6 +248,55 @@ static const struct pciesw_nl_obj pciesw_nl_ep_obj = {
 	.fill = pciesw_nl_fill_ep_idx,
 };
 
+static int pciesw_nl_fill_vpd(struct sk_buff *msg, struct pciesw_switch *sw)
+{
+	struct pciesw_vpd_field *f;
+	unsigned int i;
+	struct nlattr *a;
+	int err = -EMSGSIZE;
+
+	lockdep_assert_held(&sw->lock);
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	pciesw_vpd_id_string(sw, f->value, sizeof(f->value));
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, sw->id) ||
+	    nla_put_string(msg, PCIESW_A_VPD_ID_STRING, f->value))
+		goto out;
+	for (i = 0; !pciesw_vpd_field(sw, i, f); i++) {
+		struct nlattr *nest = nla_nest_start(msg, PCIESW_A_VPD_FIELD);
+
+		if (!nest ||
+		    nla_put_string(msg, PCIESW_A_VPD_KEYWORD, f->keyword) ||
+		    nla_put_string(msg, PCIESW_A_VPD_VALUE, f->value) ||
+		    nla_put_u8(msg, PCIESW_A_VPD_WRITABLE, f->writable))
+			goto out;
+		nla_nest_end(msg, nest);
+	}
+	if (nla_put_u32(msg, PCIESW_A_VPD_RW_FREE, pciesw_vpd_rw_free(sw)))
+		goto out;
+	a = nla_reserve(msg, PCIESW_A_VPD_IMAGE, pciesw_vpd_len(sw));
+	if (!a)
+		goto out;
+	pciesw_vpd_read(sw, nla_data(a), 0, nla_len(a));
+	err = 0;
+out:
+	kfree(f);
+	return err;
+}
+
+static int pciesw_nl_fill_vpd_idx(struct sk_buff *msg,
+				  struct pciesw_switch *sw, unsigned int idx)
+{
+	return pciesw_nl_fill_vpd(msg, sw);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_vpd_obj = {
+	.cmd = PCIESW_CMD_VPD_GET,
+	.count = pciesw_nl_count_one,
+	.fill = pciesw_nl_fill_vpd_idx,
+};
+
 /* Look up the switch a request names; says what is wrong when it can't. */
 static struct pciesw_switch *pciesw_nl_get_switch(struct genl_info *info)
 {
@@ -761,6 +810,40 @@ static int pciesw_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return pciesw_nl_locked(info, pciesw_nl_port_set_locked);
 }
 
+static int pciesw_nl_vpd_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_get_doit(&pciesw_nl_vpd_obj, info);
+}
+
+static int pciesw_nl_vpd_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	return pciesw_nl_get_dumpit(&pciesw_nl_vpd_obj, skb, cb);
+}
+
+static int pciesw_nl_vpd_set_locked(struct pciesw_switch *sw,
+				    struct genl_info *info)
+{
+	struct nlattr *kw = info->attrs[PCIESW_A_VPD_KEYWORD];
+	const char *why = NULL;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_VPD_KEYWORD) ||
+	    GENL_REQ_ATTR_CHECK(info, PCIESW_A_VPD_VALUE))
+		return -EINVAL;
+	err = pciesw_vpd_set(sw, nla_data(kw),
+			     nla_data(info->attrs[PCIESW_A_VPD_VALUE]), &why);
+	if (err)
+		pciesw_nl_err(info->extack, err == -ENOSPC ?
+			      info->attrs[PCIESW_A_VPD_VALUE] : kw, why);
+	return err;
+}
+
+static int pciesw_nl_vpd_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_vpd_set_locked);
+}
+
 static int pciesw_nl_switch_new_doit(struct sk_buff *skb,
 				     struct genl_info *info)
 {
@@ -863,6 +946,14 @@ static const struct nla_policy pciesw_ep_add_policy[] = {
 	[PCIESW_A_EP_MEM_SIZE] = { .type = NLA_U64 },
 };
 
+static const struct nla_policy pciesw_vpd_set_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	/* shorter keywords get a better message from pciesw_vpd_set() */
+	[PCIESW_A_VPD_KEYWORD] = { .type = NLA_NUL_STRING, .len = 2 },
+	[PCIESW_A_VPD_VALUE] = { .type = NLA_NUL_STRING,
+				 .len = PCIESW_VPD_VALUE_MAX },
+};
+
 static const struct genl_ops pciesw_nl_ops[] = {
 	{
 		.cmd = PCIESW_CMD_SWITCH_GET,
@@ -934,6 +1025,20 @@ static const struct genl_ops pciesw_nl_ops[] = {
 		.maxattr = ARRAY_SIZE(pciesw_ep_get_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = PCIESW_CMD_VPD_GET,
+		.doit = pciesw_nl_vpd_get_doit,
+		.dumpit = pciesw_nl_vpd_get_dumpit,
+		.policy = pciesw_switch_get_policy,
+		.maxattr = ARRAY_SIZE(pciesw_switch_get_policy) - 1,
+	},
+	{
+		.cmd = PCIESW_CMD_VPD_SET,
+		.doit = pciesw_nl_vpd_set_doit,
+		.policy = pciesw_vpd_set_policy,
+		.maxattr = ARRAY_SIZE(pciesw_vpd_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group pciesw_nl_mcgrps[] = {
@@ -964,6 +1069,11 @@ static int pciesw_nl_fill_group_any(struct sk_buff *msg, const void *obj)
 static int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj)
 {
 	return pciesw_nl_fill_port(msg, obj);
+}
+
+static int pciesw_nl_fill_vpd_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_vpd(msg, (struct pciesw_switch *)obj);
 }
 
 /* Called with sw->lock held (see pciesw_event()). */
@@ -1019,6 +1129,10 @@ static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
 	case PCIESW_EV_EP_DEL:
 		pciesw_nl_notify(PCIESW_CMD_EP_DEL_NTF, pciesw_nl_fill_ep_any,
 				 ev->ep);
+		break;
+	case PCIESW_EV_VPD_CHANGE:
+		pciesw_nl_notify(PCIESW_CMD_VPD_CHANGE_NTF,
+				 pciesw_nl_fill_vpd_any, ev->sw);
 		break;
 	case PCIESW_EV_PORTS_REMOVE:
 	case PCIESW_EV_PORTS_ADD:

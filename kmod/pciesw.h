@@ -66,6 +66,38 @@ int pciesw_profiles_check(void);
 struct pciesw_switch;
 struct pciesw_port;
 
+/*
+ * VPD image bounds: identifier string <= PCIESW_VPD_ID_MAX, VPD-R fields
+ * each < PCIESW_NAME_LEN but V2 (<= 255), VPD-W a fixed data area.
+ * 3 + 128 + 3 + 5 * (3 + 31) + 3 + 255 + 7 + 3 + 128 + 1 < 1024.
+ */
+#define PCIESW_VPD_ID_MAX	128
+#define PCIESW_VPD_W_SIZE	128
+#define PCIESW_VPD_VALUE_MAX	255
+#define PCIESW_VPD_MAX		1024
+
+/**
+ * struct pciesw_vpd - the card's VPD (vpd.c)
+ * @image: the image, PCI VPD format, through the end tag
+ * @len: bytes of @image in use
+ * @w: the VPD-W fields (YA, Yx) as they appear in the image, without RW
+ * @w_len: bytes of @w in use
+ */
+struct pciesw_vpd {
+	u8 image[PCIESW_VPD_MAX];
+	unsigned int len;
+	u8 w[PCIESW_VPD_W_SIZE];
+	unsigned int w_len;
+};
+
+/* One text field of the VPD, decoded for the views. */
+struct pciesw_vpd_field {
+	char keyword[3];
+	bool writable;
+	u8 len;
+	char value[PCIESW_VPD_VALUE_MAX + 1];
+};
+
 /* Defaults of an endpoint type: what a typical device of it can do. */
 struct pciesw_ep_type_desc {
 	const char *name;
@@ -185,6 +217,7 @@ struct pciesw_port {
  * @endpoints: attached endpoints, ordered by id
  * @ep_ids: allocates endpoint ids
  * @ep_type_ids: allocates the per-type index in endpoint names
+ * @vpd: the card's VPD
  */
 struct pciesw_switch {
 	u32 id;
@@ -203,6 +236,7 @@ struct pciesw_switch {
 	struct list_head endpoints;
 	struct ida ep_ids;
 	struct ida ep_type_ids[PCIESW_EP_TYPE_MAX + 1];
+	struct pciesw_vpd vpd;
 };
 
 struct pciesw_switch *pciesw_switch_create(u32 id,
@@ -253,6 +287,21 @@ struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);
 struct pciesw_endpoint *pciesw_ep_find_name(struct pciesw_switch *sw,
 					    const char *name);
 
+/* vpd.c: all called with sw->lock held */
+void pciesw_vpd_init(struct pciesw_switch *sw);
+void pciesw_vpd_update(struct pciesw_switch *sw);
+ssize_t pciesw_vpd_read(struct pciesw_switch *sw, void *buf, loff_t off,
+			size_t count);
+unsigned int pciesw_vpd_len(struct pciesw_switch *sw);
+void pciesw_vpd_id_string(struct pciesw_switch *sw, char *buf, size_t len);
+int pciesw_vpd_field(struct pciesw_switch *sw, unsigned int idx,
+		     struct pciesw_vpd_field *f);
+int pciesw_vpd_find(struct pciesw_switch *sw, const char *keyword,
+		    struct pciesw_vpd_field *f);
+unsigned int pciesw_vpd_rw_free(struct pciesw_switch *sw);
+int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
+		   const char *value, const char **why);
+
 /* Events: the one way state changes leave the model. */
 enum pciesw_event_type {
 	PCIESW_EV_SWITCH_CREATE,
@@ -263,6 +312,7 @@ enum pciesw_event_type {
 	PCIESW_EV_PORT_CHANGE,		/* link or setting of @port changed */
 	PCIESW_EV_EP_ADD,		/* @ep attached to @port */
 	PCIESW_EV_EP_DEL,		/* @ep leaves @port */
+	PCIESW_EV_VPD_CHANGE,		/* the VPD image changed */
 };
 
 /**

@@ -146,6 +146,11 @@ int pciesw_profiles_check(void)
 			lane += d->nr_lanes;
 			ports += most;
 		}
+		/* the VPD image has room for this much (see vpd.c) */
+		if (strlen(p->description) > PCIESW_VPD_ID_MAX ||
+		    strlen(p->part_number) >= PCIESW_NAME_LEN ||
+		    strlen(p->serial_prefix) >= PCIESW_NAME_LEN - 6)
+			goto bad;
 		if (lane != p->nr_lanes || ports > PCIESW_MAX_PORTS ||
 		    p->groups[0].type != PCIESW_GROUP_TYPE_HOST)
 			goto bad;

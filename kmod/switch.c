@@ -215,6 +215,8 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 	ev.type = PCIESW_EV_GROUP_CHANGE;
 	ev.group = g;
 	pciesw_event(&ev);
+	/* V2 names the configuration */
+	pciesw_vpd_update(sw);
 
 	for (i = 0; i < new_n; i++)
 		pciesw_link_start(&sw->ports[first + i], PCIESW_LINK_TRAIN);
@@ -258,6 +260,7 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		pciesw_group_build_ports(sw, grp, sw->nr_ports);
 		sw->nr_ports += grp->nr_ports;
 	}
+	pciesw_vpd_init(sw);
 	/* the card ships with a device on every port of its connectors */
 	for (i = 0; i < sw->nr_ports; i++) {
 		struct pciesw_port *port = &sw->ports[i];
