@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -22,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/genetlink.h>
@@ -312,6 +314,28 @@ enum { T_NONE, T_PAD, T_FLAG, T_U8, T_U16, T_U32, T_U64, T_UINT, T_STR,
 
 #define PNL_STR_LEN	96
 #define PNL_MAX_ALLOWED	8
+#define PNL_MAX_SENSORS	8
+#define PNL_MAX_VPD	24
+#define PNL_BIN_LEN	1024
+
+/* A thermal-sensor nest; has_* say which attributes came. */
+struct pnl_sensor {
+	uint32_t id;
+	char label[32];
+	int32_t temp, max, crit, override;
+	uint32_t hyst;
+	uint8_t max_alarm, crit_alarm;
+	bool has_id, has_label, has_temp, has_max, has_crit, has_hyst,
+	     has_max_alarm, has_crit_alarm, has_override;
+};
+
+/* A vpd-field nest. */
+struct pnl_vpd_field {
+	char kw[4];
+	char value[256];
+	uint8_t writable;
+	bool has_kw, has_value, has_writable;
+};
 
 /* One received message, its attributes decoded. */
 struct pnl_obj {
@@ -326,6 +350,19 @@ struct pnl_obj {
 	char s[SPEC_ATTR_MAX + 1][PNL_STR_LEN];
 	unsigned int nr_allowed;		/* group-allowed-config */
 	char allowed[PNL_MAX_ALLOWED][16];
+	/* counter nests (counter-get): value of counter i if bit i is set */
+	uint64_t ctr_mask;
+	unsigned int nr_ctr;			/* counter nests received */
+	uint64_t ctr[PCIESW_COUNTER_MAX + 1];
+	/* thermal-sensor nests (thermal-get), in message order */
+	unsigned int nr_sensors;
+	struct pnl_sensor sensor[PNL_MAX_SENSORS];
+	/* vpd-field nests (vpd-get), in message order */
+	unsigned int nr_vpd;
+	struct pnl_vpd_field vpd[PNL_MAX_VPD];
+	/* the binary attribute (vpd-image); bin_len may exceed PNL_BIN_LEN */
+	unsigned int bin_len;
+	unsigned char bin[PNL_BIN_LEN];
 };
 
 static inline bool pnl_has(const struct pnl_obj *o, int type)
@@ -516,6 +553,126 @@ static inline bool pnl_type_ok(const struct nlattr *nla, unsigned char t,
 	return false;
 }
 
+static inline void pnl_decode_counter(const struct nlattr *nla,
+				      struct pnl_obj *o)
+{
+	const struct nlattr *in;
+	bool has_id = false, has_val = false;
+	uint32_t id = 0;
+	uint64_t val = 0;
+	int rem;
+
+	o->nr_ctr++;
+	nla_for_each_nested(in, nla, rem) {
+		if (nla_type(in) == PCIESW_A_COUNTER_ID) {
+			id = nla_get_u32(in);
+			has_id = true;
+		} else if (nla_type(in) == PCIESW_A_COUNTER_VALUE) {
+			val = nla_get_u64(in);
+			has_val = true;
+		}
+	}
+	if (!has_id || !has_val || id > PCIESW_COUNTER_MAX) {
+		o->bad_type = PCIESW_A_COUNTER;
+		return;
+	}
+	if (o->ctr_mask & (1ULL << id))
+		o->dup_type = PCIESW_A_COUNTER;
+	o->ctr_mask |= 1ULL << id;
+	o->ctr[id] = val;
+}
+
+static inline void pnl_decode_sensor(const struct nlattr *nla,
+				     struct pnl_obj *o)
+{
+	struct pnl_sensor *sn;
+	const struct nlattr *in;
+	int rem;
+
+	if (o->nr_sensors >= PNL_MAX_SENSORS) {
+		o->bad_type = PCIESW_A_THERMAL_SENSOR;
+		return;
+	}
+	sn = &o->sensor[o->nr_sensors++];
+	nla_for_each_nested(in, nla, rem) {
+		switch (nla_type(in)) {
+		case PCIESW_A_SENSOR_ID:
+			sn->id = nla_get_u32(in);
+			sn->has_id = true;
+			break;
+		case PCIESW_A_SENSOR_LABEL:
+			snprintf(sn->label, sizeof(sn->label), "%s",
+				 (char *)nla_data(in));
+			sn->has_label = true;
+			break;
+		case PCIESW_A_SENSOR_TEMP:
+			sn->temp = (int32_t)nla_get_u32(in);
+			sn->has_temp = true;
+			break;
+		case PCIESW_A_SENSOR_MAX:
+			sn->max = (int32_t)nla_get_u32(in);
+			sn->has_max = true;
+			break;
+		case PCIESW_A_SENSOR_CRIT:
+			sn->crit = (int32_t)nla_get_u32(in);
+			sn->has_crit = true;
+			break;
+		case PCIESW_A_SENSOR_HYST:
+			sn->hyst = nla_get_u32(in);
+			sn->has_hyst = true;
+			break;
+		case PCIESW_A_SENSOR_MAX_ALARM:
+			sn->max_alarm = nla_get_u8(in);
+			sn->has_max_alarm = true;
+			break;
+		case PCIESW_A_SENSOR_CRIT_ALARM:
+			sn->crit_alarm = nla_get_u8(in);
+			sn->has_crit_alarm = true;
+			break;
+		case PCIESW_A_SENSOR_OVERRIDE:
+			sn->override = (int32_t)nla_get_u32(in);
+			sn->has_override = true;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static inline void pnl_decode_vpd_field(const struct nlattr *nla,
+					struct pnl_obj *o)
+{
+	struct pnl_vpd_field *f;
+	const struct nlattr *in;
+	int rem;
+
+	if (o->nr_vpd >= PNL_MAX_VPD) {
+		o->bad_type = PCIESW_A_VPD_FIELD;
+		return;
+	}
+	f = &o->vpd[o->nr_vpd++];
+	nla_for_each_nested(in, nla, rem) {
+		switch (nla_type(in)) {
+		case PCIESW_A_VPD_KEYWORD:
+			snprintf(f->kw, sizeof(f->kw), "%s",
+				 (char *)nla_data(in));
+			f->has_kw = true;
+			break;
+		case PCIESW_A_VPD_VALUE:
+			snprintf(f->value, sizeof(f->value), "%s",
+				 (char *)nla_data(in));
+			f->has_value = true;
+			break;
+		case PCIESW_A_VPD_WRITABLE:
+			f->writable = nla_get_u8(in);
+			f->has_writable = true;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 static inline void pnl_decode(struct nlmsghdr *nlh, struct pnl_obj *o)
 {
 	struct genlmsghdr *gh = nlmsg_data(nlh);
@@ -568,6 +725,20 @@ static inline void pnl_decode(struct nlmsghdr *nlh, struct pnl_obj *o)
 				snprintf(o->s[type], PNL_STR_LEN, "%s",
 					 (char *)nla_data(nla));
 			}
+			break;
+		case T_BIN:
+			o->bin_len = nla_len(nla);
+			memcpy(o->bin, nla_data(nla),
+			       o->bin_len < PNL_BIN_LEN ? o->bin_len :
+							  PNL_BIN_LEN);
+			break;
+		case T_NEST:
+			if (type == PCIESW_A_COUNTER)
+				pnl_decode_counter(nla, o);
+			else if (type == PCIESW_A_THERMAL_SENSOR)
+				pnl_decode_sensor(nla, o);
+			else if (type == PCIESW_A_VPD_FIELD)
+				pnl_decode_vpd_field(nla, o);
 			break;
 		default:
 			break;
@@ -702,7 +873,7 @@ static inline bool pnl_wait(struct nl_sock *sk, struct pnl_reply *r)
 }
 
 /* Request attributes. */
-enum { PA_U32, PA_U8, PA_STR, PA_RAW };
+enum { PA_U32, PA_U8, PA_STR, PA_RAW, PA_U64 };
 struct pnl_attr {
 	int type;
 	int kind;
@@ -710,9 +881,12 @@ struct pnl_attr {
 	const char *s;
 	const void *raw;
 	int len;
+	uint64_t u64;
 };
 
 #define A_U32(t, v)	{ .type = (t), .kind = PA_U32, .u = (v) }
+#define A_S32(t, v)	{ .type = (t), .kind = PA_U32, .u = (uint32_t)(v) }
+#define A_U64(t, v)	{ .type = (t), .kind = PA_U64, .u64 = (v) }
 #define A_U8(t, v)	{ .type = (t), .kind = PA_U8, .u = (v) }
 #define A_STR(t, v)	{ .type = (t), .kind = PA_STR, .s = (v) }
 #define A_RAW(t, p, l)	{ .type = (t), .kind = PA_RAW, .raw = (p), .len = (l) }
@@ -720,6 +894,50 @@ struct pnl_attr {
 
 /* Offset of the n-th attribute of a request made of u32 attributes only. */
 #define PNL_ATTR_OFFS(n)	(NLMSG_HDRLEN + GENL_HDRLEN + 8 * (n))
+
+/*
+ * A request message for @cmd (@dump: NLM_F_DUMP) carrying @attrs
+ * (terminated by A_END, may be NULL); NULL when out of memory.
+ */
+static inline struct nl_msg *pnl_msg(const struct pnl *p, uint8_t cmd,
+				     bool dump, const struct pnl_attr *attrs)
+{
+	struct nl_msg *msg;
+	int i, ret = 0;
+
+	msg = nlmsg_alloc();
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, p->family, 0,
+			 dump ? NLM_F_DUMP : 0, cmd, PCIESW_FAMILY_VERSION))
+		ret = -1;
+	for (i = 0; !ret && attrs && attrs[i].type >= 0; i++) {
+		const struct pnl_attr *a = &attrs[i];
+
+		switch (a->kind) {
+		case PA_U32:
+			ret = nla_put_u32(msg, a->type, a->u);
+			break;
+		case PA_U8:
+			ret = nla_put_u8(msg, a->type, a->u);
+			break;
+		case PA_U64:
+			ret = nla_put_u64(msg, a->type, a->u64);
+			break;
+		case PA_STR:
+			ret = nla_put_string(msg, a->type, a->s);
+			break;
+		default:
+			ret = nla_put(msg, a->type, a->len, a->raw);
+			break;
+		}
+	}
+	if (ret) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
 
 /*
  * Send @cmd with @attrs (terminated by A_END, may be NULL) and collect the
@@ -730,39 +948,12 @@ static inline int pnl_req(struct pnl *p, uint8_t cmd, bool dump,
 			  const struct pnl_attr *attrs, struct pnl_reply *r)
 {
 	struct nl_msg *msg;
-	int i, ret;
+	int ret;
 
 	pnl_reply_init(r);
-	msg = nlmsg_alloc();
+	msg = pnl_msg(p, cmd, dump, attrs);
 	if (!msg)
 		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, p->family, 0,
-			 dump ? NLM_F_DUMP : 0, cmd, PCIESW_FAMILY_VERSION)) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	for (i = 0; attrs && attrs[i].type >= 0; i++) {
-		const struct pnl_attr *a = &attrs[i];
-
-		switch (a->kind) {
-		case PA_U32:
-			ret = nla_put_u32(msg, a->type, a->u);
-			break;
-		case PA_U8:
-			ret = nla_put_u8(msg, a->type, a->u);
-			break;
-		case PA_STR:
-			ret = nla_put_string(msg, a->type, a->s);
-			break;
-		default:
-			ret = nla_put(msg, a->type, a->len, a->raw);
-			break;
-		}
-		if (ret) {
-			nlmsg_free(msg);
-			return -ENOMEM;
-		}
-	}
 	ret = nl_send_auto(p->sk, msg);
 	nlmsg_free(msg);
 	if (ret < 0)
@@ -870,5 +1061,61 @@ static inline void pnl_recv_ntf(struct pnl *p, int ms, struct pnl_reply *r)
 	}
 	nl_cb_put(cb);
 }
+
+/* ------------------------------------------------------------------ */
+/* Unprivileged checks                                                 */
+
+#define PCIESW_NOBODY	65534
+
+/* CapEff of this process, from /proc/self/status; ~0 if unreadable. */
+static inline uint64_t pciesw_cap_eff(void)
+{
+	unsigned long long v = ~0ULL;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Become nobody for good, no capability left; false if that failed. */
+static inline bool pciesw_drop_to_nobody(void)
+{
+	if (setgroups(0, NULL) || setgid(PCIESW_NOBODY) ||
+	    setuid(PCIESW_NOBODY))
+		return false;
+	return getuid() == PCIESW_NOBODY && geteuid() == PCIESW_NOBODY &&
+	       getgid() == PCIESW_NOBODY && pciesw_cap_eff() == 0;
+}
+
+#ifndef PCIESW_NO_HARNESS
+/*
+ * Run fn(_metadata, ...) in a forked child that became nobody.  @fn
+ * reports with EXPECT_* (the harness' metadata is shared with the child),
+ * never ASSERT_*.
+ */
+#define PCIESW_AS_NOBODY(fn, ...) do {					\
+	pid_t _pid = fork();						\
+	int _st;							\
+									\
+	ASSERT_LE(0, _pid);						\
+	if (_pid == 0) {						\
+		EXPECT_TRUE(pciesw_drop_to_nobody());			\
+		if (_metadata->exit_code == KSFT_PASS)			\
+			fn(_metadata, ##__VA_ARGS__);			\
+		fflush(NULL);						\
+		_exit(0);						\
+	}								\
+	ASSERT_EQ(_pid, waitpid(_pid, &_st, 0));			\
+	EXPECT_TRUE(WIFEXITED(_st) && WEXITSTATUS(_st) == 0)		\
+		TH_LOG("child status 0x%x", _st);			\
+} while (0)
+#endif
 
 #endif /* _PCIESW_TEST_H */

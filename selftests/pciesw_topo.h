@@ -310,40 +310,13 @@ static inline int tp_req(struct pnl *p, uint8_t cmd, bool dump,
 {
 	struct nl_msg *msg;
 	struct nl_cb *cb;
-	int i, ret = 0;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
 	pnl_reply_init(&t->r);
-	msg = nlmsg_alloc();
+	msg = pnl_msg(p, cmd, dump, attrs);
 	if (!msg)
 		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, p->family, 0,
-			 dump ? NLM_F_DUMP : 0, cmd, PCIESW_FAMILY_VERSION)) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	for (i = 0; attrs && attrs[i].type >= 0 && !ret; i++) {
-		const struct pnl_attr *a = &attrs[i];
-
-		switch (a->kind) {
-		case PA_U32:
-			ret = nla_put_u32(msg, a->type, a->u);
-			break;
-		case PA_U8:
-			ret = nla_put_u8(msg, a->type, a->u);
-			break;
-		case PA_STR:
-			ret = nla_put_string(msg, a->type, a->s);
-			break;
-		default:
-			ret = nla_put(msg, a->type, a->len, a->raw);
-			break;
-		}
-	}
-	if (ret) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
 	ret = nl_send_auto(p->sk, msg);
 	nlmsg_free(msg);
 	if (ret < 0)
