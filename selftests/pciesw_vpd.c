@@ -715,8 +715,10 @@ TEST_F(vpd, invalid_writes)
 					&r));
 		EXPECT_STREQ("no such switch", r.msg);
 		pnl_reply_free(&r);
-		EXPECT_EQ(ENODEV, tp_do(&self->p, PCIESW_CMD_VPD_GET, bad_sw,
-					&r));
+		EXPECT_EQ(ENODEV, tp_do(&self->p, PCIESW_CMD_VPD_GET,
+					(struct pnl_attr[]){
+						A_U32(PCIESW_A_SWITCH_ID, ID + 9),
+						A_END }, &r));
 		EXPECT_STREQ("no such switch", r.msg);
 		pnl_reply_free(&r);
 	}

@@ -39,7 +39,8 @@ top=$(cd "$here/.." && pwd)
 ALL_TESTS=(pciesw_ioctl pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_module.sh pciesw_switchctl.sh
 	   pciesw_lanes pciesw_link pciesw_hotplug pciesw_events
-	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress)
+	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
+	   pciesw_vpd)
 
 ko=
 timeout_s=180
