@@ -26,6 +26,15 @@ void print_attr_u64(enum pmode mode, const char *key, const char *fmt,
 		print_null(mode, key, fmt);
 }
 
+void print_attr_s32(enum pmode mode, const char *key, const char *fmt,
+		    const struct nlattr *a)
+{
+	if (a)
+		print_int(mode, key, fmt, nla_get_s32(a));
+	else
+		print_null(mode, key, fmt);
+}
+
 void print_attr_string(enum pmode mode, const char *key, const char *fmt,
 		       const struct nlattr *a)
 {

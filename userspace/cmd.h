@@ -7,6 +7,9 @@
 #ifndef SWITCHCTL_CMD_H
 #define SWITCHCTL_CMD_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* cmd_switch.c */
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -22,11 +25,52 @@ int cmd_lanes_set(int argc, char **argv);
 int cmd_port_show(int argc, char **argv);
 int cmd_port_set(int argc, char **argv);
 
+/* What "port set" asks for (inject too); each setting may be given once. */
+struct port_settings {
+	int enabled;		/* -1: unchanged */
+	int acs;		/* -1: unchanged */
+	uint32_t speed;		/* 0: unchanged */
+	bool has_failed;
+	uint32_t failed;
+	bool has_ber;
+	uint64_t ber;		/* bit errors per 10^18 bits */
+	bool retrain, hot_reset, surprise_down;
+};
+
+/* The largest port-ber the spec allows: 1e-3. */
+#define PORT_BER_MAX	1000000000000000ULL
+
+void port_settings_init(struct port_settings *ps);
+/* SWITCH PORT, the first two arguments of port set and inject. */
+int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port);
+/* SWITCH [PORT], all the arguments (port show, errors clear). */
+int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
+			  uint32_t *port);
+/* A bit-error rate argument ("1e-9"), usage error if it is not one. */
+int parse_ber_arg(const char *arg, uint64_t *ber);
+/* Sends one port-set with @ps; prints nothing on success. */
+int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps);
+
 /* cmd_ep.c */
 int cmd_ep_list(int argc, char **argv);
 int cmd_ep_show(int argc, char **argv);
 int cmd_ep_add(int argc, char **argv);
 int cmd_ep_del(int argc, char **argv);
+
+/* cmd_errors.c */
+int cmd_errors_show(int argc, char **argv);
+int cmd_errors_clear(int argc, char **argv);
+int cmd_errors_threshold(int argc, char **argv);
+int cmd_errors_thresholds(int argc, char **argv);
+int cmd_bw(int argc, char **argv);
+
+/* cmd_thermal.c */
+int cmd_temp(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
+
+/* cmd_vpd.c */
+int cmd_vpd_show(int argc, char **argv);
+int cmd_vpd_set(int argc, char **argv);
 
 /* cmd_monitor.c */
 int cmd_monitor(int argc, char **argv);

@@ -53,6 +53,7 @@ struct port_state {
 	uint32_t group;			/* group-id */
 	uint32_t ltssm, speed, width, target, failed;
 	uint64_t surprise;
+	uint64_t ber;
 	char ep[PCIESW_NAME_LEN];	/* "" when no endpoint is attached */
 	bool has_last;
 	struct transition last;		/* newest LTSSM transition */
@@ -143,7 +144,7 @@ static void add_transition(const struct nlattr *nest, void *arg)
 	struct transitions *h = arg;
 	struct transition *t;
 
-	if (nl_parse_transition(nest, tb) < 0)
+	if (nl_parse_nest(nest, tb) < 0)
 		memset(tb, 0, sizeof(tb));
 	if (h->n == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 64;
@@ -173,6 +174,7 @@ static void port_state_read(const struct nlmsghdr *nlh, struct nlattr **tb,
 	st->failed = get_u32(tb, PCIESW_A_PORT_FAILED_LANES, 0);
 	st->surprise = tb[PCIESW_A_PORT_SURPRISE_DOWN] ?
 		       nla_get_u64(tb[PCIESW_A_PORT_SURPRISE_DOWN]) : 0;
+	st->ber = tb[PCIESW_A_PORT_BER] ? nla_get_u64(tb[PCIESW_A_PORT_BER]) : 0;
 	if (tb[PCIESW_A_EP_NAME])
 		snprintf(st->ep, sizeof(st->ep), "%s",
 			 nla_get_string(tb[PCIESW_A_EP_NAME]));
@@ -345,6 +347,12 @@ static void diff_settings(struct changes *c, const struct port_state *o,
 	}
 	if (o->acs != n->acs)
 		change(c, "acs-redirect", "acs %s", n->acs ? "on" : "off");
+	if (o->ber != n->ber) {
+		char rate[32];
+
+		ber_text(rate, sizeof(rate), n->ber);
+		change(c, "ber", "ber %s", rate);
+	}
 	if (n->surprise > o->surprise)
 		change(c, "surprise-down", "surprise down (%" PRIu64 " so far)",
 		       n->surprise);
@@ -634,6 +642,77 @@ static void event_port(const struct nlmsghdr *nlh, struct nlattr **tb,
 		*old = now;
 }
 
+/*
+ * "pciesw0 port 3: threshold bad-tlp reached (10 >= 10)"; without a port,
+ * on the sum over the switch's ports: "pciesw0 all ports: ..."
+ */
+static void event_threshold(struct nlattr **tb)
+{
+	text_switch(tb);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_u32(PRINT_JSON, "port-id", NULL, tb[PCIESW_A_PORT_ID]);
+	if (tb[PCIESW_A_PORT_ID])
+		print_attr_u32(PRINT_TEXT, NULL, "port %s: ",
+			       tb[PCIESW_A_PORT_ID]);
+	else
+		print_text("all ports: ");
+	print_attr_enum(PRINT_ANY, "counter-id", "threshold %s reached",
+			tb[PCIESW_A_COUNTER_ID], &counter_names);
+	print_attr_u64(PRINT_ANY, "counter-value", " (%s",
+		       tb[PCIESW_A_COUNTER_VALUE]);
+	print_attr_u64(PRINT_ANY, "threshold-value", " >= %s)",
+		       tb[PCIESW_A_THRESHOLD_VALUE]);
+}
+
+/* "pciesw0 sensor 0: warning alarm raised (96.0°C)" */
+static void event_thermal_alarm(struct nlattr **tb)
+{
+	text_switch(tb);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_u32(PRINT_ANY, "sensor-id", "sensor %s: ",
+		       tb[PCIESW_A_SENSOR_ID]);
+	print_attr_enum(PRINT_ANY, "alarm-level", "%s alarm",
+			tb[PCIESW_A_ALARM_LEVEL], &alarm_names);
+	print_attr_flag(PRINT_ANY, "alarm-active", " %s",
+			tb[PCIESW_A_ALARM_ACTIVE], "raised", "cleared");
+	print_attr_temp(PRINT_ANY, "sensor-temp", " (%s)",
+			tb[PCIESW_A_SENSOR_TEMP]);
+}
+
+/* The fields that change: V2 (configuration) and the writable ones. */
+static void text_vpd_field(const struct nlattr *nest, void *arg)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	bool *first = arg;
+
+	if (nl_parse_nest(nest, tb) < 0 || !tb[PCIESW_A_VPD_KEYWORD] ||
+	    !tb[PCIESW_A_VPD_VALUE])
+		return;
+	if (strcmp(nla_get_string(tb[PCIESW_A_VPD_KEYWORD]), "V2") &&
+	    !(tb[PCIESW_A_VPD_WRITABLE] &&
+	      nla_get_u8(tb[PCIESW_A_VPD_WRITABLE])))
+		return;
+	print_attr_string(PRINT_TEXT, NULL, *first ? ": %s" : ", %s",
+			  tb[PCIESW_A_VPD_KEYWORD]);
+	print_attr_string(PRINT_TEXT, NULL, " \"%s\"", tb[PCIESW_A_VPD_VALUE]);
+	*first = false;
+}
+
+/* "pciesw0 vpd changed: V2 "host:1x16 gpu:1x16 nvme:4x4", YA "rack7"" */
+static void event_vpd(const struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	bool first = true;
+
+	text_switch(tb);
+	print_text("vpd changed");
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	if (print_is_json())
+		print_vpd_fields(nlh, tb);
+	else
+		nl_for_each_attr(nlh, PCIESW_A_VPD_FIELD, text_vpd_field,
+				 &first);
+}
+
 static const char *const event_names[] = {
 	[PCIESW_CMD_SWITCH_CREATE_NTF] = "switch-create",
 	[PCIESW_CMD_SWITCH_DELETE_NTF] = "switch-delete",
@@ -641,6 +720,9 @@ static const char *const event_names[] = {
 	[PCIESW_CMD_PORT_CHANGE_NTF] = "port-change",
 	[PCIESW_CMD_EP_ADD_NTF] = "ep-add",
 	[PCIESW_CMD_EP_DEL_NTF] = "ep-del",
+	[PCIESW_CMD_THRESHOLD_NTF] = "threshold",
+	[PCIESW_CMD_THERMAL_ALARM_NTF] = "thermal-alarm",
+	[PCIESW_CMD_VPD_CHANGE_NTF] = "vpd-change",
 };
 
 /* One notification of the pciesw family; false when output failed. */
@@ -670,6 +752,15 @@ static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
 	case PCIESW_CMD_EP_ADD_NTF:
 	case PCIESW_CMD_EP_DEL_NTF:
 		event_ep(tb, cmd == PCIESW_CMD_EP_ADD_NTF);
+		break;
+	case PCIESW_CMD_THRESHOLD_NTF:
+		event_threshold(tb);
+		break;
+	case PCIESW_CMD_THERMAL_ALARM_NTF:
+		event_thermal_alarm(tb);
+		break;
+	case PCIESW_CMD_VPD_CHANGE_NTF:
+		event_vpd(nlh, tb);
 		break;
 	default:
 		/* a module newer than this switchctl */

@@ -15,17 +15,6 @@
 #include "print.h"
 #include "util.h"
 
-static int parse_port_arg(const char *arg, uint32_t *port)
-{
-	unsigned long v;
-
-	if (!parse_uint(arg, UINT32_MAX, &v))
-		return usage_error("invalid port \"%s\": expected a port number",
-				   arg);
-	*port = v;
-	return EXIT_OK;
-}
-
 /* --- port show ------------------------------------------------------------ */
 
 int cmd_port_show(int argc, char **argv)
@@ -41,13 +30,7 @@ int cmd_port_show(int argc, char **argv)
 
 	if (no_options(argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc > 2)
-		return usage_error("too many arguments: \"%s\"", argv[2]);
-	ret = parse_switch_arg(argv[0], &id);
-	if (!ret && one)
-		ret = parse_port_arg(argv[1], &port);
+	ret = parse_switch_opt_port(argc, argv, &id, &port);
 	if (ret)
 		return ret;
 
@@ -90,16 +73,6 @@ int cmd_port_show(int argc, char **argv)
 
 /* --- port set ------------------------------------------------------------- */
 
-/* What "port set" asks for; each setting may be given once. */
-struct port_settings {
-	int enabled;		/* -1: unchanged */
-	int acs;		/* -1: unchanged */
-	uint32_t speed;		/* 0: unchanged */
-	bool has_failed;
-	uint32_t failed;
-	bool retrain, hot_reset, surprise_down;
-};
-
 static int parse_on_off(const char *word, const char *arg, const char *on,
 			const char *off, int *val)
 {
@@ -135,6 +108,7 @@ enum set_word {
 	SET_RETRAIN,
 	SET_HOT_RESET,
 	SET_SURPRISE_DOWN,
+	SET_BER,
 	NR_SET_WORDS,
 };
 
@@ -146,16 +120,24 @@ static const char *const set_words[NR_SET_WORDS] = {
 	[SET_RETRAIN] = "retrain",
 	[SET_HOT_RESET] = "hot-reset",
 	[SET_SURPRISE_DOWN] = "surprise-down",
+	[SET_BER] = "ber",
 };
+
+int parse_ber_arg(const char *arg, uint64_t *ber)
+{
+	if (parse_ber(arg, ber) && *ber <= PORT_BER_MAX)
+		return EXIT_OK;
+	return usage_error("invalid bit-error rate \"%s\": expected 0 or a rate from 1e-18 to 1e-3, such as 1e-9 or 2.5e-12",
+			   arg);
+}
 
 static int parse_port_settings(int argc, char **argv,
 			       struct port_settings *ps)
 {
 	bool seen[NR_SET_WORDS] = { false };
-	unsigned long v;
 	int i, w, ret;
 
-	*ps = (struct port_settings){ .enabled = -1, .acs = -1 };
+	port_settings_init(ps);
 	if (!argc)
 		return usage_error("nothing to set");
 	for (i = 0; i < argc; i++) {
@@ -194,16 +176,11 @@ static int parse_port_settings(int argc, char **argv,
 			break;
 		case SET_FAILED_LANES:
 			ps->has_failed = true;
-			if (!strcmp(arg, "none")) {
-				ps->failed = 0;
-				ret = EXIT_OK;
-			} else if (parse_uint_hex(arg, UINT32_MAX, &v)) {
-				ps->failed = v;
-				ret = EXIT_OK;
-			} else {
-				ret = usage_error("invalid lane mask \"%s\": expected a number (0x8000: lane 15 of the port) or none",
-						  arg);
-			}
+			ret = parse_lane_mask(arg, &ps->failed);
+			break;
+		case SET_BER:
+			ps->has_ber = true;
+			ret = parse_ber_arg(arg, &ps->ber);
 			break;
 		default:	/* SET_ACS */
 			ret = parse_on_off("acs", arg, "on", "off", &ps->acs);
@@ -215,27 +192,58 @@ static int parse_port_settings(int argc, char **argv,
 	return EXIT_OK;
 }
 
+void port_settings_init(struct port_settings *ps)
+{
+	*ps = (struct port_settings){ .enabled = -1, .acs = -1 };
+}
+
+int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port)
+{
+	int ret;
+
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc < 2)
+		return usage_error("missing port");
+	ret = parse_switch_arg(argv[0], id);
+	if (!ret)
+		ret = parse_port_arg(argv[1], port);
+	return ret;
+}
+
+int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
+			  uint32_t *port)
+{
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc > 2)
+		return usage_error("too many arguments: \"%s\"", argv[2]);
+	if (argc == 2)
+		return parse_switch_port(argc, argv, id, port);
+	return parse_switch_arg(argv[0], id);
+}
+
 int cmd_port_set(int argc, char **argv)
 {
 	struct port_settings ps;
-	struct nl_session *s;
-	struct nl_msg *req;
 	uint32_t id, port = 0;
 	int ret;
 
 	if (no_options(argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing port");
-	ret = parse_switch_arg(argv[0], &id);
-	if (!ret)
-		ret = parse_port_arg(argv[1], &port);
+	ret = parse_switch_port(argc, argv, &id, &port);
 	if (!ret)
 		ret = parse_port_settings(argc - 2, argv + 2, &ps);
 	if (ret)
 		return ret;
+	return port_set_run(id, port, &ps);
+}
+
+int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps)
+{
+	struct nl_session *s;
+	struct nl_msg *req;
+	int ret;
 
 	ret = nl_session_open(&s);
 	if (ret)
@@ -244,20 +252,22 @@ int cmd_port_set(int argc, char **argv)
 	req = nl_request_new(s, PCIESW_CMD_PORT_SET, false);
 	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
 	nl_put_u32(req, PCIESW_A_PORT_ID, port);
-	if (ps.enabled >= 0)
-		nl_put_u8(req, PCIESW_A_PORT_ENABLED, ps.enabled);
-	if (ps.speed)
-		nl_put_u32(req, PCIESW_A_PORT_TARGET_SPEED, ps.speed);
-	if (ps.has_failed)
-		nl_put_u32(req, PCIESW_A_PORT_FAILED_LANES, ps.failed);
-	if (ps.acs >= 0)
-		nl_put_u8(req, PCIESW_A_PORT_ACS_REDIRECT, ps.acs);
-	if (ps.retrain)
+	if (ps->enabled >= 0)
+		nl_put_u8(req, PCIESW_A_PORT_ENABLED, ps->enabled);
+	if (ps->speed)
+		nl_put_u32(req, PCIESW_A_PORT_TARGET_SPEED, ps->speed);
+	if (ps->has_failed)
+		nl_put_u32(req, PCIESW_A_PORT_FAILED_LANES, ps->failed);
+	if (ps->acs >= 0)
+		nl_put_u8(req, PCIESW_A_PORT_ACS_REDIRECT, ps->acs);
+	if (ps->retrain)
 		nl_put_flag(req, PCIESW_A_PORT_RETRAIN);
-	if (ps.hot_reset)
+	if (ps->hot_reset)
 		nl_put_flag(req, PCIESW_A_PORT_HOT_RESET);
-	if (ps.surprise_down)
+	if (ps->surprise_down)
 		nl_put_flag(req, PCIESW_A_PORT_SURPRISE_DOWN_NOW);
+	if (ps->has_ber)
+		nl_put_u64(req, PCIESW_A_PORT_BER, ps->ber);
 	ret = nl_request_run(s, req, NULL, "cannot set port %u of switch %u",
 			     port, id);
 	nl_session_close(s);

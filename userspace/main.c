@@ -31,6 +31,11 @@ struct command {
 	const char *summary;	/* one line for the command list */
 	const char *help;	/* the rest of "COMMAND --help" */
 	bool own_options;	/* takes -j/-p after the command too */
+	/*
+	 * The object's default: "OBJECT [ARGS]" runs it when ARGS do not
+	 * begin with one of the object's commands ("errors pciesw0").
+	 */
+	bool dflt;
 	int (*run)(int argc, char **argv);
 };
 
@@ -113,7 +118,8 @@ static const struct command commands[] = {
 		.help = "Prints the port PORT (a number), or every port of SWITCH: role,\n"
 			"lane group, lanes, link state, LTSSM state, negotiated speed and\n"
 			"width, degraded, target and maximum speed, maximum width, failed\n"
-			"lanes, ACS redirect, surprise-down count, endpoint, and the last\n"
+			"lanes, injected bit-error rate (BER, 0: none), ACS redirect,\n"
+			"surprise-down count, endpoint, and the last\n"
 			"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
 			"since the previous transition, from -> to.\n"
 			"With -j: with PORT, an object with \"switch\" (the name) and the\n"
@@ -142,6 +148,8 @@ static const struct command commands[] = {
 			"  hot-reset              hot reset: Hot Reset, then Detect .. L0\n"
 			"  surprise-down          drop the link without warning (counted);\n"
 			"                         it stays down until retrain or hot-reset\n"
+			"  ber RATE               injected bit-error rate of the link\n"
+			"                         (1e-9, 2.5e-12; 0 clears; see inject)\n"
 			"Link training takes some milliseconds of modeled time and goes\n"
 			"on after the command returns: follow it with monitor or port\n"
 			"show.  Prints nothing on success.\n",
@@ -193,6 +201,174 @@ static const struct command commands[] = {
 		.run = cmd_ep_del,
 	},
 	{
+		.name = "temp",
+		.args = "[SWITCH] [-v]",
+		.summary = "temperatures of the on-die sensors, limits, alarms",
+		.help = "One line per sensor: id (hwmon temp<id+1>), label, temperature,\n"
+			"max (warning) and crit limits, and the alarms raised (max,\n"
+			"crit; an alarm clears when the temperature falls the\n"
+			"hysteresis below its limit).  The first line has the highest\n"
+			"temperature of all sensors.\n"
+			"  -v, --verbose  also the ambient temperature and time constant\n"
+			"                 of the thermal model, each sensor's hysteresis\n"
+			"                 and override (see inject ... temp)\n"
+			"With -j: {\"switch\", the thermal-get attributes: switch-id,\n"
+			"thermal-ambient, thermal-time-constant (ms), thermal-highest,\n"
+			"thermal-sensor: [{sensor-id, sensor-label, sensor-temp,\n"
+			"sensor-max, sensor-crit, sensor-hyst, sensor-max-alarm,\n"
+			"sensor-crit-alarm, sensor-override (null unless set)}]};\n"
+			"temperatures in millidegrees Celsius.  Without SWITCH, an array\n"
+			"of such objects.\n",
+		.run = cmd_temp,
+	},
+	{
+		.object = "errors",
+		.name = "show",
+		.args = "[SWITCH [PORT]] [--all] [--clear]",
+		.summary = "error counters of the ports (the default)",
+		.help = "\"switchctl errors [SWITCH [PORT]]\" is \"errors show\".  One line\n"
+			"per error counter that is not zero: port, class (correctable,\n"
+			"uncorrectable), counter, value; \"(no errors)\" if there is none.\n"
+			"  -a, --all   every counter, zero or not, traffic counters too\n"
+			"              (bytes and TLPs per direction and TLP class)\n"
+			"  --clear     clear the counters instead (see errors clear)\n"
+			"With -j: {\"switch\": NAME, \"ports\": [{switch-id, port-id,\n"
+			"\"counter\": {NAME: VALUE, ...}}]} with every error counter (and\n"
+			"with --all every counter) under its spec name (bad-tlp,\n"
+			"ingress-posted-bytes); with PORT, one such port object with\n"
+			"\"switch\"; without SWITCH, an array of switch objects.\n",
+		.dflt = true,
+		.run = cmd_errors_show,
+	},
+	{
+		.object = "errors",
+		.name = "clear",
+		.args = "SWITCH [PORT]",
+		.summary = "zero counters (needs CAP_NET_ADMIN)",
+		.help = "Zeroes every counter (errors and traffic) of PORT, or of every\n"
+			"port of SWITCH, and re-arms the thresholds on them.  Prints\n"
+			"nothing on success.\n",
+		.run = cmd_errors_clear,
+	},
+	{
+		.object = "errors",
+		.name = "threshold",
+		.args = "SWITCH [PORT] COUNTER VALUE",
+		.summary = "set a counter threshold (needs CAP_NET_ADMIN)",
+		.help = "Sets the threshold of COUNTER on PORT, or without PORT on the sum\n"
+			"over the switch's ports.  When the counter reaches VALUE, one\n"
+			"threshold notification goes out (see monitor); it is re-armed\n"
+			"by clearing the counter or setting the threshold again.  A\n"
+			"counter already at VALUE notifies at once.  VALUE 0 removes the\n"
+			"threshold.  At most 64 thresholds per switch.\n"
+			"COUNTER is a counter's spec name; correctable: receiver-error, bad-tlp,\n"
+			"  bad-dllp, replay-num-rollover, replay-timer-timeout,\n"
+			"  advisory-non-fatal, corrected-internal, header-log-overflow;\n"
+			"uncorrectable: data-link-protocol, surprise-down, poisoned-tlp,\n"
+			"  flow-control-protocol, completion-timeout, completer-abort,\n"
+			"  unexpected-completion, receiver-overflow, malformed-tlp, ecrc,\n"
+			"  unsupported-request, acs-violation.\n"
+			"traffic: ingress-posted-bytes, ingress-non-posted-bytes,\n"
+			"  ingress-completion-bytes, egress-*-bytes, ingress-*-tlps,\n"
+			"  egress-*-tlps (posted, non-posted, completion).\n"
+			"Prints nothing on success.\n",
+		.run = cmd_errors_threshold,
+	},
+	{
+		.object = "errors",
+		.name = "thresholds",
+		.args = "[SWITCH]",
+		.summary = "the counter thresholds set",
+		.help = "Columns: port (\"switch\" for a threshold on the sum over the\n"
+			"switch's ports), counter, threshold, the counter's value now,\n"
+			"and whether it crossed the threshold since it was armed.\n"
+			"With -j: {\"switch\": NAME, \"thresholds\": [...]} with the\n"
+			"threshold-get attributes switch-id, port-id (null: switch-wide),\n"
+			"counter-id, threshold-value, counter-value, threshold-crossed;\n"
+			"without SWITCH, an array of such objects.\n",
+		.run = cmd_errors_thresholds,
+	},
+	{
+		.name = "bw",
+		.args = "[SWITCH] [--interval S]",
+		.summary = "traffic per port: bytes/s and TLPs/s in and out",
+		.help = "Reads the traffic counters twice, S seconds apart (default 1;\n"
+			"0.01 to 3600, with up to three decimals), and prints per port\n"
+			"the ingress (received by the switch on the port) and egress\n"
+			"rates in bytes and TLPs per second, over all TLP classes, with\n"
+			"SI prefixes (1.05 GB/s = 1.05e9 bytes/s).  A counter that went\n"
+			"down between the samples (cleared) counts from zero.\n"
+			"With -j: {\"switch\", \"interval-ns\" (measured), \"ports\":\n"
+			"[{switch-id, port-id, ingress-bytes-per-s, egress-bytes-per-s,\n"
+			"ingress-tlps-per-s, egress-tlps-per-s, \"counter-rate\": {the\n"
+			"traffic counters' spec names: per second}}]}, whole numbers;\n"
+			"without SWITCH, an array of such objects.\n",
+		.run = cmd_bw,
+	},
+	{
+		.name = "inject",
+		.args = "SWITCH PORT|temp FAULT...",
+		.summary = "fault injection (needs CAP_NET_ADMIN)",
+		.help = "Faults of a port:\n"
+			"  SWITCH PORT COUNTER [--count N]\n"
+			"        count N (default 1, at most 1000000) errors of the\n"
+			"        error counter COUNTER as if the port had detected them;\n"
+			"        the link itself is not affected\n"
+			"  SWITCH PORT ber RATE\n"
+			"        bit-error rate of the link (1e-9, 2.5e-12; 0 clears; at\n"
+			"        most 1e-3): each bit error in the traffic counts a\n"
+			"        bad-tlp, every 256th a replay-num-rollover and a retrain\n"
+			"  SWITCH PORT lane MASK|none\n"
+			"        failed lanes, bit n = lane n of the port (as port set\n"
+			"        failed-lanes): the link retrains narrower\n"
+			"  SWITCH PORT surprise-down\n"
+			"        drop the link without warning (counts surprise-down)\n"
+			"Temperature:\n"
+			"  SWITCH temp [SENSOR] DEGREES|clear\n"
+			"        force the temperature of SENSOR (id or label, see temp;\n"
+			"        without it every sensor) to DEGREES Celsius (-40 to\n"
+			"        150, e.g. 97.5) until cleared; alarms follow it\n"
+			"Error counters; correctable: receiver-error, bad-tlp,\n"
+			"  bad-dllp, replay-num-rollover, replay-timer-timeout,\n"
+			"  advisory-non-fatal, corrected-internal, header-log-overflow;\n"
+			"uncorrectable: data-link-protocol, surprise-down, poisoned-tlp,\n"
+			"  flow-control-protocol, completion-timeout, completer-abort,\n"
+			"  unexpected-completion, receiver-overflow, malformed-tlp, ecrc,\n"
+			"  unsupported-request, acs-violation.\n"
+			"Prints nothing on success.\n",
+		.run = cmd_inject,
+	},
+	{
+		.object = "vpd",
+		.name = "show",
+		.args = "[SWITCH] [--raw]",
+		.summary = "the card's Vital Product Data, decoded",
+		.help = "Prints the identifier string and the text fields of VPD-R\n"
+			"(read-only: PN part number, EC, SN serial, MN, V0 firmware,\n"
+			"V1 production batch, V2 configuration) and VPD-W (writable:\n"
+			"YA asset tag, Y0-Y9/YB-YZ), and the free space left in VPD-W.\n"
+			"  -r, --raw   the image instead, as a hex dump (PCI VPD format,\n"
+			"              as sysfs \"vpd\" holds it)\n"
+			"With -j: {\"switch\", switch-id, vpd-id-string, \"vpd-field\":\n"
+			"[{vpd-keyword, vpd-value, vpd-writable}], vpd-rw-free}; with\n"
+			"--raw {\"switch\", switch-id, \"vpd-image\": hex string}.  Without\n"
+			"SWITCH, an array of such objects.\n",
+		.dflt = true,
+		.run = cmd_vpd_show,
+	},
+	{
+		.object = "vpd",
+		.name = "set",
+		.args = "SWITCH FIELD TEXT",
+		.summary = "change a VPD-W field (needs CAP_NET_ADMIN)",
+		.help = "FIELD is asset-tag (the YA keyword) or a VPD-W keyword: YA,\n"
+			"Y0-Y9, YB-YZ; TEXT printable ASCII (\"\" removes a Yx field).\n"
+			"The module refuses anything else (read-only fields, a value that\n"
+			"does not fit) and the image stays as it was.  Prints nothing on\n"
+			"success.\n",
+		.run = cmd_vpd_set,
+	},
+	{
 		.name = "monitor",
 		.args = "[-j] [-p]",
 		.summary = "print events as they happen, until interrupted",
@@ -206,22 +382,32 @@ static const struct command commands[] = {
 			"  [  105.302417] pciesw0 ep add nvme4 on port 7 (nvme, gen5 x4, 4G)\n"
 			"  [  105.310250] pciesw0 port 7: link up gen5 x1 (l0)\n"
 			"  [  105.422871] pciesw0 port 1: link degraded x8 (was x16)\n"
+			"  [  106.001234] pciesw0 port 3: threshold bad-tlp reached (10 >= 10)\n"
+			"  [  107.500000] pciesw0 sensor 0: warning alarm raised (96.0\u00b0C)\n"
+			"  [  108.250000] pciesw0 vpd changed: YA \"rack7\"\n"
 			"For a port it says what changed since the state seen before:\n"
 			"link up or down, speed, width, degraded set or cleared, LTSSM\n"
 			"state (or the states a retrain went through), settings, endpoint.\n"
 			"  -j, --json    one JSON object per line: \"event\" (switch-create,\n"
 			"                switch-delete, group-change, port-change, ep-add,\n"
-			"                ep-del), \"time\" (CLOCK_MONOTONIC ns, when\n"
+			"                ep-del, threshold, thermal-alarm, vpd-change),\n"
+			"                \"time\" (CLOCK_MONOTONIC ns, when\n"
 			"                received), \"switch\" (the name) and the object's\n"
 			"                attributes as the get commands print them.  A\n"
 			"                port-change also has \"changes\": link-up,\n"
 			"                link-down, degraded, degraded-cleared, width,\n"
 			"                speed, ltssm, retrain, enabled, disabled,\n"
-			"                target-speed, failed-lanes, acs-redirect,\n"
+			"                target-speed, failed-lanes, acs-redirect, ber,\n"
 			"                surprise-down, ep-attached, ep-detached, or state\n"
 			"                (nothing to compare with);\n"
 			"                its port-ltssm-transition holds only the\n"
 			"                transitions since the port's previous event.\n"
+			"                threshold: switch-id, port-id (null: on the sum\n"
+			"                over the switch), counter-id, threshold-value,\n"
+			"                counter-value; thermal-alarm: switch-id,\n"
+			"                sensor-id, sensor-temp (m\u00b0C), alarm-level\n"
+			"                (warning, critical), alarm-active (false: it\n"
+			"                cleared); vpd-change: as vpd show -j prints it.\n"
 			"  -p, --pretty  indented JSON (implies -j)\n"
 			"The global -j and -p (before the command) work too.  Events lost\n"
 			"to a receive buffer overrun are reported on stderr.\n",
@@ -345,15 +531,32 @@ static bool is_object(const char *word)
 
 static void object_help(const char *object)
 {
+	const struct command *dflt = NULL;
 	size_t i;
 
 	printf("Usage: switchctl [OPTIONS] %s COMMAND [ARGS]\n\nCommands:\n",
 	       object);
-	for (i = 0; i < NR_COMMANDS; i++)
-		if (commands[i].object && !strcmp(commands[i].object, object))
-			print_synopsis(stdout, &commands[i]);
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (!commands[i].object || strcmp(commands[i].object, object))
+			continue;
+		print_synopsis(stdout, &commands[i]);
+		if (commands[i].dflt)
+			dflt = &commands[i];
+	}
+	if (dflt)
+		printf("\nWithout COMMAND: %s %s.\n", object, dflt->name);
 	printf("\nswitchctl %s COMMAND --help shows a command's help.\n\n%s",
 	       object, exit_help);
+}
+
+static const struct command *default_command(const char *object)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (commands[i].dflt && !strcmp(commands[i].object, object))
+			return &commands[i];
+	return NULL;
 }
 
 static const struct command *find_command(const char *object,
@@ -431,11 +634,13 @@ static int finish_help(void)
  * *used how many words that took.  For "OBJECT" alone or "OBJECT --help"
  * returns NULL with *ret = EXIT_OK: the caller shows the object's help.
  * Otherwise NULL means a usage error, already printed, exit code in *ret.
+ * With @dflt, an object with a default command runs it for "OBJECT" alone
+ * and for "OBJECT ARGS" whose ARGS name none of its commands.
  */
 static const struct command *lookup(int argc, char **argv, int *used,
-				    int *ret)
+				    int *ret, bool dflt)
 {
-	const struct command *c;
+	const struct command *c, *d;
 
 	*ret = EXIT_OK;
 	if (!is_object(argv[0])) {
@@ -447,11 +652,16 @@ static const struct command *lookup(int argc, char **argv, int *used,
 	}
 	usage_context(argv[0]);
 	*used = 2;
+	d = dflt ? default_command(argv[0]) : NULL;
+	c = argc < 2 ? NULL : find_command(argv[0], argv[1]);
+	if (!c && d && (argc < 2 || !is_help(argv[1]))) {
+		*used = 1;
+		return d;
+	}
 	if (argc < 2 || is_help(argv[1])) {
 		*used = 1;
 		return NULL;
 	}
-	c = find_command(argv[0], argv[1]);
 	if (!c)
 		*ret = usage_error("unknown command \"%s %s\"", argv[0],
 				   argv[1]);
@@ -468,7 +678,7 @@ static int cmd_help(int argc, char **argv)
 		main_help();
 		return finish_help();
 	}
-	c = lookup(argc, argv, &used, &ret);
+	c = lookup(argc, argv, &used, &ret, false);
 	if (ret)
 		return ret;
 	if (argc > used && !is_help(argv[used]))
@@ -530,7 +740,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[0], "help"))
 		return cmd_help(argc - 1, argv + 1);
 
-	c = lookup(argc, argv, &used, &ret);
+	c = lookup(argc, argv, &used, &ret, true);
 	if (!c) {
 		if (ret)
 			return ret;

@@ -55,6 +55,47 @@ static const struct enum_name ep_types[] = {
 	[PCIESW_EP_TYPE_GENERIC] = { "generic", "generic" },
 };
 
+/* text: the spec names too (sysfs has them with '_' for '-') */
+static const struct enum_name counters[] = {
+	[PCIESW_COUNTER_RECEIVER_ERROR] = { "receiver-error", "receiver-error" },
+	[PCIESW_COUNTER_BAD_TLP] = { "bad-tlp", "bad-tlp" },
+	[PCIESW_COUNTER_BAD_DLLP] = { "bad-dllp", "bad-dllp" },
+	[PCIESW_COUNTER_REPLAY_NUM_ROLLOVER] = { "replay-num-rollover", "replay-num-rollover" },
+	[PCIESW_COUNTER_REPLAY_TIMER_TIMEOUT] = { "replay-timer-timeout", "replay-timer-timeout" },
+	[PCIESW_COUNTER_ADVISORY_NON_FATAL] = { "advisory-non-fatal", "advisory-non-fatal" },
+	[PCIESW_COUNTER_CORRECTED_INTERNAL] = { "corrected-internal", "corrected-internal" },
+	[PCIESW_COUNTER_HEADER_LOG_OVERFLOW] = { "header-log-overflow", "header-log-overflow" },
+	[PCIESW_COUNTER_DATA_LINK_PROTOCOL] = { "data-link-protocol", "data-link-protocol" },
+	[PCIESW_COUNTER_SURPRISE_DOWN] = { "surprise-down", "surprise-down" },
+	[PCIESW_COUNTER_POISONED_TLP] = { "poisoned-tlp", "poisoned-tlp" },
+	[PCIESW_COUNTER_FLOW_CONTROL_PROTOCOL] = { "flow-control-protocol", "flow-control-protocol" },
+	[PCIESW_COUNTER_COMPLETION_TIMEOUT] = { "completion-timeout", "completion-timeout" },
+	[PCIESW_COUNTER_COMPLETER_ABORT] = { "completer-abort", "completer-abort" },
+	[PCIESW_COUNTER_UNEXPECTED_COMPLETION] = { "unexpected-completion", "unexpected-completion" },
+	[PCIESW_COUNTER_RECEIVER_OVERFLOW] = { "receiver-overflow", "receiver-overflow" },
+	[PCIESW_COUNTER_MALFORMED_TLP] = { "malformed-tlp", "malformed-tlp" },
+	[PCIESW_COUNTER_ECRC] = { "ecrc", "ecrc" },
+	[PCIESW_COUNTER_UNSUPPORTED_REQUEST] = { "unsupported-request", "unsupported-request" },
+	[PCIESW_COUNTER_ACS_VIOLATION] = { "acs-violation", "acs-violation" },
+	[PCIESW_COUNTER_INGRESS_POSTED_BYTES] = { "ingress-posted-bytes", "ingress-posted-bytes" },
+	[PCIESW_COUNTER_INGRESS_NON_POSTED_BYTES] = { "ingress-non-posted-bytes", "ingress-non-posted-bytes" },
+	[PCIESW_COUNTER_INGRESS_COMPLETION_BYTES] = { "ingress-completion-bytes", "ingress-completion-bytes" },
+	[PCIESW_COUNTER_EGRESS_POSTED_BYTES] = { "egress-posted-bytes", "egress-posted-bytes" },
+	[PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES] = { "egress-non-posted-bytes", "egress-non-posted-bytes" },
+	[PCIESW_COUNTER_EGRESS_COMPLETION_BYTES] = { "egress-completion-bytes", "egress-completion-bytes" },
+	[PCIESW_COUNTER_INGRESS_POSTED_TLPS] = { "ingress-posted-tlps", "ingress-posted-tlps" },
+	[PCIESW_COUNTER_INGRESS_NON_POSTED_TLPS] = { "ingress-non-posted-tlps", "ingress-non-posted-tlps" },
+	[PCIESW_COUNTER_INGRESS_COMPLETION_TLPS] = { "ingress-completion-tlps", "ingress-completion-tlps" },
+	[PCIESW_COUNTER_EGRESS_POSTED_TLPS] = { "egress-posted-tlps", "egress-posted-tlps" },
+	[PCIESW_COUNTER_EGRESS_NON_POSTED_TLPS] = { "egress-non-posted-tlps", "egress-non-posted-tlps" },
+	[PCIESW_COUNTER_EGRESS_COMPLETION_TLPS] = { "egress-completion-tlps", "egress-completion-tlps" },
+};
+
+static const struct enum_name alarms[] = {
+	[PCIESW_ALARM_WARNING] = { "warning", "warning" },
+	[PCIESW_ALARM_CRITICAL] = { "critical", "critical" },
+};
+
 #define COVERS(arr, max) \
 	_Static_assert(sizeof(arr) / sizeof((arr)[0]) == (max) + 1, \
 		       #arr " does not name every value up to " #max)
@@ -63,12 +104,16 @@ COVERS(port_roles, PCIESW_PORT_ROLE_MAX);
 COVERS(ltssms, PCIESW_LTSSM_MAX);
 COVERS(link_speeds, PCIESW_LINK_SPEED_MAX);
 COVERS(ep_types, PCIESW_EP_TYPE_MAX);
+COVERS(counters, PCIESW_COUNTER_MAX);
+COVERS(alarms, PCIESW_ALARM_MAX);
 
 const struct enum_table group_type_names = TABLE(group_types);
 const struct enum_table port_role_names = TABLE(port_roles);
 const struct enum_table ltssm_names = TABLE(ltssms);
 const struct enum_table link_speed_names = TABLE(link_speeds);
 const struct enum_table ep_type_names = TABLE(ep_types);
+const struct enum_table counter_names = TABLE(counters);
+const struct enum_table alarm_names = TABLE(alarms);
 
 const struct enum_name *enum_lookup(const struct enum_table *t, uint32_t v)
 {
@@ -168,6 +213,36 @@ static const char *const attr_names[] = {
 	[PCIESW_A_EP_MAX_SPEED] = "ep-max-speed",
 	[PCIESW_A_EP_MAX_WIDTH] = "ep-max-width",
 	[PCIESW_A_EP_MEM_SIZE] = "ep-mem-size",
+	[PCIESW_A_PORT_BER] = "port-ber",
+	[PCIESW_A_COUNTER] = "counter",
+	[PCIESW_A_COUNTER_ID] = "counter-id",
+	[PCIESW_A_COUNTER_VALUE] = "counter-value",
+	[PCIESW_A_THRESHOLD_VALUE] = "threshold-value",
+	[PCIESW_A_THRESHOLD_CROSSED] = "threshold-crossed",
+	[PCIESW_A_INJECT_COUNT] = "inject-count",
+	[PCIESW_A_THERMAL_AMBIENT] = "thermal-ambient",
+	[PCIESW_A_THERMAL_TIME_CONSTANT] = "thermal-time-constant",
+	[PCIESW_A_THERMAL_HIGHEST] = "thermal-highest",
+	[PCIESW_A_THERMAL_SENSOR] = "thermal-sensor",
+	[PCIESW_A_SENSOR_ID] = "sensor-id",
+	[PCIESW_A_SENSOR_LABEL] = "sensor-label",
+	[PCIESW_A_SENSOR_TEMP] = "sensor-temp",
+	[PCIESW_A_SENSOR_MAX] = "sensor-max",
+	[PCIESW_A_SENSOR_CRIT] = "sensor-crit",
+	[PCIESW_A_SENSOR_HYST] = "sensor-hyst",
+	[PCIESW_A_SENSOR_MAX_ALARM] = "sensor-max-alarm",
+	[PCIESW_A_SENSOR_CRIT_ALARM] = "sensor-crit-alarm",
+	[PCIESW_A_SENSOR_OVERRIDE] = "sensor-override",
+	[PCIESW_A_SENSOR_OVERRIDE_CLEAR] = "sensor-override-clear",
+	[PCIESW_A_ALARM_LEVEL] = "alarm-level",
+	[PCIESW_A_ALARM_ACTIVE] = "alarm-active",
+	[PCIESW_A_VPD_IMAGE] = "vpd-image",
+	[PCIESW_A_VPD_ID_STRING] = "vpd-id-string",
+	[PCIESW_A_VPD_FIELD] = "vpd-field",
+	[PCIESW_A_VPD_KEYWORD] = "vpd-keyword",
+	[PCIESW_A_VPD_VALUE] = "vpd-value",
+	[PCIESW_A_VPD_WRITABLE] = "vpd-writable",
+	[PCIESW_A_VPD_RW_FREE] = "vpd-rw-free",
 };
 
 /*

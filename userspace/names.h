@@ -27,6 +27,9 @@ extern const struct enum_table ltssm_names;
 /* text form of a speed is its rate, "32GT/s" */
 extern const struct enum_table link_speed_names;
 extern const struct enum_table ep_type_names;
+/* counters and alarm levels: text = spec name */
+extern const struct enum_table counter_names;
+extern const struct enum_table alarm_names;
 
 /* The spec name of enum value @v, or NULL for a value this tool lacks. */
 const char *enum_spec(const struct enum_table *t, uint32_t v);

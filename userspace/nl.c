@@ -284,6 +284,12 @@ void nl_put_u8(struct nl_msg *req, int attr, uint8_t value)
 		request_bug();
 }
 
+void nl_put_s32(struct nl_msg *req, int attr, int32_t value)
+{
+	if (nla_put_s32(req, attr, value) < 0)
+		request_bug();
+}
+
 void nl_put_u64(struct nl_msg *req, int attr, uint64_t value)
 {
 	if (nla_put_u64(req, attr, value) < 0)
@@ -410,6 +416,36 @@ static struct nla_policy reply_policy[PCIESW_A_MAX + 1] = {
 	[PCIESW_A_EP_MAX_SPEED] = { .type = NLA_U32 },
 	[PCIESW_A_EP_MAX_WIDTH] = { .type = NLA_U32 },
 	[PCIESW_A_EP_MEM_SIZE] = { .type = NLA_U64 },
+	[PCIESW_A_PORT_BER] = { .type = NLA_U64 },
+	[PCIESW_A_COUNTER] = { .type = NLA_NESTED },
+	[PCIESW_A_COUNTER_ID] = { .type = NLA_U32 },
+	[PCIESW_A_COUNTER_VALUE] = { .type = NLA_U64 },
+	[PCIESW_A_THRESHOLD_VALUE] = { .type = NLA_U64 },
+	[PCIESW_A_THRESHOLD_CROSSED] = { .type = NLA_U8 },
+	[PCIESW_A_INJECT_COUNT] = { .type = NLA_U32 },
+	[PCIESW_A_THERMAL_AMBIENT] = { .type = NLA_S32 },
+	[PCIESW_A_THERMAL_TIME_CONSTANT] = { .type = NLA_U32 },
+	[PCIESW_A_THERMAL_HIGHEST] = { .type = NLA_S32 },
+	[PCIESW_A_THERMAL_SENSOR] = { .type = NLA_NESTED },
+	[PCIESW_A_SENSOR_ID] = { .type = NLA_U32 },
+	[PCIESW_A_SENSOR_LABEL] = { .type = NLA_STRING },
+	[PCIESW_A_SENSOR_TEMP] = { .type = NLA_S32 },
+	[PCIESW_A_SENSOR_MAX] = { .type = NLA_S32 },
+	[PCIESW_A_SENSOR_CRIT] = { .type = NLA_S32 },
+	[PCIESW_A_SENSOR_HYST] = { .type = NLA_U32 },
+	[PCIESW_A_SENSOR_MAX_ALARM] = { .type = NLA_U8 },
+	[PCIESW_A_SENSOR_CRIT_ALARM] = { .type = NLA_U8 },
+	[PCIESW_A_SENSOR_OVERRIDE] = { .type = NLA_S32 },
+	[PCIESW_A_SENSOR_OVERRIDE_CLEAR] = { .type = NLA_FLAG },
+	[PCIESW_A_ALARM_LEVEL] = { .type = NLA_U32 },
+	[PCIESW_A_ALARM_ACTIVE] = { .type = NLA_U8 },
+	[PCIESW_A_VPD_IMAGE] = { .type = NLA_UNSPEC },
+	[PCIESW_A_VPD_ID_STRING] = { .type = NLA_STRING },
+	[PCIESW_A_VPD_FIELD] = { .type = NLA_NESTED },
+	[PCIESW_A_VPD_KEYWORD] = { .type = NLA_STRING },
+	[PCIESW_A_VPD_VALUE] = { .type = NLA_STRING },
+	[PCIESW_A_VPD_WRITABLE] = { .type = NLA_U8 },
+	[PCIESW_A_VPD_RW_FREE] = { .type = NLA_U32 },
 };
 
 int nl_parse_hdr(const struct nlmsghdr *nlh, struct nlattr **tb)
@@ -435,7 +471,7 @@ int nl_parse_reply(struct nl_msg *msg, struct nlattr **tb)
 	return nl_parse_hdr(nlmsg_hdr(msg), tb);
 }
 
-int nl_parse_transition(const struct nlattr *nest, struct nlattr **tb)
+int nl_parse_nest(const struct nlattr *nest, struct nlattr **tb)
 {
 	return nla_parse_nested(tb, PCIESW_A_MAX, (struct nlattr *)nest,
 				reply_policy) < 0 ? -1 : 0;

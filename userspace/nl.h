@@ -39,6 +39,7 @@ struct nl_msg *nl_request_new(struct nl_session *s, uint8_t cmd, bool dump);
 /* Attribute puts that cannot fail short of a bug; they exit if they do. */
 void nl_put_u8(struct nl_msg *req, int attr, uint8_t value);
 void nl_put_u32(struct nl_msg *req, int attr, uint32_t value);
+void nl_put_s32(struct nl_msg *req, int attr, int32_t value);
 void nl_put_u64(struct nl_msg *req, int attr, uint64_t value);
 void nl_put_flag(struct nl_msg *req, int attr);
 void nl_put_string(struct nl_msg *req, int attr, const char *value);
@@ -62,10 +63,11 @@ int nl_parse_reply(struct nl_msg *msg, struct nlattr **tb);
 /* The same for a message as received: a reply or a notification. */
 int nl_parse_hdr(const struct nlmsghdr *nlh, struct nlattr **tb);
 /*
- * Parses one port-ltssm-transition nest into @tb[0..PCIESW_A_MAX].
+ * Parses one nest of a reply (port-ltssm-transition, counter,
+ * thermal-sensor, vpd-field) into @tb[0..PCIESW_A_MAX].
  * Returns 0, or -1 for a malformed nest (nothing printed).
  */
-int nl_parse_transition(const struct nlattr *nest, struct nlattr **tb);
+int nl_parse_nest(const struct nlattr *nest, struct nlattr **tb);
 
 /*
  * Calls @fn for every attribute of type @type in the message @nlh, in

@@ -61,6 +61,149 @@ void switch_name(char *buf, size_t len, uint32_t id)
 	snprintf(buf, len, "pciesw%u", id);
 }
 
+void temp_text(char *buf, size_t len, int64_t mc)
+{
+	uint64_t a = mc < 0 ? -(uint64_t)mc : (uint64_t)mc;
+
+	/* rounded to tenths of a degree */
+	a = (a + 50) / 100;
+	snprintf(buf, len, "%s%" PRIu64 ".%" PRIu64 "\u00b0C",
+		 mc < 0 && a ? "-" : "", a / 10, a % 10);
+}
+
+void ber_text(char *buf, size_t len, uint64_t ber)
+{
+	char digits[24];
+	int n, exp;
+
+	if (!ber) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	/* ber * 1e-18 = d.ddd * 10^exp, trailing zeros dropped */
+	exp = -18;
+	while (!(ber % 10)) {
+		ber /= 10;
+		exp++;
+	}
+	n = snprintf(digits, sizeof(digits), "%" PRIu64, ber);
+	exp += n - 1;
+	if (n == 1)
+		snprintf(buf, len, "%se%d", digits, exp);
+	else
+		snprintf(buf, len, "%c.%se%d", digits[0], digits + 1, exp);
+}
+
+void rate_text(char *buf, size_t len, uint64_t v, const char *unit)
+{
+	static const char prefix[] = " kMGTPE";
+	uint64_t div = 1;
+	int i = 0;
+
+	while (v / div >= 1000 && prefix[i + 1]) {
+		div *= 1000;
+		i++;
+	}
+	if (!i)
+		snprintf(buf, len, "%" PRIu64 " %s", v, unit);
+	else if (v / div >= 100)
+		snprintf(buf, len, "%" PRIu64 " %c%s", v / div, prefix[i],
+			 unit);
+	else if (v / div >= 10)
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 " %c%s", v / div,
+			 v % div * 10 / div, prefix[i], unit);
+	else
+		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 " %c%s", v / div,
+			 v % div * 100 / div, prefix[i], unit);
+}
+
+void print_ber(enum pmode mode, const char *fmt, const struct nlattr *a)
+{
+	char buf[32];
+
+	if (mode != PRINT_TEXT)
+		print_attr_u64(PRINT_JSON, "port-ber", NULL, a);
+	if (mode == PRINT_JSON)
+		return;
+	if (a)
+		ber_text(buf, sizeof(buf), nla_get_u64(a));
+	print_string(PRINT_TEXT, NULL, fmt, a ? buf : NULL);
+}
+
+void print_attr_temp(enum pmode mode, const char *key, const char *fmt,
+		     const struct nlattr *a)
+{
+	char buf[32];
+
+	if (mode != PRINT_TEXT)
+		print_attr_s32(PRINT_JSON, key, NULL, a);
+	if (mode == PRINT_JSON)
+		return;
+	if (a)
+		temp_text(buf, sizeof(buf), nla_get_s32(a));
+	print_string(PRINT_TEXT, NULL, fmt, a ? buf : NULL);
+}
+
+/* --- VPD ------------------------------------------------------------------ */
+
+/* What the PCI spec calls the VPD keywords pciesw uses */
+static const char *vpd_keyword_text(const char *kw)
+{
+	static const char *const names[][2] = {
+		{ "PN", "part number" },
+		{ "EC", "engineering change" },
+		{ "SN", "serial number" },
+		{ "MN", "manufacturer id" },
+		{ "V0", "firmware version" },
+		{ "V1", "production batch" },
+		{ "V2", "configuration" },
+		{ "YA", "asset tag" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(kw, names[i][0]))
+			return names[i][1];
+	if (kw[0] == 'V')
+		return "vendor specific";
+	if (kw[0] == 'Y')
+		return "system specific";
+	return "";
+}
+
+static void print_vpd_field(const struct nlattr *nest, void *arg)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	const struct nlattr *kw;
+
+	(void)arg;
+	if (nl_parse_nest(nest, tb) < 0)
+		memset(tb, 0, sizeof(tb));
+	kw = tb[PCIESW_A_VPD_KEYWORD];
+	open_object(NULL);
+	print_attr_string(PRINT_ANY, "vpd-keyword", "  %-4s", kw);
+	print_string(PRINT_TEXT, NULL, "%-20s ",
+		     kw ? vpd_keyword_text(nla_get_string(kw)) : NULL);
+	print_attr_flag(PRINT_ANY, "vpd-writable", "%-3s ",
+			tb[PCIESW_A_VPD_WRITABLE], "rw", "ro");
+	print_attr_string(PRINT_ANY, "vpd-value", "%s\n",
+			  tb[PCIESW_A_VPD_VALUE]);
+	close_object();
+}
+
+void print_vpd_fields(const struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	print_attr_string(PRINT_ANY, "vpd-id-string", "  ID string: %s\n",
+			  tb[PCIESW_A_VPD_ID_STRING]);
+	print_text("  %-4s%-20s %-3s %s\n", "KEY", "NAME", "RW", "VALUE");
+	open_array("vpd-field");
+	nl_for_each_attr(nlh, PCIESW_A_VPD_FIELD, print_vpd_field, NULL);
+	close_array();
+	print_attr_u32(PRINT_ANY, "vpd-rw-free",
+		       "  VPD-W space left: %s bytes\n",
+		       tb[PCIESW_A_VPD_RW_FREE]);
+}
+
 /* --- lane groups ---------------------------------------------------------- */
 
 void print_group_header(int indent, bool with_ports)
@@ -285,6 +428,7 @@ void print_port_line(struct nlattr **tb)
 	print_failed_lanes("%-6s ", tb[PCIESW_A_PORT_FAILED_LANES]);
 	print_attr_u64(PRINT_JSON, "port-surprise-down", NULL,
 		       tb[PCIESW_A_PORT_SURPRISE_DOWN]);
+	print_ber(PRINT_JSON, NULL, tb[PCIESW_A_PORT_BER]);
 	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
 	print_attr_string(PRINT_ANY, "ep-name", "%s\n", tb[PCIESW_A_EP_NAME]);
 	close_object();
@@ -318,7 +462,7 @@ static void print_transition(const struct nlattr *nest, void *arg)
 	const struct nlattr *time;
 	char buf[32];
 
-	if (nl_parse_transition(nest, tb) < 0)
+	if (nl_parse_nest(nest, tb) < 0)
 		memset(tb, 0, sizeof(tb));
 	time = tb[PCIESW_A_TRANSITION_TIME];
 	if (h->index++ < h->first)
@@ -393,8 +537,9 @@ void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
 			tb[PCIESW_A_PORT_MAX_SPEED], &link_speed_names);
 	print_attr_u32(PRINT_ANY, "port-max-width", " x%s",
 		       tb[PCIESW_A_PORT_MAX_WIDTH]);
-	print_failed_lanes(", failed lanes %s\n",
+	print_failed_lanes(", failed lanes %s",
 			   tb[PCIESW_A_PORT_FAILED_LANES]);
+	print_ber(PRINT_ANY, ", BER %s\n", tb[PCIESW_A_PORT_BER]);
 
 	/* ACS redirect off, surprise downs 0, endpoint nvme0 (id 2) */
 	print_acs("  ACS redirect %s,", tb);

@@ -14,6 +14,7 @@
 #include <netlink/msg.h>
 
 #include "objs.h"
+#include "print.h"
 
 /* Text helpers; each writes at most @len bytes, NUL included. */
 /* "first-last" of a lane range, "-" when unknown. */
@@ -27,6 +28,34 @@ void mono_text(char *buf, size_t len, uint64_t ns);
 void lane_mask_text(char *buf, size_t len, uint32_t mask);
 /* The switch name of an id, as the module names switches ("pciesw3"). */
 void switch_name(char *buf, size_t len, uint32_t id);
+/* Millidegrees Celsius as degrees, one decimal: "45.1°C", "-5.0°C". */
+void temp_text(char *buf, size_t len, int64_t mc);
+/*
+ * A bit-error rate in errors per 10^18 bits, exactly, in the notation
+ * parse_ber() reads: "1e-9", "2.5e-12", "0" for none.
+ */
+void ber_text(char *buf, size_t len, uint64_t ber);
+/*
+ * A rate per second with an SI prefix and three significant digits, then
+ * @unit: "1.05 GB/s", "512 B/s", "4.10 kTLP/s".
+ */
+void rate_text(char *buf, size_t len, uint64_t per_sec, const char *unit);
+
+/*
+ * port-ber: the number in JSON, ber_text() in text; "-" for a module that
+ * does not send it.
+ */
+void print_ber(enum pmode mode, const char *fmt, const struct nlattr *a);
+/* A temperature attribute: millidegrees in JSON, temp_text() in text. */
+void print_attr_temp(enum pmode mode, const char *key, const char *fmt,
+		     const struct nlattr *a);
+
+/*
+ * The decoded VPD of a vpd-get reply or vpd-change notification: the ID
+ * string, the text fields (one line each in text) and the free VPD-W space;
+ * no enclosing JSON object, no vpd-image.
+ */
+void print_vpd_fields(const struct nlmsghdr *nlh, struct nlattr **tb);
 
 /*
  * A lane group, one line (indented by @indent in text).  With @ports, also

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "objs.h"
 #include "print.h"
@@ -57,6 +58,104 @@ int objs_fetch(struct nl_session *s, uint8_t cmd, bool dump, bool filter,
 	if (filter)
 		nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
 	return objs_run(s, req, o, what);
+}
+
+int parse_port_arg(const char *arg, uint32_t *port)
+{
+	unsigned long v;
+
+	if (!parse_uint(arg, UINT32_MAX, &v))
+		return usage_error("invalid port \"%s\": expected a port number",
+				   arg);
+	*port = v;
+	return EXIT_OK;
+}
+
+int parse_lane_mask(const char *arg, uint32_t *mask)
+{
+	unsigned long v;
+
+	if (!strcmp(arg, "none")) {
+		*mask = 0;
+		return EXIT_OK;
+	}
+	if (!parse_uint_hex(arg, UINT32_MAX, &v))
+		return usage_error("invalid lane mask \"%s\": expected a number (0x8000: lane 15 of the port) or none",
+				   arg);
+	*mask = v;
+	return EXIT_OK;
+}
+
+static const struct cmd_opt *find_opt(const struct cmd_opt *opts,
+				      const char *arg)
+{
+	for (; opts->name; opts++)
+		if (!strcmp(arg, opts->name) ||
+		    (opts->alias && !strcmp(arg, opts->alias)))
+			return opts;
+	return NULL;
+}
+
+int take_options(int *argc, char **argv, const struct cmd_opt *opts)
+{
+	const struct cmd_opt *o;
+	int i, n = 0;
+
+	for (i = 0; i < *argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (++i < *argc)
+				argv[n++] = argv[i];
+			break;
+		}
+		o = a[0] == '-' ? find_opt(opts, a) : NULL;
+		if (!o) {
+			if (a[0] == '-' && a[1] && (a[1] < '0' || a[1] > '9'))
+				return usage_error("unknown option \"%s\"", a);
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (o->value) {
+			if (*o->value)
+				return usage_error("\"%s\" given twice",
+						   o->name);
+			if (i + 1 >= *argc)
+				return usage_error("\"%s\" needs a value",
+						   o->name);
+			*o->value = argv[++i];
+		} else {
+			if (*o->set)
+				return usage_error("\"%s\" given twice",
+						   o->name);
+			*o->set = true;
+		}
+	}
+	*argc = n;
+	return EXIT_OK;
+}
+
+static void read_counter(const struct nlattr *nest, void *arg)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	struct counter_set *c = arg;
+	uint32_t id;
+
+	if (nl_parse_nest(nest, tb) < 0 || !tb[PCIESW_A_COUNTER_ID] ||
+	    !tb[PCIESW_A_COUNTER_VALUE])
+		return;
+	id = nla_get_u32(tb[PCIESW_A_COUNTER_ID]);
+	/* a counter newer than this switchctl is left out */
+	if (id > PCIESW_COUNTER_MAX)
+		return;
+	c->v[id] = nla_get_u64(tb[PCIESW_A_COUNTER_VALUE]);
+	c->has[id] = true;
+}
+
+void counters_read(const struct nlmsghdr *nlh, struct counter_set *c)
+{
+	*c = (struct counter_set){ 0 };
+	nl_for_each_attr(nlh, PCIESW_A_COUNTER, read_counter, c);
 }
 
 int no_options(int argc, char **argv)
@@ -116,6 +215,25 @@ int fetch_with_children(struct nl_session *s, const struct target *t,
 	return ret;
 }
 
+void print_per_switch(const struct target *t, const struct objs *sw,
+		      const struct objs *ch, const struct objs *extra,
+		      void (*print_one)(struct nlattr **sw,
+					const struct objs *ch,
+					const struct objs *extra))
+{
+	size_t i;
+
+	if (t->all)
+		open_array(NULL);
+	for (i = 0; i < sw->n; i++) {
+		if (i)
+			print_text("\n");
+		print_one(sw->tb[i], ch, extra);
+	}
+	if (t->all)
+		close_array();
+}
+
 int per_switch_cmd(int argc, char **argv, uint8_t cmd, const char *children,
 		   uint8_t extra_cmd, const char *extra_children,
 		   void (*print_one)(struct nlattr **sw, const struct objs *ch,
@@ -124,7 +242,6 @@ int per_switch_cmd(int argc, char **argv, uint8_t cmd, const char *children,
 	struct objs sw = { 0 }, ch = { 0 }, extra = { 0 };
 	struct nl_session *s;
 	struct target t;
-	size_t i;
 	int ret;
 
 	ret = parse_target(argc, argv, &t);
@@ -149,15 +266,7 @@ int per_switch_cmd(int argc, char **argv, uint8_t cmd, const char *children,
 	if (ret)
 		return ret;
 
-	if (t.all)
-		open_array(NULL);
-	for (i = 0; i < sw.n; i++) {
-		if (i)
-			print_text("\n");
-		print_one(sw.tb[i], &ch, &extra);
-	}
-	if (t.all)
-		close_array();
+	print_per_switch(&t, &sw, &ch, &extra, print_one);
 	objs_free(&sw);
 	objs_free(&ch);
 	objs_free(&extra);

@@ -47,8 +47,41 @@ struct target {
 int parse_target(int argc, char **argv, struct target *t);
 /* Parses the SWITCH argument of a command that needs one. */
 int parse_switch_arg(const char *arg, uint32_t *id);
+/* Parses the PORT argument (a port number). */
+int parse_port_arg(const char *arg, uint32_t *port);
+/* Parses a lane mask: a number (0x8000: lane 15 of the port) or "none". */
+int parse_lane_mask(const char *arg, uint32_t *mask);
 /* Commands take no options: "-x" is a wrong option, not an argument. */
 int no_options(int argc, char **argv);
+
+/*
+ * The options of a command that has some, anywhere among its arguments.
+ * @name is the long form ("--all"), @alias a short one ("-a") or NULL.
+ * Options with a value (@value not NULL) take the next argument; the
+ * others set *@set.
+ */
+struct cmd_opt {
+	const char *name;
+	const char *alias;
+	bool *set;
+	const char **value;
+};
+
+/*
+ * Takes the options of @opts (a NULL-named entry ends it) out of
+ * argv[0..*argc), leaving the other arguments in order and *argc their
+ * number.  "-" followed by a digit is an argument (a negative number);
+ * any other "-x" is a usage error, as is an option given twice or without
+ * its value.  "--" ends the options.
+ */
+int take_options(int *argc, char **argv, const struct cmd_opt *opts);
+
+/* The counters of a counter-get reply or notification. */
+struct counter_set {
+	uint64_t v[PCIESW_COUNTER_MAX + 1];
+	bool has[PCIESW_COUNTER_MAX + 1];
+};
+void counters_read(const struct nlmsghdr *nlh, struct counter_set *c);
 
 /*
  * The switches of @t and the objects of type @cmd (groups, ports,
@@ -69,6 +102,16 @@ int per_switch_cmd(int argc, char **argv, uint8_t cmd, const char *children,
 		   uint8_t extra_cmd, const char *extra_children,
 		   void (*print_one)(struct nlattr **sw, const struct objs *ch,
 				     const struct objs *extra));
+
+/*
+ * The printing half of per_switch_cmd(), for commands that fetch more
+ * (bw): @print_one for each switch of @sw, in a JSON array without SWITCH.
+ */
+void print_per_switch(const struct target *t, const struct objs *sw,
+		      const struct objs *ch, const struct objs *extra,
+		      void (*print_one)(struct nlattr **sw,
+					const struct objs *ch,
+					const struct objs *extra));
 
 /* Does the object @tb belong to switch @sw?  (Absent ids match nothing.) */
 bool same_switch(struct nlattr **tb, struct nlattr **sw);

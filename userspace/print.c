@@ -253,13 +253,10 @@ void print_string(enum pmode mode, const char *key, const char *fmt,
 	}
 }
 
-void print_uint(enum pmode mode, const char *key, const char *fmt,
-		uint64_t value)
+/* A number already rendered in @buf: JSON as it is, text through @fmt. */
+static void print_number(enum pmode mode, const char *key, const char *fmt,
+			 const char *buf)
 {
-	/* 20 digits hold any uint64_t */
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)value);
 	if (want_json(mode)) {
 		json_begin_value(key);
 		fputs(buf, stdout);
@@ -267,6 +264,25 @@ void print_uint(enum pmode mode, const char *key, const char *fmt,
 	} else if (want_text(mode, fmt)) {
 		text_value(fmt, buf);
 	}
+}
+
+void print_uint(enum pmode mode, const char *key, const char *fmt,
+		uint64_t value)
+{
+	/* 20 digits hold any uint64_t */
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)value);
+	print_number(mode, key, fmt, buf);
+}
+
+void print_int(enum pmode mode, const char *key, const char *fmt,
+	       int64_t value)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)value);
+	print_number(mode, key, fmt, buf);
 }
 
 void print_bool(enum pmode mode, const char *key, const char *fmt, bool value,

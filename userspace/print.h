@@ -49,6 +49,9 @@ void print_string(enum pmode mode, const char *key, const char *fmt,
 /* A number. */
 void print_uint(enum pmode mode, const char *key, const char *fmt,
 		uint64_t value);
+/* A signed number. */
+void print_int(enum pmode mode, const char *key, const char *fmt,
+	       int64_t value);
 /* A flag: JSON true/false, text @text (e.g. "up"/"down", chosen by caller). */
 void print_bool(enum pmode mode, const char *key, const char *fmt, bool value,
 		const char *text);

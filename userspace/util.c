@@ -194,3 +194,98 @@ bool parse_switch_id(const char *s, uint32_t *id)
 	*id = v;
 	return true;
 }
+
+bool parse_milli(const char *s, bool sign, int64_t *val)
+{
+	bool neg = false;
+	uint64_t v = 0;
+	int frac = -1;	/* decimals seen; -1 before the point */
+
+	if (sign && *s == '-') {
+		neg = true;
+		s++;
+	}
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || frac == 3)
+			return false;
+		if (frac >= 0)
+			frac++;
+		v = v * 10 + (*s - '0');
+		if (v > (uint64_t)INT64_MAX / 1000)
+			return false;
+	}
+	if (frac == 0)		/* "45." */
+		return false;
+	for (frac = frac < 0 ? 0 : frac; frac < 3; frac++)
+		v *= 10;
+	*val = neg ? -(int64_t)v : (int64_t)v;
+	return true;
+}
+
+/* v * 10^exp, false on overflow of a u64 */
+static bool scale10(uint64_t *v, unsigned int exp)
+{
+	while (exp--)
+		if (__builtin_mul_overflow(*v, 10, v))
+			return false;
+	return true;
+}
+
+bool parse_ber(const char *s, uint64_t *val)
+{
+	uint64_t m = 0;
+	long exp = 0, e = 0;
+	bool digits = false, point = false, eneg = false;
+
+	/* mantissa: digits with an optional point; m = the digits, exp -= decimals */
+	for (; (*s >= '0' && *s <= '9') || (*s == '.' && !point); s++) {
+		if (*s == '.') {
+			point = true;
+			continue;
+		}
+		digits = true;
+		/* leading and significant digits; trailing ones past u64 fail */
+		if (__builtin_mul_overflow(m, 10, &m) ||
+		    __builtin_add_overflow(m, (uint64_t)(*s - '0'), &m))
+			return false;
+		if (point)
+			exp--;
+	}
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			eneg = *s++ == '-';
+		if (*s < '0' || *s > '9')
+			return false;
+		for (; *s >= '0' && *s <= '9'; s++) {
+			e = e * 10 + (*s - '0');
+			if (e > 1000)
+				return false;
+		}
+		exp += eneg ? -e : e;
+	}
+	if (*s)
+		return false;
+	/* per 10^18 bits: m * 10^(exp + 18) */
+	exp += 18;
+	while (exp < 0 && m && m % 10 == 0) {
+		m /= 10;
+		exp++;
+	}
+	if (!m) {
+		*val = 0;
+		return true;
+	}
+	if (exp < 0 || !scale10(&m, exp) || m > 1000000000000000000ULL)
+		return false;
+	*val = m;
+	return true;
+}

@@ -55,6 +55,21 @@ bool parse_uint_hex(const char *s, unsigned long max, unsigned long *val);
  */
 bool parse_size(const char *s, uint64_t *val);
 
+/*
+ * A decimal number with at most three decimals, optionally negative when
+ * @sign, as thousandths: "45.5" -> 45500, "-5" -> -5000, "0.25" -> 250.
+ * False for anything else or beyond +-(INT64_MAX / 1000).
+ */
+bool parse_milli(const char *s, bool sign, int64_t *val);
+
+/*
+ * A bit-error rate ("1e-9", "2.5E-12", "0.000001", "0") as bit errors per
+ * 10^18 bits (1e-9 -> 1000000000), exactly: mantissa and exponent are read
+ * as decimal digits, no floating point.  False for anything else, a rate
+ * finer than 1e-18 or one above 1.
+ */
+bool parse_ber(const char *s, uint64_t *val);
+
 /* A switch given as "pciesw<N>" or "<N>", N 0-255. */
 bool parse_switch_id(const char *s, uint32_t *id);
 

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Temperatures (temp) and fault injection (inject): error bursts, bit-error
+ * rate, lane failure and surprise down on a port (the last three through
+ * port-set, like "port set"), temperature overrides.
+ *
+ * Temperatures travel in millidegrees Celsius: JSON has those numbers, the
+ * text shows degrees with one decimal.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+#include "cmd.h"
+#include "nl.h"
+#include "objprint.h"
+#include "objs.h"
+#include "print.h"
+#include "util.h"
+
+/* The highest sensor-override the spec allows, m°C (the lowest is uAPI's). */
+#define SENSOR_TEMP_MAX	150000
+
+/* --- temp ----------------------------------------------------------------- */
+
+/* -v: ambient, time constant, hysteresis, override */
+static bool temp_verbose;
+
+static void print_sensor(const struct nlattr *nest, void *arg)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	const char *alarm = "-";
+	bool max, crit;
+
+	(void)arg;
+	if (nl_parse_nest(nest, tb) < 0)
+		memset(tb, 0, sizeof(tb));
+	max = tb[PCIESW_A_SENSOR_MAX_ALARM] &&
+	      nla_get_u8(tb[PCIESW_A_SENSOR_MAX_ALARM]);
+	crit = tb[PCIESW_A_SENSOR_CRIT_ALARM] &&
+	       nla_get_u8(tb[PCIESW_A_SENSOR_CRIT_ALARM]);
+	if (crit)
+		alarm = max ? "max,crit" : "crit";
+	else if (max)
+		alarm = "max";
+
+	open_object(NULL);
+	print_attr_u32(PRINT_ANY, "sensor-id", "%-6s ", tb[PCIESW_A_SENSOR_ID]);
+	print_attr_string(PRINT_ANY, "sensor-label", "%-12s ",
+			  tb[PCIESW_A_SENSOR_LABEL]);
+	print_attr_temp(PRINT_ANY, "sensor-temp", "%-9s ",
+			tb[PCIESW_A_SENSOR_TEMP]);
+	print_attr_temp(PRINT_ANY, "sensor-max", "%-9s ",
+			tb[PCIESW_A_SENSOR_MAX]);
+	print_attr_temp(PRINT_ANY, "sensor-crit", "%-9s ",
+			tb[PCIESW_A_SENSOR_CRIT]);
+	print_attr_u32(PRINT_JSON, "sensor-hyst", NULL,
+		       tb[PCIESW_A_SENSOR_HYST]);
+	print_attr_flag(PRINT_JSON, "sensor-max-alarm", NULL,
+			tb[PCIESW_A_SENSOR_MAX_ALARM], NULL, NULL);
+	print_attr_flag(PRINT_JSON, "sensor-crit-alarm", NULL,
+			tb[PCIESW_A_SENSOR_CRIT_ALARM], NULL, NULL);
+	/* absent unless overridden: null in JSON */
+	print_attr_s32(PRINT_JSON, "sensor-override", NULL,
+		       tb[PCIESW_A_SENSOR_OVERRIDE]);
+	if (!temp_verbose) {
+		print_string(PRINT_TEXT, NULL, "%s\n", alarm);
+	} else {
+		print_string(PRINT_TEXT, NULL, "%-9s ", alarm);
+		print_attr_temp(PRINT_TEXT, NULL, "%-9s ",
+				tb[PCIESW_A_SENSOR_HYST]);
+		print_attr_temp(PRINT_TEXT, NULL, "%s\n",
+				tb[PCIESW_A_SENSOR_OVERRIDE]);
+	}
+	close_object();
+}
+
+static void temp_switch(struct nlattr **sw, const struct objs *th,
+			const struct objs *unused __attribute__((unused)))
+{
+	struct nlattr **tb = NULL;
+	size_t i, found = 0;
+
+	for (i = 0; i < th->n && !tb; i++) {
+		if (same_switch(th->tb[i], sw)) {
+			tb = th->tb[i];
+			found = i;
+		}
+	}
+	open_object(NULL);
+	print_attr_string(PRINT_ANY, "switch", "%s:",
+			  sw[PCIESW_A_SWITCH_NAME]);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, sw[PCIESW_A_SWITCH_ID]);
+	if (!tb) {
+		/* a module without thermal-get would have failed the dump */
+		print_text(" no temperatures\n");
+		close_object();
+		return;
+	}
+	print_attr_temp(PRINT_ANY, "thermal-highest", " highest %s",
+			tb[PCIESW_A_THERMAL_HIGHEST]);
+	print_attr_temp(temp_verbose ? PRINT_ANY : PRINT_JSON,
+			"thermal-ambient", ", ambient %s",
+			tb[PCIESW_A_THERMAL_AMBIENT]);
+	print_attr_u32(temp_verbose ? PRINT_ANY : PRINT_JSON,
+		       "thermal-time-constant", ", time constant %s ms",
+		       tb[PCIESW_A_THERMAL_TIME_CONSTANT]);
+	print_text("\n%-6s %-12s %-9s %-9s %-9s %s\n", "SENSOR", "LABEL",
+		   "TEMP", "MAX", "CRIT", temp_verbose ?
+		   "ALARM     HYST      OVERRIDE" : "ALARM");
+	open_array("thermal-sensor");
+	nl_for_each_attr(objs_hdr(th, found), PCIESW_A_THERMAL_SENSOR,
+			 print_sensor, NULL);
+	close_array();
+	close_object();
+}
+
+int cmd_temp(int argc, char **argv)
+{
+	const struct cmd_opt opts[] = {
+		{ "--verbose", "-v", &temp_verbose, NULL },
+		{ NULL, NULL, NULL, NULL },
+	};
+	int ret;
+
+	ret = take_options(&argc, argv, opts);
+	if (ret)
+		return ret;
+	return per_switch_cmd(argc, argv, PCIESW_CMD_THERMAL_GET,
+			      "temperatures", 0, NULL, temp_switch);
+}
+
+/* --- inject --------------------------------------------------------------- */
+
+/* Finds the sensor labelled @label on switch @id. */
+struct sensor_lookup {
+	const char *label;
+	long id;
+};
+
+static void match_sensor(const struct nlattr *nest, void *arg)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	struct sensor_lookup *l = arg;
+
+	if (nl_parse_nest(nest, tb) < 0 || !tb[PCIESW_A_SENSOR_ID] ||
+	    !tb[PCIESW_A_SENSOR_LABEL])
+		return;
+	if (!strcmp(nla_get_string(tb[PCIESW_A_SENSOR_LABEL]), l->label))
+		l->id = nla_get_u32(tb[PCIESW_A_SENSOR_ID]);
+}
+
+static int sensor_by_label(struct nl_session *s, uint32_t id,
+			   const char *label, uint32_t *sensor)
+{
+	struct sensor_lookup l = { .label = label, .id = -1 };
+	struct objs th = { 0 };
+	int ret;
+
+	ret = objs_fetch(s, PCIESW_CMD_THERMAL_GET, false, true, id, &th,
+			 "cannot get the temperatures");
+	if (ret)
+		return ret;
+	if (th.n)
+		nl_for_each_attr(objs_hdr(&th, 0), PCIESW_A_THERMAL_SENSOR,
+				 match_sensor, &l);
+	objs_free(&th);
+	if (l.id < 0) {
+		error("no sensor labelled \"%s\" on switch %u (see switchctl temp)",
+		      label, id);
+		return EXIT_FAIL;
+	}
+	*sensor = l.id;
+	return EXIT_OK;
+}
+
+/* "inject SWITCH temp [SENSOR] VALUE|clear" */
+static int inject_temp(uint32_t id, int argc, char **argv)
+{
+	const char *value, *sensor_arg = NULL;
+	struct nl_session *s;
+	struct nl_msg *req;
+	unsigned long v;
+	uint32_t sensor = 0;
+	int64_t mc = 0;
+	bool clear;
+	int ret;
+
+	if (argc < 1)
+		return usage_error("missing temperature (degrees Celsius, or clear)");
+	if (argc > 2)
+		return usage_error("too many arguments: \"%s\"", argv[2]);
+	value = argv[argc - 1];
+	clear = !strcmp(value, "clear");
+	if (!clear && (!parse_milli(value, true, &mc) ||
+		       mc < PCIESW_TEMP_MIN || mc > SENSOR_TEMP_MAX))
+		return usage_error("invalid temperature \"%s\": expected degrees Celsius from %d to %d (85.5), or clear",
+				   value, PCIESW_TEMP_MIN / 1000,
+				   SENSOR_TEMP_MAX / 1000);
+	if (argc == 2) {
+		sensor_arg = argv[0];
+		if (parse_uint(sensor_arg, UINT32_MAX, &v))
+			sensor = v;
+	}
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	if (sensor_arg && !parse_uint(sensor_arg, UINT32_MAX, &v))
+		ret = sensor_by_label(s, id, sensor_arg, &sensor);
+	if (ret) {
+		nl_session_close(s);
+		return ret;
+	}
+	req = nl_request_new(s, PCIESW_CMD_THERMAL_SET, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	/* no sensor-id: every sensor */
+	if (sensor_arg)
+		nl_put_u32(req, PCIESW_A_SENSOR_ID, sensor);
+	if (clear)
+		nl_put_flag(req, PCIESW_A_SENSOR_OVERRIDE_CLEAR);
+	else
+		nl_put_s32(req, PCIESW_A_SENSOR_OVERRIDE, mc);
+	ret = nl_request_run(s, req, NULL,
+			     "cannot override the temperature of switch %u",
+			     id);
+	nl_session_close(s);
+	return finish(ret);
+}
+
+/* "inject SWITCH PORT COUNTER [--count N]": a burst of errors */
+static int inject_errors(uint32_t id, uint32_t port, const char *type,
+			 const char *count)
+{
+	struct nl_session *s;
+	struct nl_msg *req;
+	unsigned long n = 1;
+	uint32_t counter;
+	int ret;
+
+	if (!enum_parse(&counter_names, type, 0, &counter))
+		return usage_error("unknown fault \"%s\": expected an error counter, ber, lane or surprise-down (the help lists them)",
+				   type);
+	if (counter >= PCIESW_COUNTER_FIRST_TRAFFIC)
+		return usage_error("%s is a traffic counter: only error counters can be injected",
+				   type);
+	if (count && !parse_uint(count, 1000000, &n))
+		return usage_error("invalid count \"%s\": expected 1 to 1000000",
+				   count);
+	if (!n)
+		return usage_error("invalid count \"%s\": expected 1 to 1000000",
+				   count);
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_INJECT, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	nl_put_u32(req, PCIESW_A_COUNTER_ID, counter);
+	nl_put_u32(req, PCIESW_A_INJECT_COUNT, n);
+	ret = nl_request_run(s, req, NULL,
+			     "cannot inject %s on port %u of switch %u",
+			     type, port, id);
+	nl_session_close(s);
+	return finish(ret);
+}
+
+/* Faults of the link, set through port-set. */
+static bool is_link_fault(const char *word)
+{
+	return !strcmp(word, "ber") || !strcmp(word, "lane") ||
+	       !strcmp(word, "lanes") || !strcmp(word, "surprise-down");
+}
+
+/* "ber RATE", "lane MASK", "surprise-down" */
+static int link_fault(uint32_t id, uint32_t port, int argc, char **argv)
+{
+	struct port_settings ps;
+	int want, ret = EXIT_OK;
+
+	port_settings_init(&ps);
+	if (!strcmp(argv[0], "ber")) {
+		want = 2;
+		ps.has_ber = true;
+		if (argc >= 2)
+			ret = parse_ber_arg(argv[1], &ps.ber);
+	} else if (!strcmp(argv[0], "lane") || !strcmp(argv[0], "lanes")) {
+		want = 2;
+		ps.has_failed = true;
+		if (argc >= 2)
+			ret = parse_lane_mask(argv[1], &ps.failed);
+	} else {	/* surprise-down */
+		want = 1;
+		ps.surprise_down = true;
+	}
+	if (argc < want)
+		return usage_error("\"%s\" needs a value", argv[0]);
+	if (argc > want)
+		return usage_error("too many arguments: \"%s\"", argv[want]);
+	if (ret)
+		return ret;
+	return port_set_run(id, port, &ps);
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	const char *count = NULL;
+	const struct cmd_opt opts[] = {
+		{ "--count", "-c", NULL, &count },
+		{ NULL, NULL, NULL, NULL },
+	};
+	uint32_t id, port;
+	int ret;
+
+	ret = take_options(&argc, argv, opts);
+	if (ret)
+		return ret;
+	if (argc >= 2 && !strcmp(argv[1], "temp")) {
+		if (count)
+			return usage_error("--count is for error bursts");
+		ret = parse_switch_arg(argv[0], &id);
+		return ret ? ret : inject_temp(id, argc - 2, argv + 2);
+	}
+	ret = parse_switch_port(argc, argv, &id, &port);
+	if (ret)
+		return ret;
+	if (argc < 3)
+		return usage_error("missing fault: an error counter, ber, lane or surprise-down");
+	if (is_link_fault(argv[2])) {
+		if (count)
+			return usage_error("--count is for error bursts, not %s",
+					   argv[2]);
+		return link_fault(id, port, argc - 2, argv + 2);
+	}
+	if (argc > 3)
+		return usage_error("too many arguments: \"%s\"", argv[3]);
+	return inject_errors(id, port, argv[2], count);
+}
