@@ -91,6 +91,10 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 		*why = "bad speed, width (power of 2 up to 16) or memory size (pages)";
 		return ERR_PTR(-EINVAL);
 	}
+	if (mem_size > PCIESW_MEM_MAX) {
+		*why = "memory size is at most 1 TiB";
+		return ERR_PTR(-EINVAL);
+	}
 
 	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep) {
@@ -112,6 +116,9 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	ep->max_speed = speed ?: desc->max_speed;
 	ep->max_width = width ?: desc->max_width;
 	ep->mem_size = mem_size ?: desc->mem_size;
+	ep->mem = pciesw_mem_create(ep->mem_size);
+	if (!ep->mem)
+		goto err_idx;
 
 	/* keep the list ordered by id */
 	list_for_each_entry(pos, &sw->endpoints, node)
@@ -124,6 +131,12 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	pciesw_link_start(port, PCIESW_LINK_TRAIN);
 	return ep;
 
+err_idx:
+	ida_free(&sw->ep_type_ids[type], idx);
+	ida_free(&sw->ep_ids, id);
+	kfree(ep);
+	*why = "out of memory";
+	return ERR_PTR(-ENOMEM);
 err_id:
 	ida_free(&sw->ep_ids, id);
 err_free:
@@ -146,6 +159,15 @@ void pciesw_ep_del(struct pciesw_endpoint *ep)
 	list_del(&ep->node);
 	ida_free(&sw->ep_type_ids[ep->type], ep->type_idx);
 	ida_free(&sw->ep_ids, ep->id);
+	/* mappings of the window may outlive it; they see it gone */
+	pciesw_mem_unplug(ep->mem);
+	pciesw_ep_free(ep);
+}
+
+/* Free an endpoint that is no longer listed. */
+void pciesw_ep_free(struct pciesw_endpoint *ep)
+{
+	pciesw_mem_put(ep->mem);
 	kfree(ep);
 }
 

@@ -53,6 +53,12 @@ mkdir -p "$out/generated"
 	else
 		echo "#define pciesw_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)"
 	fi
+	# vm_flags became read-only behind vm_flags_set() in 6.3
+	if has 'void vm_flags_set\(' include/linux/mm.h; then
+		echo "#define pciesw_vm_flags_set(vma, flags) vm_flags_set(vma, flags)"
+	else
+		echo "#define pciesw_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))"
+	fi
 } > "$out/generated/pciesw_compat.h.new"
 # rewrite only on change, so an unchanged header does not rebuild everything
 if cmp -s "$out/generated/pciesw_compat.h.new" "$out/generated/pciesw_compat.h"; then

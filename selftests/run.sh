@@ -36,7 +36,7 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 
-ALL_TESTS=(pciesw_ioctl pciesw_netlink pciesw_unpriv pciesw_bus.sh
+ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_module.sh pciesw_switchctl.sh
 	   pciesw_lanes pciesw_link pciesw_hotplug pciesw_events
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress

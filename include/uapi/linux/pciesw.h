@@ -268,6 +268,7 @@ enum pciesw_a {
 	PCIESW_A_VPD_VALUE,		/* string, printable ASCII */
 	PCIESW_A_VPD_WRITABLE,		/* u8 */
 	PCIESW_A_VPD_RW_FREE,		/* u32 */
+	PCIESW_A_EP_MEM_RESIDENT,	/* u64, bytes of the window in memory */
 
 	/* private: */
 	__PCIESW_A_MAX,
@@ -345,5 +346,33 @@ struct pciesw_info {
 };
 
 #define PCIESW_IOC_INFO		_IOWR(PCIESW_IOC_MAGIC, 0x00, struct pciesw_info)
+
+/**
+ * struct pciesw_ep_map - where an endpoint's memory window is in mmap()
+ * @size: in: sizeof(struct pciesw_ep_map); anything else is refused
+ * @flags: in: must be 0
+ * @ep_id: in: the endpoint (ep-id in netlink, id in sysfs)
+ * @reserved0: in: must be 0
+ * @offset: out: the mmap() offset of byte 0 of the window
+ * @mem_size: out: bytes in the window
+ * @reserved: in: must be 0; out: 0
+ *
+ * The window is mapped with mmap(MAP_SHARED) of /dev/pcieswN at @offset
+ * (plus any page-aligned offset into the window, up to @mem_size).  It is
+ * the same memory DMA reads and writes; pages that were never written read
+ * as zeros.  Once the endpoint is unplugged, pages not yet touched through
+ * the mapping give SIGBUS.  ENOENT: no such endpoint.
+ */
+struct pciesw_ep_map {
+	__u32 size;
+	__u32 flags;
+	__u32 ep_id;
+	__u32 reserved0;
+	__u64 offset;
+	__u64 mem_size;
+	__u64 reserved[4];
+};
+
+#define PCIESW_IOC_EP_MAP	_IOWR(PCIESW_IOC_MAGIC, 0x01, struct pciesw_ep_map)
 
 #endif /* _UAPI_LINUX_PCIESW_H */

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Endpoint memory windows (a GPU's BAR, an NVMe namespace): sparse page
+ * stores in the manner of drivers/block/brd.c.  A page exists once something
+ * wrote to it (or mapped it); until then the window reads as zeros, so a
+ * 16 GiB window costs only what is touched.  Pages are never freed while the
+ * store lives, so a page found once stays valid for the holder of a
+ * reference to the store.
+ */
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "pciesw.h"
+
+/**
+ * struct pciesw_mem - the pages of one memory window
+ * @refs: the endpoint holds one until it is unplugged, each user mapping
+ *	  (and later each DMA transfer) one while it uses the store
+ * @size: bytes, a multiple of PAGE_SIZE
+ * @gone: the endpoint was unplugged: no new mappings, faults get SIGBUS
+ * @resident: pages in @pages
+ * @pages: page index -> struct page; its lock serialises insertions,
+ *	   lookups run under RCU (inside xa_load())
+ */
+struct pciesw_mem {
+	struct kref refs;
+	u64 size;
+	bool gone;
+	atomic64_t resident;
+	struct xarray pages;
+};
+
+struct pciesw_mem *pciesw_mem_create(u64 size)
+{
+	struct pciesw_mem *mem;
+
+	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	if (!mem)
+		return NULL;
+	kref_init(&mem->refs);
+	mem->size = size;
+	atomic64_set(&mem->resident, 0);
+	xa_init(&mem->pages);
+	return mem;
+}
+
+static void pciesw_mem_release(struct kref *kref)
+{
+	struct pciesw_mem *mem = container_of(kref, struct pciesw_mem, refs);
+	struct page *page;
+	unsigned long idx;
+
+	/* pages still mapped somewhere keep the mapping's own reference */
+	xa_for_each(&mem->pages, idx, page)
+		__free_page(page);
+	xa_destroy(&mem->pages);
+	kfree(mem);
+}
+
+struct pciesw_mem *pciesw_mem_get(struct pciesw_mem *mem)
+{
+	kref_get(&mem->refs);
+	return mem;
+}
+
+void pciesw_mem_put(struct pciesw_mem *mem)
+{
+	kref_put(&mem->refs, pciesw_mem_release);
+}
+
+u64 pciesw_mem_size(const struct pciesw_mem *mem)
+{
+	return mem->size;
+}
+
+u64 pciesw_mem_resident(const struct pciesw_mem *mem)
+{
+	return (u64)atomic64_read(&mem->resident) << PAGE_SHIFT;
+}
+
+/* The endpoint is unplugged: its window no longer answers. */
+void pciesw_mem_unplug(struct pciesw_mem *mem)
+{
+	WRITE_ONCE(mem->gone, true);
+}
+
+bool pciesw_mem_gone(const struct pciesw_mem *mem)
+{
+	return READ_ONCE(mem->gone);
+}
+
+/*
+ * The page at index @idx, allocated (zeroed) when it does not exist yet.
+ * Racing allocators agree on one page through xa_cmpxchg().
+ */
+struct page *pciesw_mem_page(struct pciesw_mem *mem, pgoff_t idx)
+{
+	struct page *page, *cur;
+
+	if (idx >= mem->size >> PAGE_SHIFT)
+		return ERR_PTR(-EINVAL);
+	page = xa_load(&mem->pages, idx);
+	if (page)
+		return page;
+
+	/* user mappings get these pages too: highmem-able, not movable */
+	page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	if (!page)
+		return ERR_PTR(-ENOMEM);
+	cur = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL);
+	if (unlikely(cur)) {
+		__free_page(page);
+		return xa_is_err(cur) ? ERR_PTR(xa_err(cur)) : cur;
+	}
+	atomic64_inc(&mem->resident);
+	return page;
+}
