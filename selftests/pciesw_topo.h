@@ -658,6 +658,37 @@ static inline int tp_switch_fresh(struct pnl *p, unsigned int id,
 }
 
 /* ------------------------------------------------------------------ */
+/* Test-only knobs in debugfs (not ABI)                                */
+
+#define PCIESW_DEBUGFS	"/sys/kernel/debug/pciesw"
+
+/*
+ * Account @bytes of traffic on port @port as if it had crossed the link:
+ * debugfs pcieswN/portM/traffic takes "DIR CLASS BYTES" (ingress|egress,
+ * posted|non-posted|completion).  0 or -errno.
+ */
+static inline int tp_feed(unsigned int id, unsigned int port, const char *dir,
+			  const char *cls, uint64_t bytes)
+{
+	char path[PATH_MAX], buf[96];
+
+	snprintf(path, sizeof(path), PCIESW_DEBUGFS "/pciesw%u/port%u/traffic",
+		 id, port);
+	snprintf(buf, sizeof(buf), "%s %s %llu\n", dir, cls,
+		 (unsigned long long)bytes);
+	return sysfs_write(path, buf);
+}
+
+static inline bool tp_have_feed(unsigned int id)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), PCIESW_DEBUGFS "/pciesw%u/port0/traffic",
+		 id);
+	return access(path, W_OK) == 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Expected widths                                                     */
 
 /*
