@@ -62,7 +62,7 @@ static int hwmon_dir(unsigned int id, char *dir, size_t len)
 		slash = strrchr(real, '/');
 		if (!slash || strcmp(slash + 1, want))
 			continue;
-		snprintf(dir, len, "/sys/class/hwmon/%s", de->d_name);
+		snprintf(dir, len, "/sys/class/hwmon/%.64s", de->d_name);
 		err = 0;
 		break;
 	}
@@ -241,7 +241,9 @@ FIXTURE_TEARDOWN(thermal)
 /* Defaults, the netlink shape and the hwmon files agree. */
 TEST_F(thermal, defaults_and_hwmon)
 {
+	struct pnl_attr one[] = { A_U32(PCIESW_A_SWITCH_ID, ID), A_END };
 	char attr[64], buf[64], path[PATH_MAX];
+	struct pnl_reply r;
 	struct pnl_obj o;
 	struct stat st;
 	unsigned int i;
@@ -334,18 +336,10 @@ TEST_F(thermal, defaults_and_hwmon)
 	}
 	snprintf(path, sizeof(path), "%s/temp7_input", self->hw);
 	EXPECT_NE(0, access(path, F_OK));
-
 	/* one object per switch in a dump */
-	{
-		struct pnl_attr one[] = { A_U32(PCIESW_A_SWITCH_ID, ID),
-					  A_END };
-		struct pnl_reply r;
-
-		ASSERT_EQ(0, tp_call(&self->p, PCIESW_CMD_THERMAL_GET, true,
-				     one, &r));
-		EXPECT_EQ(1U, r.nobjs);
-		pnl_reply_free(&r);
-	}
+	ASSERT_EQ(0, tp_call(&self->p, PCIESW_CMD_THERMAL_GET, true, one, &r));
+	EXPECT_EQ(1U, r.nobjs);
+	pnl_reply_free(&r);
 }
 
 /* Limits: hwmon (root) and netlink, crit >= max, ranges. */
