@@ -266,7 +266,7 @@ if ((HAVE_COUNTERS)); then
 	sc inject "$SW" 2 bad-tlp --count 9
 	sc inject "$SW" 2 bad-tlp --count 3
 	sc inject "$SW" 5 receiver-error --count 3
-	sc inject "$SW" 6 receiver-error --count 2
+	sc inject "$SW" 4 receiver-error --count 2
 	sc -j errors thresholds "$SW"
 	jqo "$JQ_TH"
 	check_eq "errors thresholds -j: both crossed, with the counters' values" \
@@ -283,7 +283,7 @@ if ((HAVE_COUNTERS)); then
 	sc_err "errors threshold of an unknown counter: exit 2" 2 \
 		"unknown counter" errors threshold "$SW" 2 nosuch 1
 	sc_err "errors threshold with a bad value: exit 2" 2 \
-		"invalid threshold" errors threshold "$SW" 2 bad-tlp -1
+		"invalid threshold" errors threshold "$SW" 2 bad-tlp 1k
 	sc_ok "errors clear $SW" errors clear "$SW"
 fi
 

@@ -50,11 +50,12 @@ static void print_sensor(const struct nlattr *nest, void *arg)
 	print_attr_u32(PRINT_ANY, "sensor-id", "%-6s ", tb[PCIESW_A_SENSOR_ID]);
 	print_attr_string(PRINT_ANY, "sensor-label", "%-12s ",
 			  tb[PCIESW_A_SENSOR_LABEL]);
-	print_attr_temp(PRINT_ANY, "sensor-temp", "%-9s ",
+	/* "°" is two bytes, one column: the widths of temperatures are one more */
+	print_attr_temp(PRINT_ANY, "sensor-temp", "%-10s ",
 			tb[PCIESW_A_SENSOR_TEMP]);
-	print_attr_temp(PRINT_ANY, "sensor-max", "%-9s ",
+	print_attr_temp(PRINT_ANY, "sensor-max", "%-10s ",
 			tb[PCIESW_A_SENSOR_MAX]);
-	print_attr_temp(PRINT_ANY, "sensor-crit", "%-9s ",
+	print_attr_temp(PRINT_ANY, "sensor-crit", "%-10s ",
 			tb[PCIESW_A_SENSOR_CRIT]);
 	print_attr_u32(PRINT_JSON, "sensor-hyst", NULL,
 		       tb[PCIESW_A_SENSOR_HYST]);
@@ -69,7 +70,7 @@ static void print_sensor(const struct nlattr *nest, void *arg)
 		print_string(PRINT_TEXT, NULL, "%s\n", alarm);
 	} else {
 		print_string(PRINT_TEXT, NULL, "%-9s ", alarm);
-		print_attr_temp(PRINT_TEXT, NULL, "%-9s ",
+		print_attr_temp(PRINT_TEXT, NULL, "%-10s ",
 				tb[PCIESW_A_SENSOR_HYST]);
 		print_attr_temp(PRINT_TEXT, NULL, "%s\n",
 				tb[PCIESW_A_SENSOR_OVERRIDE]);
