@@ -392,6 +392,27 @@ static inline int pnl_not_in_spec(const struct pnl_obj *o, int cmd, bool dump)
 	return 0;
 }
 
+/*
+ * The first attribute of @o that is not in the 0-terminated @allowed (pad
+ * attributes may come anywhere), 0 if none: for event ops, whose
+ * attributes gen_spec.py does not tabulate.
+ */
+static inline int pnl_not_in(const struct pnl_obj *o, const int *allowed)
+{
+	const int *w;
+	int a;
+
+	for (a = 1; a <= SPEC_ATTR_MAX; a++) {
+		if (!o->count[a] || spec_attrs[a].type == T_PAD)
+			continue;
+		for (w = allowed; *w && *w != a; w++)
+			;
+		if (!*w)
+			return a;
+	}
+	return 0;
+}
+
 /* The first attribute of the 0-terminated @want that @o lacks, 0 if none. */
 static inline int pnl_missing(const struct pnl_obj *o, const int *want)
 {
