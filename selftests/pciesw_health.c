@@ -1177,7 +1177,9 @@ static void *race_reader(void *arg)
 			if (!tp_call(&p, PCIESW_CMD_COUNTER_GET, true, req, &r))
 				for (i = 0; i < r.nobjs; i++)
 					if (r.objs[i].u[PCIESW_A_PORT_ID] <
-					    NPORTS)
+					    NPORTS &&
+					    (r.objs[i].ctr_mask &
+					     (1ULL << RACE_CTR)))
 						v[r.objs[i].u[PCIESW_A_PORT_ID]] =
 						(long long)r.objs[i].ctr[RACE_CTR];
 			pnl_reply_free(&r);
@@ -1189,9 +1191,12 @@ static void *race_reader(void *arg)
 		}
 		g2 = __atomic_load_n(&rc->gen, __ATOMIC_SEQ_CST);
 		for (port = 0; port < NPORTS; port++) {
-			/* a clear ran, or was in flight, between two reads */
+			/*
+			 * a clear ran, or was in flight, between the start
+			 * of the previous read and the end of this one
+			 */
 			bool cleared = port == RACE_CLEARED &&
-				       (g1 != prev_gen || g1 != g2 || (g1 & 1));
+				       (prev_gen != g2 || (prev_gen & 1));
 
 			if (v[port] < 0) {
 				__atomic_add_fetch(&rc->errs, 1,
@@ -1199,11 +1204,13 @@ static void *race_reader(void *arg)
 				continue;
 			}
 			if (prev[port] >= 0 && v[port] < prev[port] && !cleared)
-				race_fail(rc, "port %u went from %lld to %lld",
+				race_fail(rc, rd->mode == 0 ? "do: port %u went from %lld to %lld" :
+					  rd->mode == 1 ? "sysfs: port %u went from %lld to %lld" :
+					  "dump: port %u went from %lld to %lld",
 					  port, prev[port], v[port]);
 			prev[port] = v[port];
 		}
-		prev_gen = g2;
+		prev_gen = g1;
 		__atomic_add_fetch(&rc->reads, 1, __ATOMIC_RELAXED);
 	}
 	pnl_close(&p);
