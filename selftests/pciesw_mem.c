@@ -155,10 +155,11 @@ TEST_F(mem, sparse_window)
 		if (q[n / 2 + i] != pattern(n + i))
 			break;
 	EXPECT_EQ(n / 2, i);
-	/* reading a page nobody wrote gives zeros (and backs it) */
+	/* reading a page nobody wrote gives zeros (and backs that page) */
 	EXPECT_EQ(0ULL, q[0]);
 	EXPECT_EQ(0ULL, q[n / 2 - 1]);
-	EXPECT_EQ((long)(MiB + MiB / 2), ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	EXPECT_EQ((long)MiB + 2 * self->page,
+		  ep_attr(MEM_ID, "gpu0", "mem_resident"));
 	ASSERT_EQ(0, munmap(q, MiB));
 }
 
