@@ -179,6 +179,55 @@ static void pciesw_dev_uevent_vpd(struct pciesw_dev *pdev)
 	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
 }
 
+/* A counter reached its threshold: uevent on its port, or on the switch. */
+static void pciesw_dev_uevent_threshold(struct pciesw_dev *pdev,
+					const struct pciesw_event *ev)
+{
+	struct pciesw_child *port = ev->port ? pdev->ports[ev->port->id] : NULL;
+	char counter[64], threshold[48], value[48];
+	char event[] = "PCIESW_EVENT=threshold";
+	char *envp[5];
+
+	if (ev->port && !port)
+		return;
+	envp[0] = event;
+	envp[1] = counter;
+	envp[2] = threshold;
+	envp[3] = value;
+	envp[4] = NULL;
+	snprintf(counter, sizeof(counter), "PCIESW_COUNTER=%s",
+		 pciesw_counter_name(ev->counter));
+	snprintf(threshold, sizeof(threshold), "PCIESW_THRESHOLD=%llu",
+		 ev->threshold);
+	snprintf(value, sizeof(value), "PCIESW_VALUE=%llu", ev->value);
+	kobject_uevent_env(port ? &port->dev.kobj : &pdev->dev.kobj,
+			   KOBJ_CHANGE, envp);
+}
+
+static void pciesw_dev_uevent_thermal(struct pciesw_dev *pdev,
+				      const struct pciesw_event *ev)
+{
+	char sensor[32], label[48], alarm[32], active[32], temp[32];
+	char event[] = "PCIESW_EVENT=thermal";
+	char *envp[7];
+
+	envp[0] = event;
+	envp[1] = sensor;
+	envp[2] = label;
+	envp[3] = alarm;
+	envp[4] = active;
+	envp[5] = temp;
+	envp[6] = NULL;
+	snprintf(sensor, sizeof(sensor), "PCIESW_SENSOR=%u", ev->sensor);
+	snprintf(label, sizeof(label), "PCIESW_LABEL=%s",
+		 pciesw_sensor_label(ev->sensor));
+	snprintf(alarm, sizeof(alarm), "PCIESW_ALARM=%s",
+		 ev->level == PCIESW_ALARM_CRITICAL ? "critical" : "warning");
+	snprintf(active, sizeof(active), "PCIESW_ACTIVE=%u", ev->active);
+	snprintf(temp, sizeof(temp), "PCIESW_TEMP=%d", ev->temp);
+	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
+}
+
 /* Model events, with sw->lock held: keep the devices in step. */
 static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
 			    void *data)
@@ -190,10 +239,12 @@ static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
 		return NOTIFY_DONE;
 	switch (ev->type) {
 	case PCIESW_EV_PORTS_REMOVE:
+		pciesw_debugfs_ports_del(pdev, ev->first);
 		pciesw_dev_ports_del(pdev, ev->first);
 		break;
 	case PCIESW_EV_PORTS_ADD:
 		pciesw_dev_ports_add(pdev, ev->first);
+		pciesw_debugfs_ports_add(pdev, ev->first);
 		break;
 	case PCIESW_EV_EP_ADD:
 		pciesw_dev_ep_add(pdev, ev->ep);
@@ -209,6 +260,13 @@ static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
 		break;
 	case PCIESW_EV_VPD_CHANGE:
 		pciesw_dev_uevent_vpd(pdev);
+		break;
+	case PCIESW_EV_THRESHOLD:
+		pciesw_dev_uevent_threshold(pdev, ev);
+		break;
+	case PCIESW_EV_THERMAL_ALARM:
+		pciesw_hwmon_alarm(pdev, ev);
+		pciesw_dev_uevent_thermal(pdev, ev);
 		break;
 	default:
 		break;
@@ -310,11 +368,21 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 	err = pciesw_dev_children_add(pdev);
 	if (err)
 		goto err_cdev_del;
-	err = pciesw_switch_publish(sw);
+	err = pciesw_hwmon_add(pdev);
 	if (err)
 		goto err_children_del;
+	err = pciesw_debugfs_add(pdev);
+	if (err)
+		goto err_hwmon_del;
+	err = pciesw_switch_publish(sw);
+	if (err)
+		goto err_debugfs_del;
 	return 0;
 
+err_debugfs_del:
+	pciesw_debugfs_del(pdev);
+err_hwmon_del:
+	pciesw_hwmon_del(pdev);
 err_children_del:
 	pciesw_dev_children_del(pdev);
 err_cdev_del:
@@ -331,6 +399,8 @@ static void pciesw_dev_remove(struct pciesw_dev *pdev)
 	u32 id = pdev->sw->id;
 
 	pciesw_switch_unpublish(pdev->sw);
+	pciesw_debugfs_del(pdev);
+	pciesw_hwmon_del(pdev);
 	pciesw_dev_children_del(pdev);
 	cdev_device_del(&pdev->cdev, &pdev->dev);
 	xa_erase(&pciesw_devs, id);
@@ -395,7 +465,13 @@ int pciesw_dev_del(u32 id, const char **why)
 
 int pciesw_dev_init(void)
 {
-	return pciesw_event_register(&pciesw_dev_event_nb);
+	int err;
+
+	pciesw_debugfs_init();
+	err = pciesw_event_register(&pciesw_dev_event_nb);
+	if (err)
+		pciesw_debugfs_exit();
+	return err;
 }
 
 void pciesw_dev_exit(void)
@@ -409,4 +485,5 @@ void pciesw_dev_exit(void)
 		pciesw_dev_remove(pdev);
 	mutex_unlock(&pciesw_devs_lock);
 	pciesw_event_unregister(&pciesw_dev_event_nb);
+	pciesw_debugfs_exit();
 }

@@ -10,6 +10,7 @@
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/platform_device.h>
 
 #include <pciesw_compat.h>
 
@@ -35,6 +36,9 @@ struct pciesw_child {
  * @groups: lane group devices, by group id
  * @ports: port devices, by port id (changed under sw->lock by events)
  * @eps: endpoint devices, by endpoint id (likewise)
+ * @thermal: the platform device @hwmon hangs off (hwmon.c)
+ * @hwmon: the hwmon device of the temperature sensors
+ * @dbg: the debugfs directory (debugfs.c; changed under sw->lock)
  */
 struct pciesw_dev {
 	struct device dev;
@@ -43,6 +47,9 @@ struct pciesw_dev {
 	struct pciesw_child *groups[PCIESW_MAX_GROUPS];
 	struct pciesw_child *ports[PCIESW_MAX_PORTS];
 	struct xarray eps;
+	struct platform_device *thermal;
+	struct device *hwmon;
+	struct pciesw_debugfs *dbg;
 };
 
 static inline struct pciesw_dev *to_pciesw_dev(struct device *dev)
@@ -63,5 +70,19 @@ extern const struct device_type pciesw_port_devtype;
 extern const struct device_type pciesw_ep_devtype;
 extern const struct file_operations pciesw_chardev_fops;
 dev_t pciesw_chardev_devt(u32 id);
+
+/* hwmon.c */
+int pciesw_hwmon_add(struct pciesw_dev *pdev);
+void pciesw_hwmon_del(struct pciesw_dev *pdev);
+void pciesw_hwmon_alarm(struct pciesw_dev *pdev,
+			const struct pciesw_event *ev);
+
+/* debugfs.c */
+void pciesw_debugfs_init(void);
+void pciesw_debugfs_exit(void);
+int pciesw_debugfs_add(struct pciesw_dev *pdev);
+void pciesw_debugfs_del(struct pciesw_dev *pdev);
+void pciesw_debugfs_ports_add(struct pciesw_dev *pdev, unsigned int first);
+void pciesw_debugfs_ports_del(struct pciesw_dev *pdev, unsigned int first);
 
 #endif /* _PCIESW_DEV_H */

@@ -426,6 +426,9 @@ int pciesw_port_surprise_down(struct pciesw_port *port, const char **why)
 		return -ENOLINK;
 	}
 	port->link.surprise_down++;
+	/* AER: the port that saw its link go down reports Surprise Down */
+	pciesw_stats_error(port_sw(port), port->stats,
+			   PCIESW_COUNTER_SURPRISE_DOWN, 1);
 	pciesw_link_drop(port, PCIESW_LTSSM_DETECT);
 	return 0;
 }

@@ -117,7 +117,9 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 	    nla_put_u8(msg, PCIESW_A_PORT_ENABLED, link->enabled) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_FAILED_LANES, link->failed_lanes) ||
 	    nla_put_u64_64bit(msg, PCIESW_A_PORT_SURPRISE_DOWN,
-			      link->surprise_down, PCIESW_A_PAD))
+			      link->surprise_down, PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_PORT_BER, pciesw_port_ber(port),
+			      PCIESW_A_PAD))
 		return -EMSGSIZE;
 	/* ACS is a capability of downstream ports only */
 	if (port->role == PCIESW_PORT_ROLE_DOWNSTREAM &&
@@ -770,7 +772,7 @@ static int pciesw_nl_port_set_locked(struct pciesw_switch *sw,
 	if (!tb[PCIESW_A_PORT_ENABLED] && !tb[PCIESW_A_PORT_TARGET_SPEED] &&
 	    !tb[PCIESW_A_PORT_FAILED_LANES] && !tb[PCIESW_A_PORT_ACS_REDIRECT] &&
 	    !tb[PCIESW_A_PORT_RETRAIN] && !tb[PCIESW_A_PORT_HOT_RESET] &&
-	    !tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW]) {
+	    !tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW] && !tb[PCIESW_A_PORT_BER]) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		return -EINVAL;
 	}
@@ -778,7 +780,12 @@ static int pciesw_nl_port_set_locked(struct pciesw_switch *sw,
 	if (err)
 		return err;
 
-	if (tb[PCIESW_A_PORT_ACS_REDIRECT])
+	/* the policy checked the range: cannot fail */
+	if (tb[PCIESW_A_PORT_BER])
+		err = pciesw_port_set_ber(port,
+					  nla_get_u64(tb[PCIESW_A_PORT_BER]),
+					  &why);
+	if (!err && tb[PCIESW_A_PORT_ACS_REDIRECT])
 		err = pciesw_port_set_acs(port,
 					  nla_get_u8(tb[PCIESW_A_PORT_ACS_REDIRECT]),
 					  &why);
@@ -846,6 +853,414 @@ static int pciesw_nl_vpd_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 static int pciesw_nl_switch_new_doit(struct sk_buff *skb,
 				     struct genl_info *info)
+/* ---- health: counters, thresholds, fault injection, temperatures ---- */
+
+/* The counters of @port, or their sums over the switch when it is NULL. */
+static int pciesw_nl_fill_counters(struct sk_buff *msg,
+				   struct pciesw_switch *sw,
+				   const struct pciesw_port *port)
+{
+	enum pciesw_counter c;
+
+	lockdep_assert_held(&sw->lock);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, sw->id) ||
+	    (port && nla_put_u32(msg, PCIESW_A_PORT_ID, port->id)))
+		return -EMSGSIZE;
+	for (c = 0; c <= PCIESW_COUNTER_MAX; c++) {
+		struct nlattr *nest = nla_nest_start(msg, PCIESW_A_COUNTER);
+
+		if (!nest ||
+		    nla_put_u32(msg, PCIESW_A_COUNTER_ID, c) ||
+		    nla_put_u64_64bit(msg, PCIESW_A_COUNTER_VALUE,
+				      pciesw_counter_read(sw, port, c),
+				      PCIESW_A_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+static int pciesw_nl_fill_counters_idx(struct sk_buff *msg,
+				       struct pciesw_switch *sw,
+				       unsigned int idx)
+{
+	return pciesw_nl_fill_counters(msg, sw, &sw->ports[idx]);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_counter_obj = {
+	.cmd = PCIESW_CMD_COUNTER_GET,
+	.count = pciesw_nl_count_ports,
+	.fill = pciesw_nl_fill_counters_idx,
+};
+
+struct pciesw_nl_counters {
+	struct pciesw_switch *sw;
+	const struct pciesw_port *port;
+};
+
+static int pciesw_nl_fill_counters_any(struct sk_buff *msg, const void *obj)
+{
+	const struct pciesw_nl_counters *c = obj;
+
+	return pciesw_nl_fill_counters(msg, c->sw, c->port);
+}
+
+/* The port a request names, NULL if it names none (switch-wide). */
+static struct pciesw_port *pciesw_nl_find_port_opt(struct pciesw_switch *sw,
+						   struct genl_info *info)
+{
+	if (!info->attrs[PCIESW_A_PORT_ID])
+		return NULL;
+	return pciesw_nl_find_port(sw, info);
+}
+
+static int pciesw_nl_counter_get_locked(struct pciesw_switch *sw,
+					struct genl_info *info)
+{
+	struct pciesw_nl_counters c = { .sw = sw };
+	struct pciesw_port *port = pciesw_nl_find_port_opt(sw, info);
+
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	c.port = port;
+	return pciesw_nl_reply(info, PCIESW_CMD_COUNTER_GET,
+			       pciesw_nl_fill_counters_any, &c);
+}
+
+static int pciesw_nl_counter_get_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_counter_get_locked);
+}
+
+static int pciesw_nl_counter_get_dumpit(struct sk_buff *skb,
+					struct netlink_callback *cb)
+{
+	return pciesw_nl_get_dumpit(&pciesw_nl_counter_obj, skb, cb);
+}
+
+static int pciesw_nl_counter_clear_locked(struct pciesw_switch *sw,
+					  struct genl_info *info)
+{
+	struct pciesw_port *port = pciesw_nl_find_port_opt(sw, info);
+
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	if (port)
+		pciesw_port_counters_clear(port);
+	else
+		pciesw_switch_counters_clear(sw);
+	return 0;
+}
+
+static int pciesw_nl_counter_clear_doit(struct sk_buff *skb,
+					struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_counter_clear_locked);
+}
+
+/*
+ * A threshold as get replies and threshold-ntf tell it; @crossed is < 0
+ * in the notification, which does not carry it.
+ */
+struct pciesw_nl_threshold {
+	struct pciesw_switch *sw;
+	const struct pciesw_port *port;
+	enum pciesw_counter counter;
+	u64 threshold;
+	u64 value;
+	int crossed;
+};
+
+static int pciesw_nl_fill_threshold(struct sk_buff *msg,
+				    const struct pciesw_nl_threshold *t)
+{
+	lockdep_assert_held(&t->sw->lock);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, t->sw->id) ||
+	    (t->port && nla_put_u32(msg, PCIESW_A_PORT_ID, t->port->id)) ||
+	    nla_put_u32(msg, PCIESW_A_COUNTER_ID, t->counter) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_THRESHOLD_VALUE, t->threshold,
+			      PCIESW_A_PAD) ||
+	    (t->crossed >= 0 &&
+	     nla_put_u8(msg, PCIESW_A_THRESHOLD_CROSSED, t->crossed)) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_COUNTER_VALUE, t->value,
+			      PCIESW_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int pciesw_nl_fill_threshold_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_threshold(msg, obj);
+}
+
+static void pciesw_nl_threshold_of(struct pciesw_switch *sw,
+				   const struct pciesw_threshold *thr,
+				   struct pciesw_nl_threshold *t)
+{
+	t->sw = sw;
+	t->port = pciesw_threshold_port(sw, thr);
+	t->counter = thr->counter;
+	t->threshold = thr->value;
+	t->value = pciesw_counter_read(sw, t->port, thr->counter);
+	t->crossed = thr->crossed;
+}
+
+static unsigned int pciesw_nl_count_thresholds(struct pciesw_switch *sw)
+{
+	return sw->nr_thresholds;
+}
+
+static int pciesw_nl_fill_threshold_idx(struct sk_buff *msg,
+					struct pciesw_switch *sw,
+					unsigned int idx)
+{
+	struct pciesw_nl_threshold t;
+
+	pciesw_nl_threshold_of(sw, &sw->thresholds[idx], &t);
+	return pciesw_nl_fill_threshold(msg, &t);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_threshold_obj = {
+	.cmd = PCIESW_CMD_THRESHOLD_GET,
+	.count = pciesw_nl_count_thresholds,
+	.fill = pciesw_nl_fill_threshold_idx,
+};
+
+static int pciesw_nl_threshold_get_locked(struct pciesw_switch *sw,
+					  struct genl_info *info)
+{
+	struct nlattr *cattr = info->attrs[PCIESW_A_COUNTER_ID];
+	struct pciesw_threshold *thr;
+	struct pciesw_nl_threshold t;
+	struct pciesw_port *port;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_COUNTER_ID))
+		return -EINVAL;
+	port = pciesw_nl_find_port_opt(sw, info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	thr = pciesw_threshold_find(sw, port, nla_get_u32(cattr));
+	if (!thr) {
+		NL_SET_ERR_MSG_ATTR(info->extack, cattr,
+				    "no threshold on this counter");
+		return -ENOENT;
+	}
+	pciesw_nl_threshold_of(sw, thr, &t);
+	return pciesw_nl_reply(info, PCIESW_CMD_THRESHOLD_GET,
+			       pciesw_nl_fill_threshold_any, &t);
+}
+
+static int pciesw_nl_threshold_get_doit(struct sk_buff *skb,
+					struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_threshold_get_locked);
+}
+
+static int pciesw_nl_threshold_get_dumpit(struct sk_buff *skb,
+					  struct netlink_callback *cb)
+{
+	return pciesw_nl_get_dumpit(&pciesw_nl_threshold_obj, skb, cb);
+}
+
+static int pciesw_nl_threshold_set_locked(struct pciesw_switch *sw,
+					  struct genl_info *info)
+{
+	struct nlattr *cattr = info->attrs[PCIESW_A_COUNTER_ID];
+	struct pciesw_port *port;
+	const char *why = NULL;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_COUNTER_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, PCIESW_A_THRESHOLD_VALUE))
+		return -EINVAL;
+	port = pciesw_nl_find_port_opt(sw, info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	err = pciesw_threshold_set(sw, port, nla_get_u32(cattr),
+				   nla_get_u64(info->attrs[PCIESW_A_THRESHOLD_VALUE]),
+				   &why);
+	if (err)
+		pciesw_nl_err(info->extack, err == -ENOSPC ? NULL : cattr, why);
+	return err;
+}
+
+static int pciesw_nl_threshold_set_doit(struct sk_buff *skb,
+					struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_threshold_set_locked);
+}
+
+static int pciesw_nl_inject_locked(struct pciesw_switch *sw,
+				   struct genl_info *info)
+{
+	struct nlattr *cattr = info->attrs[PCIESW_A_COUNTER_ID];
+	struct nlattr *nattr = info->attrs[PCIESW_A_INJECT_COUNT];
+	struct pciesw_port *port;
+	const char *why = NULL;
+	int err;
+
+	port = pciesw_nl_find_port(sw, info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_COUNTER_ID))
+		return -EINVAL;
+	err = pciesw_port_inject(port, nla_get_u32(cattr),
+				 nattr ? nla_get_u32(nattr) : 1, &why);
+	if (err)
+		pciesw_nl_err(info->extack, cattr, why);
+	return err;
+}
+
+static int pciesw_nl_inject_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_inject_locked);
+}
+
+/* Brings the model up to date first, so every view reads it current. */
+static int pciesw_nl_fill_thermal(struct sk_buff *msg,
+				  struct pciesw_switch *sw)
+{
+	const struct pciesw_thermal *th = &sw->thermal;
+	unsigned int i;
+
+	lockdep_assert_held(&sw->lock);
+	pciesw_thermal_update(sw);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, sw->id) ||
+	    nla_put_s32(msg, PCIESW_A_THERMAL_AMBIENT, th->ambient) ||
+	    nla_put_u32(msg, PCIESW_A_THERMAL_TIME_CONSTANT, th->tau_ms) ||
+	    nla_put_s32(msg, PCIESW_A_THERMAL_HIGHEST,
+			pciesw_thermal_highest(sw)))
+		return -EMSGSIZE;
+	for (i = 0; i < PCIESW_NR_SENSORS; i++) {
+		const struct pciesw_sensor *s = &th->sensors[i];
+		struct nlattr *nest;
+
+		nest = nla_nest_start(msg, PCIESW_A_THERMAL_SENSOR);
+		if (!nest ||
+		    nla_put_u32(msg, PCIESW_A_SENSOR_ID, i) ||
+		    nla_put_string(msg, PCIESW_A_SENSOR_LABEL,
+				   pciesw_sensor_label(i)) ||
+		    nla_put_s32(msg, PCIESW_A_SENSOR_TEMP,
+				pciesw_sensor_temp(sw, i)) ||
+		    nla_put_s32(msg, PCIESW_A_SENSOR_MAX, s->max) ||
+		    nla_put_s32(msg, PCIESW_A_SENSOR_CRIT, s->crit) ||
+		    nla_put_u32(msg, PCIESW_A_SENSOR_HYST, PCIESW_TEMP_HYST) ||
+		    nla_put_u8(msg, PCIESW_A_SENSOR_MAX_ALARM, s->max_alarm) ||
+		    nla_put_u8(msg, PCIESW_A_SENSOR_CRIT_ALARM,
+			       s->crit_alarm) ||
+		    (s->overridden &&
+		     nla_put_s32(msg, PCIESW_A_SENSOR_OVERRIDE, s->override)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+static int pciesw_nl_fill_thermal_idx(struct sk_buff *msg,
+				      struct pciesw_switch *sw,
+				      unsigned int idx)
+{
+	return pciesw_nl_fill_thermal(msg, sw);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_thermal_obj = {
+	.cmd = PCIESW_CMD_THERMAL_GET,
+	.count = pciesw_nl_count_one,
+	.fill = pciesw_nl_fill_thermal_idx,
+};
+
+static int pciesw_nl_thermal_get_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	return pciesw_nl_get_doit(&pciesw_nl_thermal_obj, info);
+}
+
+static int pciesw_nl_thermal_get_dumpit(struct sk_buff *skb,
+					struct netlink_callback *cb)
+{
+	return pciesw_nl_get_dumpit(&pciesw_nl_thermal_obj, skb, cb);
+}
+
+/*
+ * Check every value before changing anything, so a refused request
+ * leaves the model as it was.
+ */
+static int pciesw_nl_thermal_set_locked(struct pciesw_switch *sw,
+					struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	int sensor = -1, max = 0, crit = 0, ovr = 0;
+	const char *why = NULL;
+	int err = 0;
+
+	if (!tb[PCIESW_A_THERMAL_AMBIENT] &&
+	    !tb[PCIESW_A_THERMAL_TIME_CONSTANT] &&
+	    !tb[PCIESW_A_SENSOR_MAX] && !tb[PCIESW_A_SENSOR_CRIT] &&
+	    !tb[PCIESW_A_SENSOR_OVERRIDE] &&
+	    !tb[PCIESW_A_SENSOR_OVERRIDE_CLEAR]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	if (tb[PCIESW_A_SENSOR_ID]) {
+		if (nla_get_u32(tb[PCIESW_A_SENSOR_ID]) >= PCIESW_NR_SENSORS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_SENSOR_ID],
+					    "no such sensor");
+			return -ENOENT;
+		}
+		sensor = nla_get_u32(tb[PCIESW_A_SENSOR_ID]);
+	}
+	if (tb[PCIESW_A_SENSOR_OVERRIDE] && tb[PCIESW_A_SENSOR_OVERRIDE_CLEAR]) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[PCIESW_A_SENSOR_OVERRIDE_CLEAR],
+				    "sensor-override and sensor-override-clear do not go together");
+		return -EINVAL;
+	}
+	if (tb[PCIESW_A_SENSOR_MAX])
+		max = nla_get_s32(tb[PCIESW_A_SENSOR_MAX]);
+	if (tb[PCIESW_A_SENSOR_CRIT])
+		crit = nla_get_s32(tb[PCIESW_A_SENSOR_CRIT]);
+	if (tb[PCIESW_A_SENSOR_OVERRIDE])
+		ovr = nla_get_s32(tb[PCIESW_A_SENSOR_OVERRIDE]);
+	err = pciesw_sensor_check_limits(sw, sensor,
+					 tb[PCIESW_A_SENSOR_MAX] ? &max : NULL,
+					 tb[PCIESW_A_SENSOR_CRIT] ? &crit : NULL,
+					 &why);
+	if (err) {
+		pciesw_nl_err(info->extack, tb[PCIESW_A_SENSOR_CRIT] ?:
+			      tb[PCIESW_A_SENSOR_MAX], why);
+		return err;
+	}
+
+	/* the policies checked the ranges: none of these can fail now */
+	if (tb[PCIESW_A_THERMAL_AMBIENT])
+		err = pciesw_thermal_set_ambient(sw,
+						 nla_get_s32(tb[PCIESW_A_THERMAL_AMBIENT]),
+						 &why);
+	if (!err && tb[PCIESW_A_THERMAL_TIME_CONSTANT])
+		err = pciesw_thermal_set_tau(sw,
+					     nla_get_u32(tb[PCIESW_A_THERMAL_TIME_CONSTANT]),
+					     &why);
+	if (!err && (tb[PCIESW_A_SENSOR_MAX] || tb[PCIESW_A_SENSOR_CRIT]))
+		err = pciesw_sensor_set_limits(sw, sensor,
+					       tb[PCIESW_A_SENSOR_MAX] ? &max : NULL,
+					       tb[PCIESW_A_SENSOR_CRIT] ? &crit : NULL,
+					       &why);
+	if (!err && tb[PCIESW_A_SENSOR_OVERRIDE])
+		err = pciesw_sensor_set_override(sw, sensor, &ovr, &why);
+	else if (!err && tb[PCIESW_A_SENSOR_OVERRIDE_CLEAR])
+		err = pciesw_sensor_set_override(sw, sensor, NULL, &why);
+	if (err)
+		pciesw_nl_err(info->extack, NULL, why);
+	return err;
+}
+
+static int pciesw_nl_thermal_set_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_thermal_set_locked);
+}
+
 {
 	struct nlattr *prof_attr = info->attrs[PCIESW_A_SWITCH_PROFILE];
 	struct nlattr *id_attr = info->attrs[PCIESW_A_SWITCH_ID];
@@ -915,6 +1330,10 @@ static const struct nla_policy pciesw_group_set_policy[] = {
 
 static const struct nla_policy pciesw_port_set_policy[] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+static pciesw_nl_range_t pciesw_ber_range = {
+	.max = PCIESW_BER_MAX,
+};
+
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
 	[PCIESW_A_PORT_TARGET_SPEED] =
 		NLA_POLICY_RANGE(NLA_U32, PCIESW_LINK_SPEED_GEN1,
@@ -927,6 +1346,7 @@ static const struct nla_policy pciesw_port_set_policy[] = {
 	[PCIESW_A_PORT_SURPRISE_DOWN_NOW] = { .type = NLA_FLAG },
 };
 
+	[PCIESW_A_PORT_BER] = NLA_POLICY_FULL_RANGE(NLA_U64, &pciesw_ber_range),
 static const struct nla_policy pciesw_ep_get_policy[] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_EP_ID] = { .type = NLA_U32 },
@@ -956,6 +1376,68 @@ static const struct nla_policy pciesw_vpd_set_policy[] = {
 
 static const struct genl_ops pciesw_nl_ops[] = {
 	{
+static const struct nla_policy pciesw_counter_get_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy pciesw_threshold_get_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
+	[PCIESW_A_COUNTER_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_COUNTER_MAX),
+};
+
+static const struct nla_policy pciesw_threshold_set_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
+	[PCIESW_A_COUNTER_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_COUNTER_MAX),
+	[PCIESW_A_THRESHOLD_VALUE] = { .type = NLA_U64 },
+};
+
+static pciesw_nl_range_t pciesw_inject_range = {
+	.min = 1,
+	.max = PCIESW_INJECT_MAX,
+};
+
+static const struct nla_policy pciesw_inject_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
+	[PCIESW_A_COUNTER_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_COUNTER_MAX),
+	[PCIESW_A_INJECT_COUNT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&pciesw_inject_range),
+};
+
+static pciesw_nl_srange_t pciesw_ambient_range = {
+	.min = PCIESW_TEMP_MIN,
+	.max = PCIESW_AMBIENT_MAX,
+};
+
+static pciesw_nl_range_t pciesw_tau_range = {
+	.min = PCIESW_TAU_MIN_MS,
+	.max = PCIESW_TAU_MAX_MS,
+};
+
+static pciesw_nl_srange_t pciesw_temp_range = {
+	.min = PCIESW_TEMP_MIN,
+	.max = PCIESW_TEMP_MAX,
+};
+
+static const struct nla_policy pciesw_thermal_set_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_THERMAL_AMBIENT] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &pciesw_ambient_range),
+	[PCIESW_A_THERMAL_TIME_CONSTANT] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_tau_range),
+	[PCIESW_A_SENSOR_ID] = { .type = NLA_U32 },
+	[PCIESW_A_SENSOR_MAX] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &pciesw_temp_range),
+	[PCIESW_A_SENSOR_CRIT] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &pciesw_temp_range),
+	[PCIESW_A_SENSOR_OVERRIDE] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &pciesw_temp_range),
+	[PCIESW_A_SENSOR_OVERRIDE_CLEAR] = { .type = NLA_FLAG },
+};
+
 		.cmd = PCIESW_CMD_SWITCH_GET,
 		.doit = pciesw_nl_switch_get_doit,
 		.dumpit = pciesw_nl_switch_get_dumpit,
@@ -1041,6 +1523,55 @@ static const struct genl_ops pciesw_nl_ops[] = {
 	},
 };
 
+	{
+		.cmd = PCIESW_CMD_COUNTER_GET,
+		.doit = pciesw_nl_counter_get_doit,
+		.dumpit = pciesw_nl_counter_get_dumpit,
+		.policy = pciesw_counter_get_policy,
+		.maxattr = ARRAY_SIZE(pciesw_counter_get_policy) - 1,
+	},
+	{
+		.cmd = PCIESW_CMD_COUNTER_CLEAR,
+		.doit = pciesw_nl_counter_clear_doit,
+		.policy = pciesw_counter_get_policy,
+		.maxattr = ARRAY_SIZE(pciesw_counter_get_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIESW_CMD_THRESHOLD_GET,
+		.doit = pciesw_nl_threshold_get_doit,
+		.dumpit = pciesw_nl_threshold_get_dumpit,
+		.policy = pciesw_threshold_get_policy,
+		.maxattr = ARRAY_SIZE(pciesw_threshold_get_policy) - 1,
+	},
+	{
+		.cmd = PCIESW_CMD_THRESHOLD_SET,
+		.doit = pciesw_nl_threshold_set_doit,
+		.policy = pciesw_threshold_set_policy,
+		.maxattr = ARRAY_SIZE(pciesw_threshold_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIESW_CMD_INJECT,
+		.doit = pciesw_nl_inject_doit,
+		.policy = pciesw_inject_policy,
+		.maxattr = ARRAY_SIZE(pciesw_inject_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIESW_CMD_THERMAL_GET,
+		.doit = pciesw_nl_thermal_get_doit,
+		.dumpit = pciesw_nl_thermal_get_dumpit,
+		.policy = pciesw_switch_get_policy,
+		.maxattr = ARRAY_SIZE(pciesw_switch_get_policy) - 1,
+	},
+	{
+		.cmd = PCIESW_CMD_THERMAL_SET,
+		.doit = pciesw_nl_thermal_set_doit,
+		.policy = pciesw_thermal_set_policy,
+		.maxattr = ARRAY_SIZE(pciesw_thermal_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
 static const struct genl_multicast_group pciesw_nl_mcgrps[] = {
 	[PCIESW_NL_MCGRP_MONITOR] = { .name = PCIESW_MCGRP_MONITOR },
 };
@@ -1102,6 +1633,34 @@ static void pciesw_nl_notify(u8 cmd,
 
 static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
 			   void *data)
+static void pciesw_nl_notify_threshold(const struct pciesw_event *ev)
+{
+	struct pciesw_nl_threshold t = {
+		.sw = ev->sw,
+		.port = ev->port,
+		.counter = ev->counter,
+		.threshold = ev->threshold,
+		.value = ev->value,
+		.crossed = -1,
+	};
+
+	pciesw_nl_notify(PCIESW_CMD_THRESHOLD_NTF, pciesw_nl_fill_threshold_any,
+			 &t);
+}
+
+static int pciesw_nl_fill_alarm_any(struct sk_buff *msg, const void *obj)
+{
+	const struct pciesw_event *ev = obj;
+
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, ev->sw->id) ||
+	    nla_put_u32(msg, PCIESW_A_SENSOR_ID, ev->sensor) ||
+	    nla_put_s32(msg, PCIESW_A_SENSOR_TEMP, ev->temp) ||
+	    nla_put_u32(msg, PCIESW_A_ALARM_LEVEL, ev->level) ||
+	    nla_put_u8(msg, PCIESW_A_ALARM_ACTIVE, ev->active))
+		return -EMSGSIZE;
+	return 0;
+}
+
 {
 	const struct pciesw_event *ev = data;
 
@@ -1136,6 +1695,13 @@ static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
 		break;
 	case PCIESW_EV_PORTS_REMOVE:
 	case PCIESW_EV_PORTS_ADD:
+	case PCIESW_EV_THRESHOLD:
+		pciesw_nl_notify_threshold(ev);
+		break;
+	case PCIESW_EV_THERMAL_ALARM:
+		pciesw_nl_notify(PCIESW_CMD_THERMAL_ALARM_NTF,
+				 pciesw_nl_fill_alarm_any, ev);
+		break;
 		/* the group change that follows says it */
 		break;
 	}

@@ -10,6 +10,7 @@
 #ifndef _PCIESW_H
 #define _PCIESW_H
 
+#include <linux/atomic.h>
 #include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -192,6 +193,114 @@ struct pciesw_link {
 
 struct pciesw_port {
 	struct pciesw_group *group;
+/* Counters, thresholds and injected faults of ports (health.c). */
+#define PCIESW_MAX_THRESHOLDS	64
+/* a threshold on the sum over all ports, not on one port's lanes */
+#define PCIESW_THRESHOLD_SWITCH	U16_MAX
+#define PCIESW_INJECT_MAX	1000000
+/* bit-error rates are errors per 10^18 bits; at most 1e-3 */
+#define PCIESW_BER_SCALE	1000000000000000000ULL
+#define PCIESW_BER_MAX		1000000000000000ULL
+/* defaults of Max_Payload_Size and Max_Read_Request_Size, bytes */
+#define PCIESW_MPS_DEFAULT	256
+#define PCIESW_MRRS_DEFAULT	512
+
+enum pciesw_dir {
+	PCIESW_DIR_INGRESS,		/* received by the switch on the port */
+	PCIESW_DIR_EGRESS,		/* sent by the switch on the port */
+};
+
+enum pciesw_tlp_class {
+	PCIESW_TLP_POSTED,		/* memory writes, messages */
+	PCIESW_TLP_NON_POSTED,		/* reads, config and I/O requests */
+	PCIESW_TLP_COMPLETION,		/* completions (with data) */
+};
+
+/* flags of struct pciesw_port_stats */
+#define PCIESW_STATS_RETRAIN	0	/* BER asks for a link retrain */
+
+/**
+ * struct pciesw_port_stats - counters of the port whose first lane this is
+ * @counters: enum pciesw_counter; lockless, only clear makes them go back
+ * @armed: bit c: an uncrossed threshold watches counter c of this port
+ *	(written under sw->lock, read locklessly by the hot path)
+ * @ber: injected bit-error rate, errors per 10^18 bits (READ_ONCE)
+ * @ber_bits: bits the link carried since @ber was set
+ * @ber_errors: errors @ber_bits have produced so far
+ * @flags: PCIESW_STATS_*
+ *
+ * Indexed by first lane in sw->stats, so they follow a port whose id
+ * changes when an earlier lane group is re-bifurcated.
+ */
+struct pciesw_port_stats {
+	atomic64_t counters[PCIESW_COUNTER_MAX + 1];
+	unsigned long armed;
+	u64 ber;
+	atomic64_t ber_bits;
+	atomic64_t ber_errors;
+	unsigned long flags;
+};
+
+/**
+ * struct pciesw_threshold - notify once when a counter reaches @value
+ * @lane: first lane of the port, or PCIESW_THRESHOLD_SWITCH
+ * @counter: which counter
+ * @crossed: reached since armed; quiet until re-armed
+ * @value: counter value that fires it, > 0
+ */
+struct pciesw_threshold {
+	u16 lane;
+	enum pciesw_counter counter;
+	bool crossed;
+	u64 value;
+};
+
+/* Temperatures (thermal.c) */
+#define PCIESW_NR_SENSORS	5
+#define PCIESW_TEMP_MAX		150000	/* highest settable limit, m°C */
+#define PCIESW_TEMP_HYST	5000	/* alarms clear this far below, m°C */
+#define PCIESW_AMBIENT_MAX	85000	/* highest settable ambient, m°C */
+#define PCIESW_TAU_MIN_MS	100	/* time constant range */
+#define PCIESW_TAU_MAX_MS	3600000
+
+/**
+ * struct pciesw_sensor - one on-die temperature sensor
+ * @temp_uc: modelled temperature, micro-degrees C
+ * @max: warning limit, m°C
+ * @crit: critical limit, m°C
+ * @override: forced temperature while @overridden, m°C
+ * @overridden: @override replaces the model (fault injection)
+ * @max_alarm: the warning alarm is raised
+ * @crit_alarm: the critical alarm is raised
+ */
+struct pciesw_sensor {
+	s64 temp_uc;
+	int max;
+	int crit;
+	int override;
+	bool overridden;
+	bool max_alarm;
+	bool crit_alarm;
+};
+
+/**
+ * struct pciesw_thermal - the thermal model of a switch
+ * @ambient: inlet air, m°C
+ * @tau_ms: time constant of the first-order model
+ * @updated_ns: when the model was last advanced
+ * @bytes_seen: sw->egress_bytes at @updated_ns
+ * @idle: the model work is not ticking
+ * @sensors: the sensors
+ */
+struct pciesw_thermal {
+	int ambient;
+	u32 tau_ms;
+	u64 updated_ns;
+	u64 bytes_seen;
+	bool idle;
+	struct pciesw_sensor sensors[PCIESW_NR_SENSORS];
+};
+
 	unsigned int id;
 	enum pciesw_port_role role;
 	u16 first_lane;
@@ -203,6 +312,8 @@ struct pciesw_port {
 	struct pciesw_link link;
 };
 
+	/* &sw->stats[first_lane] */
+	struct pciesw_port_stats *stats;
 /**
  * struct pciesw_switch - one virtual switch card (the model)
  * @id: the N of pcieswN, unique while the switch exists
@@ -212,6 +323,15 @@ struct pciesw_port {
  * @refs: lifetime; the registry, the views and in-flight lookups hold one
  * @lock: protects everything below it
  * @published: events reach the views (after publish, until unpublish)
+ * @stats: port counters by first lane (profile->nr_lanes entries); the
+ *	array is fixed for the switch's life, its counters are lockless
+ * @armed: bit c: an uncrossed switch-wide threshold watches counter c
+ *	(written under @lock, read locklessly)
+ * @mps: Max_Payload_Size in bytes, splits data into TLPs
+ * @mrrs: Max_Read_Request_Size in bytes, splits reads into requests
+ * @egress_bytes: bytes sent on all ports ever (drives the thermal model)
+ * @health_work: checks thresholds, retrains links past the BER limit
+ * @thermal_work: advances the thermal model while it is not settled
  * @dead: set once when the switch is unpublished; no new state changes
  * @link_work: runs the LTSSM steps that are due (link.c)
  * @endpoints: attached endpoints, ordered by id
@@ -220,6 +340,9 @@ struct pciesw_port {
  * @vpd: the card's VPD
  */
 struct pciesw_switch {
+ * @nr_thresholds: entries of @thresholds in use
+ * @thresholds: counter thresholds, in the order they were set
+ * @thermal: the thermal model
 	u32 id;
 	const struct pciesw_profile *profile;
 	char name[PCIESW_NAME_LEN];
@@ -227,6 +350,13 @@ struct pciesw_switch {
 	struct kref refs;
 	struct mutex lock;	/* protects all fields below */
 	bool published;
+	struct pciesw_port_stats *stats;
+	unsigned long armed;
+	u32 mps;
+	u32 mrrs;
+	atomic64_t egress_bytes;
+	struct work_struct health_work;
+	struct delayed_work thermal_work;
 	bool dead;
 	struct delayed_work link_work;
 	unsigned int nr_groups;
@@ -239,6 +369,9 @@ struct pciesw_switch {
 	struct pciesw_vpd vpd;
 };
 
+	unsigned int nr_thresholds;
+	struct pciesw_threshold thresholds[PCIESW_MAX_THRESHOLDS];
+	struct pciesw_thermal thermal;
 struct pciesw_switch *pciesw_switch_create(u32 id,
 					   const struct pciesw_profile *profile);
 void pciesw_switch_put(struct pciesw_switch *sw);
@@ -320,9 +453,67 @@ enum pciesw_event_type {
  * @type: what happened
  * @sw: the switch
  * @group: the lane group (GROUP_CHANGE)
- * @port: the port (PORT_CHANGE, EP_ADD, EP_DEL)
+ * @port: the port (PORT_CHANGE, EP_ADD, EP_DEL; THRESHOLD: NULL for a
+ *	switch-wide threshold)
  * @ep: the endpoint (EP_ADD, EP_DEL)
  * @first: first port id affected (PORTS_REMOVE, PORTS_ADD)
+/*
+ * health.c: counters, thresholds, fault injection.  pciesw_stats_account()
+ * and pciesw_stats_error() are lockless (the DMA engine calls them from its
+ * workers); everything else is called with sw->lock held.
+ */
+int pciesw_health_init(struct pciesw_switch *sw);
+void pciesw_health_stop(struct pciesw_switch *sw);
+void pciesw_health_release(struct pciesw_switch *sw);
+void pciesw_health_work(struct work_struct *work);
+void pciesw_health_lanes_reset(struct pciesw_switch *sw, unsigned int first,
+			       unsigned int nr);
+const char *pciesw_counter_name(enum pciesw_counter c);
+bool pciesw_counter_is_error(enum pciesw_counter c);
+void pciesw_stats_account(struct pciesw_switch *sw,
+			  struct pciesw_port_stats *stats, enum pciesw_dir dir,
+			  enum pciesw_tlp_class cls, u64 bytes);
+void pciesw_stats_error(struct pciesw_switch *sw,
+			struct pciesw_port_stats *stats, enum pciesw_counter c,
+			u64 n);
+u64 pciesw_counter_read(struct pciesw_switch *sw,
+			const struct pciesw_port *port, enum pciesw_counter c);
+void pciesw_port_counters_clear(struct pciesw_port *port);
+void pciesw_switch_counters_clear(struct pciesw_switch *sw);
+int pciesw_port_inject(struct pciesw_port *port, enum pciesw_counter c,
+		       u32 count, const char **why);
+int pciesw_port_set_ber(struct pciesw_port *port, u64 ber, const char **why);
+u64 pciesw_port_ber(const struct pciesw_port *port);
+int pciesw_threshold_set(struct pciesw_switch *sw, struct pciesw_port *port,
+			 enum pciesw_counter c, u64 value, const char **why);
+struct pciesw_threshold *pciesw_threshold_find(struct pciesw_switch *sw,
+					       const struct pciesw_port *port,
+					       enum pciesw_counter c);
+struct pciesw_port *pciesw_threshold_port(struct pciesw_switch *sw,
+					  const struct pciesw_threshold *t);
+
+/* thermal.c: the thermal model; all called with sw->lock held */
+void pciesw_thermal_init(struct pciesw_switch *sw);
+void pciesw_thermal_work(struct work_struct *work);
+void pciesw_thermal_kick(struct pciesw_switch *sw);
+void pciesw_thermal_update(struct pciesw_switch *sw);
+const char *pciesw_sensor_label(unsigned int sensor);
+int pciesw_sensor_temp(const struct pciesw_switch *sw, unsigned int sensor);
+int pciesw_thermal_highest(const struct pciesw_switch *sw);
+unsigned int pciesw_thermal_alarms(const struct pciesw_switch *sw,
+				   enum pciesw_alarm level);
+int pciesw_thermal_set_ambient(struct pciesw_switch *sw, int ambient,
+			       const char **why);
+int pciesw_thermal_set_tau(struct pciesw_switch *sw, u32 tau_ms,
+			   const char **why);
+int pciesw_sensor_check_limits(struct pciesw_switch *sw, int sensor,
+			       const int *max, const int *crit,
+			       const char **why);
+int pciesw_sensor_set_limits(struct pciesw_switch *sw, int sensor,
+			     const int *max, const int *crit, const char **why);
+int pciesw_sensor_set_override(struct pciesw_switch *sw, int sensor,
+			       const int *temp, const char **why);
+
  */
 struct pciesw_event {
 	enum pciesw_event_type type;
@@ -334,6 +525,8 @@ struct pciesw_event {
 };
 
 struct notifier_block;
+	PCIESW_EV_THRESHOLD,		/* @counter of @port reached @threshold */
+	PCIESW_EV_THERMAL_ALARM,	/* @sensor's @level alarm is @active */
 int pciesw_event_register(struct notifier_block *nb);
 void pciesw_event_unregister(struct notifier_block *nb);
 void pciesw_event(struct pciesw_event *ev);
@@ -344,6 +537,13 @@ int pciesw_dev_new(u32 id, const char *profile, const char **why);
 int pciesw_dev_del(u32 id, const char **why);
 int pciesw_dev_init(void);
 void pciesw_dev_exit(void);
+ * @counter: the counter (THRESHOLD)
+ * @threshold: the threshold it reached (THRESHOLD)
+ * @value: the counter's value then (THRESHOLD)
+ * @sensor: the sensor (THERMAL_ALARM)
+ * @level: warning or critical (THERMAL_ALARM)
+ * @active: raised, or cleared (THERMAL_ALARM)
+ * @temp: the sensor's temperature then, m°C (THERMAL_ALARM)
 
 /* Views */
 int pciesw_bus_init(void);
@@ -352,5 +552,12 @@ int pciesw_chardev_init(void);
 void pciesw_chardev_exit(void);
 int pciesw_netlink_init(void);
 void pciesw_netlink_exit(void);
+	enum pciesw_counter counter;
+	u64 threshold;
+	u64 value;
+	unsigned int sensor;
+	enum pciesw_alarm level;
+	bool active;
+	int temp;
 
 #endif /* _PCIESW_H */

@@ -87,6 +87,7 @@ static void pciesw_group_build_ports(struct pciesw_switch *sw,
 		port->id = first + i;
 		port->first_lane = g->desc->first_lane + i * b->width;
 		port->nr_lanes = b->width;
+		port->stats = &sw->stats[port->first_lane];
 		port->max_speed = sw->profile->max_speed;
 		port->role = g->desc->type == PCIESW_GROUP_TYPE_HOST ?
 			     PCIESW_PORT_ROLE_UPSTREAM :
@@ -189,6 +190,8 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 		eps[i]->port->ep = NULL;
 		eps[i]->port = NULL;
 	}
+	/* the group's new ports start with fresh counters */
+	pciesw_health_lanes_reset(sw, g->desc->first_lane, g->desc->nr_lanes);
 	/* later groups' ports move, keeping their state */
 	memmove(&sw->ports[first + new_n], &sw->ports[first + old_n],
 		tail * sizeof(sw->ports[0]));
@@ -247,6 +250,11 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	ida_init(&sw->ep_ids);
 	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
 		ida_init(&sw->ep_type_ids[i]);
+	if (pciesw_health_init(sw)) {
+		pciesw_switch_put(sw);
+		return NULL;
+	}
+	pciesw_thermal_init(sw);
 
 	mutex_lock(&sw->lock);
 	sw->nr_groups = profile->nr_groups;
@@ -287,6 +295,7 @@ static void pciesw_switch_release(struct kref *kref)
 	unsigned int i;
 
 	/* unpublished (or never published): no events, no link work */
+	pciesw_health_release(sw);
 	list_for_each_entry_safe(ep, tmp, &sw->endpoints, node) {
 		list_del(&ep->node);
 		kfree(ep);
@@ -334,8 +343,9 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw)
 	pciesw_switch_event(sw, PCIESW_EV_SWITCH_DELETE);
 	sw->published = false;
 	mutex_unlock(&sw->lock);
-	/* dead stops the work from re-arming itself */
+	/* dead stops the works from re-arming themselves */
 	cancel_delayed_work_sync(&sw->link_work);
+	pciesw_health_stop(sw);
 	pciesw_switch_put(sw);
 }
 

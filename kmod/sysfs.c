@@ -177,6 +177,194 @@ static ssize_t ep_remove_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(ep_remove);
 
+/* ---- port health: errors/, traffic/ and ber ---- */
+
+struct pciesw_counter_attr {
+	struct device_attribute attr;
+	enum pciesw_counter counter;
+};
+
+static ssize_t pciesw_counter_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct pciesw_counter_attr *ca = container_of(attr,
+						      struct pciesw_counter_attr,
+						      attr);
+	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_switch *sw = child->sw;
+	u64 v = 0;
+	int ret;
+
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	if (child->index < sw->nr_ports)
+		v = pciesw_counter_read(sw, &sw->ports[child->index],
+					ca->counter);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&sw->lock);
+	return ret ?: sysfs_emit(buf, "%llu\n", v);
+}
+
+/* the spec's counter name with '-' -> '_' */
+#define PCIESW_COUNTER_ATTR(_name, _c)					\
+static struct pciesw_counter_attr pciesw_counter_attr_##_name = {	\
+	.attr = __ATTR(_name, 0444, pciesw_counter_show, NULL),		\
+	.counter = PCIESW_COUNTER_##_c,					\
+}
+
+PCIESW_COUNTER_ATTR(receiver_error, RECEIVER_ERROR);
+PCIESW_COUNTER_ATTR(bad_tlp, BAD_TLP);
+PCIESW_COUNTER_ATTR(bad_dllp, BAD_DLLP);
+PCIESW_COUNTER_ATTR(replay_num_rollover, REPLAY_NUM_ROLLOVER);
+PCIESW_COUNTER_ATTR(replay_timer_timeout, REPLAY_TIMER_TIMEOUT);
+PCIESW_COUNTER_ATTR(advisory_non_fatal, ADVISORY_NON_FATAL);
+PCIESW_COUNTER_ATTR(corrected_internal, CORRECTED_INTERNAL);
+PCIESW_COUNTER_ATTR(header_log_overflow, HEADER_LOG_OVERFLOW);
+PCIESW_COUNTER_ATTR(data_link_protocol, DATA_LINK_PROTOCOL);
+PCIESW_COUNTER_ATTR(surprise_down, SURPRISE_DOWN);
+PCIESW_COUNTER_ATTR(poisoned_tlp, POISONED_TLP);
+PCIESW_COUNTER_ATTR(flow_control_protocol, FLOW_CONTROL_PROTOCOL);
+PCIESW_COUNTER_ATTR(completion_timeout, COMPLETION_TIMEOUT);
+PCIESW_COUNTER_ATTR(completer_abort, COMPLETER_ABORT);
+PCIESW_COUNTER_ATTR(unexpected_completion, UNEXPECTED_COMPLETION);
+PCIESW_COUNTER_ATTR(receiver_overflow, RECEIVER_OVERFLOW);
+PCIESW_COUNTER_ATTR(malformed_tlp, MALFORMED_TLP);
+PCIESW_COUNTER_ATTR(ecrc, ECRC);
+PCIESW_COUNTER_ATTR(unsupported_request, UNSUPPORTED_REQUEST);
+PCIESW_COUNTER_ATTR(acs_violation, ACS_VIOLATION);
+PCIESW_COUNTER_ATTR(ingress_posted_bytes, INGRESS_POSTED_BYTES);
+PCIESW_COUNTER_ATTR(ingress_non_posted_bytes, INGRESS_NON_POSTED_BYTES);
+PCIESW_COUNTER_ATTR(ingress_completion_bytes, INGRESS_COMPLETION_BYTES);
+PCIESW_COUNTER_ATTR(egress_posted_bytes, EGRESS_POSTED_BYTES);
+PCIESW_COUNTER_ATTR(egress_non_posted_bytes, EGRESS_NON_POSTED_BYTES);
+PCIESW_COUNTER_ATTR(egress_completion_bytes, EGRESS_COMPLETION_BYTES);
+PCIESW_COUNTER_ATTR(ingress_posted_tlps, INGRESS_POSTED_TLPS);
+PCIESW_COUNTER_ATTR(ingress_non_posted_tlps, INGRESS_NON_POSTED_TLPS);
+PCIESW_COUNTER_ATTR(ingress_completion_tlps, INGRESS_COMPLETION_TLPS);
+PCIESW_COUNTER_ATTR(egress_posted_tlps, EGRESS_POSTED_TLPS);
+PCIESW_COUNTER_ATTR(egress_non_posted_tlps, EGRESS_NON_POSTED_TLPS);
+PCIESW_COUNTER_ATTR(egress_completion_tlps, EGRESS_COMPLETION_TLPS);
+
+/* write 1 to zero every counter of the port (errors and traffic) */
+static ssize_t errors_clear_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	bool yes;
+	int ret;
+
+	ret = kstrtobool(buf, &yes);
+	if (ret || !yes)
+		return -EINVAL;
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	if (child->index < child->sw->nr_ports)
+		pciesw_port_counters_clear(&child->sw->ports[child->index]);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&child->sw->lock);
+	return ret ?: count;
+}
+
+static struct device_attribute dev_attr_errors_clear =
+	__ATTR(clear, 0200, NULL, errors_clear_store);
+
+static struct attribute *pciesw_port_errors_attrs[] = {
+	&pciesw_counter_attr_receiver_error.attr.attr,
+	&pciesw_counter_attr_bad_tlp.attr.attr,
+	&pciesw_counter_attr_bad_dllp.attr.attr,
+	&pciesw_counter_attr_replay_num_rollover.attr.attr,
+	&pciesw_counter_attr_replay_timer_timeout.attr.attr,
+	&pciesw_counter_attr_advisory_non_fatal.attr.attr,
+	&pciesw_counter_attr_corrected_internal.attr.attr,
+	&pciesw_counter_attr_header_log_overflow.attr.attr,
+	&pciesw_counter_attr_data_link_protocol.attr.attr,
+	&pciesw_counter_attr_surprise_down.attr.attr,
+	&pciesw_counter_attr_poisoned_tlp.attr.attr,
+	&pciesw_counter_attr_flow_control_protocol.attr.attr,
+	&pciesw_counter_attr_completion_timeout.attr.attr,
+	&pciesw_counter_attr_completer_abort.attr.attr,
+	&pciesw_counter_attr_unexpected_completion.attr.attr,
+	&pciesw_counter_attr_receiver_overflow.attr.attr,
+	&pciesw_counter_attr_malformed_tlp.attr.attr,
+	&pciesw_counter_attr_ecrc.attr.attr,
+	&pciesw_counter_attr_unsupported_request.attr.attr,
+	&pciesw_counter_attr_acs_violation.attr.attr,
+	&dev_attr_errors_clear.attr,
+	NULL
+};
+
+static const struct attribute_group pciesw_port_errors_group = {
+	.name = "errors",
+	.attrs = pciesw_port_errors_attrs,
+};
+
+static struct attribute *pciesw_port_traffic_attrs[] = {
+	&pciesw_counter_attr_ingress_posted_bytes.attr.attr,
+	&pciesw_counter_attr_ingress_non_posted_bytes.attr.attr,
+	&pciesw_counter_attr_ingress_completion_bytes.attr.attr,
+	&pciesw_counter_attr_egress_posted_bytes.attr.attr,
+	&pciesw_counter_attr_egress_non_posted_bytes.attr.attr,
+	&pciesw_counter_attr_egress_completion_bytes.attr.attr,
+	&pciesw_counter_attr_ingress_posted_tlps.attr.attr,
+	&pciesw_counter_attr_ingress_non_posted_tlps.attr.attr,
+	&pciesw_counter_attr_ingress_completion_tlps.attr.attr,
+	&pciesw_counter_attr_egress_posted_tlps.attr.attr,
+	&pciesw_counter_attr_egress_non_posted_tlps.attr.attr,
+	&pciesw_counter_attr_egress_completion_tlps.attr.attr,
+	NULL
+};
+
+static const struct attribute_group pciesw_port_traffic_group = {
+	.name = "traffic",
+	.attrs = pciesw_port_traffic_attrs,
+};
+
+static ssize_t pciesw_port_fmt_ber(struct pciesw_port *port, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", pciesw_port_ber(port));
+}
+
+static ssize_t ber_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	return pciesw_port_show(dev, buf, pciesw_port_fmt_ber);
+}
+
+/* bit errors per 10^18 bits (1e-9 is 1000000000), 0 for none */
+static ssize_t ber_store(struct device *dev, struct device_attribute *attr,
+			 const char *buf, size_t count)
+{
+	struct pciesw_child *child = to_pciesw_child(dev);
+	const char *why = NULL;
+	u64 ber;
+	int ret;
+
+	ret = kstrtou64(buf, 0, &ber);
+	if (ret)
+		return ret;
+	ret = pciesw_child_lock(child);
+	if (ret)
+		return ret;
+	if (child->index < child->sw->nr_ports)
+		ret = pciesw_port_set_ber(&child->sw->ports[child->index], ber,
+					  &why);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&child->sw->lock);
+	if (ret) {
+		if (why)
+			dev_err(dev, "ber: %s\n", why);
+		return ret;
+	}
+	return count;
+}
+static DEVICE_ATTR_RW(ber);
+
 static struct attribute *pciesw_port_attrs[] = {
 	&dev_attr_port_id.attr,
 	&dev_attr_role.attr,
@@ -198,9 +386,20 @@ static struct attribute *pciesw_port_attrs[] = {
 	&dev_attr_endpoint.attr,
 	&dev_attr_ep_add.attr,
 	&dev_attr_ep_remove.attr,
+	&dev_attr_ber.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(pciesw_port);
+
+static const struct attribute_group pciesw_port_group = {
+	.attrs = pciesw_port_attrs,
+};
+
+static const struct attribute_group *pciesw_port_groups[] = {
+	&pciesw_port_group,
+	&pciesw_port_errors_group,
+	&pciesw_port_traffic_group,
+	NULL
+};
 
 const struct device_type pciesw_port_devtype = {
 	.name = "pciesw_port",

@@ -59,6 +59,14 @@ mkdir -p "$out/generated"
 	else
 		echo "#define pciesw_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))"
 	fi
+	# policy range pointers are to const since 6.2
+	if has 'const struct netlink_range_validation \*range;' include/net/netlink.h; then
+		echo "#define pciesw_nl_range_t const struct netlink_range_validation"
+		echo "#define pciesw_nl_srange_t const struct netlink_range_validation_signed"
+	else
+		echo "#define pciesw_nl_range_t struct netlink_range_validation"
+		echo "#define pciesw_nl_srange_t struct netlink_range_validation_signed"
+	fi
 } > "$out/generated/pciesw_compat.h.new"
 # rewrite only on change, so an unchanged header does not rebuild everything
 if cmp -s "$out/generated/pciesw_compat.h.new" "$out/generated/pciesw_compat.h"; then

@@ -404,9 +404,9 @@ fi
 
 # ---- temp ----------------------------------------------------------------
 
-# the hwmon device of the switch (under its pciesw-thermal platform device)
+# the hwmon device of the switch (under its thermal platform device)
 HWMON=
-for h in "$D/$SW"/pciesw-thermal*/hwmon/hwmon*; do
+for h in "$D/$SW"/*thermal*/hwmon/hwmon*; do
 	[[ -e $h/temp1_input ]] && HWMON=$h
 done
 sc -j temp "$SW"

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs: knobs for tests, not ABI.
+ *
+ *	pciesw/pcieswN/thermal_tick	write 1: advance the thermal model now
+ *	pciesw/pcieswN/portM/traffic	write "DIR CLASS BYTES", DIR ingress or
+ *					egress, CLASS posted, non-posted or
+ *					completion: count traffic on the port
+ *					as the DMA engine does
+ *
+ * Port directories follow the ports: model events re-create them, with
+ * sw->lock held, and removal waits for running handlers, so those never
+ * wait for sw->lock: they restart the syscall (as sysfs.c does).
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "dev.h"
+
+/* most a single write may account: 1 TiB */
+#define PCIESW_DEBUGFS_BYTES_MAX	BIT_ULL(40)
+
+static struct dentry *pciesw_debugfs_root;
+
+/**
+ * struct pciesw_debugfs_port - what a port's files act on
+ * @sw: the switch
+ * @id: the port id
+ * @dir: portM, NULL while the port does not exist
+ */
+struct pciesw_debugfs_port {
+	struct pciesw_switch *sw;
+	unsigned int id;
+	struct dentry *dir;
+};
+
+/**
+ * struct pciesw_debugfs - the debugfs directory of a switch
+ * @dir: pcieswN
+ * @ports: by port id
+ */
+struct pciesw_debugfs {
+	struct dentry *dir;
+	struct pciesw_debugfs_port ports[PCIESW_MAX_PORTS];
+};
+
+static int pciesw_debugfs_lock(struct pciesw_switch *sw)
+{
+	if (!mutex_trylock(&sw->lock))
+		return restart_syscall();
+	if (sw->dead) {
+		mutex_unlock(&sw->lock);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static const char * const pciesw_debugfs_dirs[] = {
+	[PCIESW_DIR_INGRESS] = "ingress",
+	[PCIESW_DIR_EGRESS] = "egress",
+};
+
+static const char * const pciesw_debugfs_classes[] = {
+	[PCIESW_TLP_POSTED] = "posted",
+	[PCIESW_TLP_NON_POSTED] = "non-posted",
+	[PCIESW_TLP_COMPLETION] = "completion",
+};
+
+static ssize_t pciesw_debugfs_traffic_write(struct file *file,
+					    const char __user *ubuf,
+					    size_t count, loff_t *ppos)
+{
+	struct pciesw_debugfs_port *dp = file->private_data;
+	struct pciesw_switch *sw = dp->sw;
+	char buf[64], dir[16], cls[16];
+	int d, c, ret;
+	u64 bytes;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %15s %llu", dir, cls, &bytes) != 3)
+		return -EINVAL;
+	d = match_string(pciesw_debugfs_dirs, ARRAY_SIZE(pciesw_debugfs_dirs),
+			 dir);
+	c = match_string(pciesw_debugfs_classes,
+			 ARRAY_SIZE(pciesw_debugfs_classes), cls);
+	if (d < 0 || c < 0 || !bytes || bytes > PCIESW_DEBUGFS_BYTES_MAX)
+		return -EINVAL;
+
+	ret = pciesw_debugfs_lock(sw);
+	if (ret)
+		return ret;
+	if (dp->id < sw->nr_ports)
+		pciesw_stats_account(sw, sw->ports[dp->id].stats, d, c, bytes);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&sw->lock);
+	return ret ?: count;
+}
+
+static const struct file_operations pciesw_debugfs_traffic_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = pciesw_debugfs_traffic_write,
+};
+
+static ssize_t pciesw_debugfs_tick_write(struct file *file,
+					 const char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	struct pciesw_switch *sw = file->private_data;
+	bool yes;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &yes);
+	if (ret || !yes)
+		return -EINVAL;
+	ret = pciesw_debugfs_lock(sw);
+	if (ret)
+		return ret;
+	pciesw_thermal_update(sw);
+	mutex_unlock(&sw->lock);
+	return count;
+}
+
+static const struct file_operations pciesw_debugfs_tick_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = pciesw_debugfs_tick_write,
+};
+
+/* Ports @first.. appeared (model event, sw->lock held). */
+void pciesw_debugfs_ports_add(struct pciesw_dev *pdev, unsigned int first)
+{
+	struct pciesw_debugfs *dbg = pdev->dbg;
+	struct pciesw_switch *sw = pdev->sw;
+	char name[16];
+	unsigned int i;
+
+	lockdep_assert_held(&sw->lock);
+	if (!dbg)
+		return;
+	for (i = first; i < sw->nr_ports; i++) {
+		struct pciesw_debugfs_port *dp = &dbg->ports[i];
+
+		dp->sw = sw;
+		dp->id = i;
+		snprintf(name, sizeof(name), "port%u", i);
+		dp->dir = debugfs_create_dir(name, dbg->dir);
+		debugfs_create_file("traffic", 0200, dp->dir, dp,
+				    &pciesw_debugfs_traffic_fops);
+	}
+}
+
+/* Ports @first.. are about to go (model event, sw->lock held). */
+void pciesw_debugfs_ports_del(struct pciesw_dev *pdev, unsigned int first)
+{
+	struct pciesw_debugfs *dbg = pdev->dbg;
+	unsigned int i;
+
+	lockdep_assert_held(&pdev->sw->lock);
+	if (!dbg)
+		return;
+	for (i = pdev->sw->nr_ports; i-- > first;) {
+		debugfs_remove_recursive(dbg->ports[i].dir);
+		dbg->ports[i].dir = NULL;
+	}
+}
+
+/* Before the switch is published; debugfs failures are not fatal. */
+int pciesw_debugfs_add(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+	struct pciesw_debugfs *dbg;
+
+	dbg = kzalloc(sizeof(*dbg), GFP_KERNEL);
+	if (!dbg)
+		return -ENOMEM;
+	dbg->dir = debugfs_create_dir(sw->name, pciesw_debugfs_root);
+	debugfs_create_file("thermal_tick", 0200, dbg->dir, sw,
+			    &pciesw_debugfs_tick_fops);
+	mutex_lock(&sw->lock);
+	pdev->dbg = dbg;
+	pciesw_debugfs_ports_add(pdev, 0);
+	mutex_unlock(&sw->lock);
+	return 0;
+}
+
+/* After the switch is unpublished: no events re-create port directories. */
+void pciesw_debugfs_del(struct pciesw_dev *pdev)
+{
+	struct pciesw_debugfs *dbg = pdev->dbg;
+
+	debugfs_remove_recursive(dbg->dir);
+	mutex_lock(&pdev->sw->lock);
+	pdev->dbg = NULL;
+	mutex_unlock(&pdev->sw->lock);
+	kfree(dbg);
+}
+
+void pciesw_debugfs_init(void)
+{
+	pciesw_debugfs_root = debugfs_create_dir("pciesw", NULL);
+}
+
+void pciesw_debugfs_exit(void)
+{
+	debugfs_remove_recursive(pciesw_debugfs_root);
+}
