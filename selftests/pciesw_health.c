@@ -184,6 +184,19 @@ static int thr_set1(struct pnl *p, unsigned int id, int port, unsigned int c,
 	return err;
 }
 
+/* threshold-get do; @port < 0: the switch-wide one */
+static int thr_get(struct pnl *p, unsigned int id, int port, unsigned int c,
+		   struct pnl_reply *r)
+{
+	struct pnl_attr req[] = { A_U32(PCIESW_A_SWITCH_ID, id),
+				  A_U32(PCIESW_A_COUNTER_ID, c),
+				  A_U32(PCIESW_A_PORT_ID, port), A_END };
+
+	if (port < 0)
+		req[2] = (struct pnl_attr)A_END;
+	return tp_do(p, PCIESW_CMD_THRESHOLD_GET, req, r);
+}
+
 static int set_ber(struct pnl *p, unsigned int id, unsigned int port,
 		   uint64_t ber)
 {
@@ -672,11 +685,7 @@ TEST_F(health, threshold_port)
 	EXPECT_EQ(0U, nr_thr_ntf(&ntf, ID, NULL));
 	pnl_reply_free(&ntf);
 	/* threshold-get says crossed */
-	ASSERT_EQ(0, tp_do(&self->p, PCIESW_CMD_THRESHOLD_GET,
-			   (struct pnl_attr[]){
-				A_U32(PCIESW_A_SWITCH_ID, ID),
-				A_U32(PCIESW_A_PORT_ID, 2),
-				A_U32(PCIESW_A_COUNTER_ID, c), A_END }, &r));
+	ASSERT_EQ(0, thr_get(&self->p, ID, 2, c, &r));
 	ASSERT_EQ(1U, r.nobjs);
 	EXPECT_EQ(0, pnl_not_in_spec(&r.objs[0], PCIESW_CMD_THRESHOLD_GET,
 				     false));
@@ -693,11 +702,7 @@ TEST_F(health, threshold_port)
 	EXPECT_EQ(0U, nr_thr_ntf(&ntf, ID, NULL));
 	pnl_reply_free(&ntf);
 	ASSERT_EQ(0, ctr_clear(&self->p, ID, 2));
-	ASSERT_EQ(0, tp_do(&self->p, PCIESW_CMD_THRESHOLD_GET,
-			   (struct pnl_attr[]){
-				A_U32(PCIESW_A_SWITCH_ID, ID),
-				A_U32(PCIESW_A_PORT_ID, 2),
-				A_U32(PCIESW_A_COUNTER_ID, c), A_END }, &r));
+	ASSERT_EQ(0, thr_get(&self->p, ID, 2, c, &r));
 	ASSERT_EQ(1U, r.nobjs);
 	EXPECT_EQ(0U, r.objs[0].u[PCIESW_A_THRESHOLD_CROSSED]);
 	EXPECT_EQ(0ULL, r.objs[0].u64[PCIESW_A_COUNTER_VALUE]);
@@ -727,12 +732,7 @@ TEST_F(health, threshold_port)
 	mon_collect(&self->mon, &ntf);
 	EXPECT_EQ(0U, nr_thr_ntf(&ntf, ID, NULL));
 	pnl_reply_free(&ntf);
-	EXPECT_EQ(ENOENT, tp_do(&self->p, PCIESW_CMD_THRESHOLD_GET,
-				(struct pnl_attr[]){
-					A_U32(PCIESW_A_SWITCH_ID, ID),
-					A_U32(PCIESW_A_PORT_ID, 2),
-					A_U32(PCIESW_A_COUNTER_ID, c),
-					A_END }, &r));
+	EXPECT_EQ(ENOENT, thr_get(&self->p, ID, 2, c, &r));
 	EXPECT_STREQ("no threshold on this counter", r.msg);
 	pnl_reply_free(&r);
 	EXPECT_EQ(ENOENT, thr_set(&self->p, ID, 2, c, 0, &r));
@@ -767,10 +767,7 @@ TEST_F(health, threshold_switch_wide)
 	pnl_reply_free(&ntf);
 
 	/* the switch-wide do (no port-id) */
-	ASSERT_EQ(0, tp_do(&self->p, PCIESW_CMD_THRESHOLD_GET,
-			   (struct pnl_attr[]){
-				A_U32(PCIESW_A_SWITCH_ID, ID),
-				A_U32(PCIESW_A_COUNTER_ID, c), A_END }, &r));
+	ASSERT_EQ(0, thr_get(&self->p, ID, -1, c, &r));
 	ASSERT_EQ(1U, r.nobjs);
 	EXPECT_FALSE(pnl_has(&r.objs[0], PCIESW_A_PORT_ID));
 	EXPECT_EQ(1U, r.objs[0].u[PCIESW_A_THRESHOLD_CROSSED]);
@@ -1286,21 +1283,9 @@ TEST_F(health, bifurcation_renumbers)
 					     PCIESW_COUNTER_RECEIVER_ERROR));
 	}
 	/* the gpu group's threshold went with its ports; nvme's moved */
-	EXPECT_EQ(ENOENT, tp_do(&self->p, PCIESW_CMD_THRESHOLD_GET,
-				(struct pnl_attr[]){
-					A_U32(PCIESW_A_SWITCH_ID, ID),
-					A_U32(PCIESW_A_PORT_ID, 1),
-					A_U32(PCIESW_A_COUNTER_ID,
-					      PCIESW_COUNTER_ECRC),
-					A_END }, &r));
+	EXPECT_EQ(ENOENT, thr_get(&self->p, ID, 1, PCIESW_COUNTER_ECRC, &r));
 	pnl_reply_free(&r);
-	ASSERT_EQ(0, tp_do(&self->p, PCIESW_CMD_THRESHOLD_GET,
-			   (struct pnl_attr[]){
-				A_U32(PCIESW_A_SWITCH_ID, ID),
-				A_U32(PCIESW_A_PORT_ID, 6),
-				A_U32(PCIESW_A_COUNTER_ID,
-				      PCIESW_COUNTER_MALFORMED_TLP),
-				A_END }, &r));
+	ASSERT_EQ(0, thr_get(&self->p, ID, 6, PCIESW_COUNTER_MALFORMED_TLP, &r));
 	EXPECT_EQ(1U, r.nobjs);
 	if (r.nobjs == 1)
 		EXPECT_EQ(9ULL, r.objs[0].u64[PCIESW_A_COUNTER_VALUE]);
