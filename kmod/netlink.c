@@ -851,8 +851,6 @@ static int pciesw_nl_vpd_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return pciesw_nl_locked(info, pciesw_nl_vpd_set_locked);
 }
 
-static int pciesw_nl_switch_new_doit(struct sk_buff *skb,
-				     struct genl_info *info)
 /* ---- health: counters, thresholds, fault injection, temperatures ---- */
 
 /* The counters of @port, or their sums over the switch when it is NULL. */
@@ -1261,6 +1259,8 @@ static int pciesw_nl_thermal_set_doit(struct sk_buff *skb,
 	return pciesw_nl_locked(info, pciesw_nl_thermal_set_locked);
 }
 
+static int pciesw_nl_switch_new_doit(struct sk_buff *skb,
+				     struct genl_info *info)
 {
 	struct nlattr *prof_attr = info->attrs[PCIESW_A_SWITCH_PROFILE];
 	struct nlattr *id_attr = info->attrs[PCIESW_A_SWITCH_ID];
@@ -1328,12 +1328,12 @@ static const struct nla_policy pciesw_group_set_policy[] = {
 	[PCIESW_A_GROUP_CONFIG] = { .type = NLA_NUL_STRING },
 };
 
-static const struct nla_policy pciesw_port_set_policy[] = {
-	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 static pciesw_nl_range_t pciesw_ber_range = {
 	.max = PCIESW_BER_MAX,
 };
 
+static const struct nla_policy pciesw_port_set_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
 	[PCIESW_A_PORT_TARGET_SPEED] =
 		NLA_POLICY_RANGE(NLA_U32, PCIESW_LINK_SPEED_GEN1,
@@ -1344,9 +1344,9 @@ static pciesw_nl_range_t pciesw_ber_range = {
 	[PCIESW_A_PORT_RETRAIN] = { .type = NLA_FLAG },
 	[PCIESW_A_PORT_HOT_RESET] = { .type = NLA_FLAG },
 	[PCIESW_A_PORT_SURPRISE_DOWN_NOW] = { .type = NLA_FLAG },
+	[PCIESW_A_PORT_BER] = NLA_POLICY_FULL_RANGE(NLA_U64, &pciesw_ber_range),
 };
 
-	[PCIESW_A_PORT_BER] = NLA_POLICY_FULL_RANGE(NLA_U64, &pciesw_ber_range),
 static const struct nla_policy pciesw_ep_get_policy[] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_EP_ID] = { .type = NLA_U32 },
@@ -1374,8 +1374,6 @@ static const struct nla_policy pciesw_vpd_set_policy[] = {
 				 .len = PCIESW_VPD_VALUE_MAX },
 };
 
-static const struct genl_ops pciesw_nl_ops[] = {
-	{
 static const struct nla_policy pciesw_counter_get_policy[] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32 },
@@ -1438,6 +1436,8 @@ static const struct nla_policy pciesw_thermal_set_policy[] = {
 	[PCIESW_A_SENSOR_OVERRIDE_CLEAR] = { .type = NLA_FLAG },
 };
 
+static const struct genl_ops pciesw_nl_ops[] = {
+	{
 		.cmd = PCIESW_CMD_SWITCH_GET,
 		.doit = pciesw_nl_switch_get_doit,
 		.dumpit = pciesw_nl_switch_get_dumpit,
@@ -1521,8 +1521,6 @@ static const struct nla_policy pciesw_thermal_set_policy[] = {
 		.maxattr = ARRAY_SIZE(pciesw_vpd_set_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
-};
-
 	{
 		.cmd = PCIESW_CMD_COUNTER_GET,
 		.doit = pciesw_nl_counter_get_doit,
@@ -1572,6 +1570,8 @@ static const struct nla_policy pciesw_thermal_set_policy[] = {
 		.maxattr = ARRAY_SIZE(pciesw_thermal_set_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
+};
+
 static const struct genl_multicast_group pciesw_nl_mcgrps[] = {
 	[PCIESW_NL_MCGRP_MONITOR] = { .name = PCIESW_MCGRP_MONITOR },
 };
@@ -1631,8 +1631,6 @@ static void pciesw_nl_notify(u8 cmd,
 			  GFP_KERNEL);
 }
 
-static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
-			   void *data)
 static void pciesw_nl_notify_threshold(const struct pciesw_event *ev)
 {
 	struct pciesw_nl_threshold t = {
@@ -1661,6 +1659,8 @@ static int pciesw_nl_fill_alarm_any(struct sk_buff *msg, const void *obj)
 	return 0;
 }
 
+static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
+			   void *data)
 {
 	const struct pciesw_event *ev = data;
 
@@ -1693,8 +1693,6 @@ static int pciesw_nl_fill_alarm_any(struct sk_buff *msg, const void *obj)
 		pciesw_nl_notify(PCIESW_CMD_VPD_CHANGE_NTF,
 				 pciesw_nl_fill_vpd_any, ev->sw);
 		break;
-	case PCIESW_EV_PORTS_REMOVE:
-	case PCIESW_EV_PORTS_ADD:
 	case PCIESW_EV_THRESHOLD:
 		pciesw_nl_notify_threshold(ev);
 		break;
@@ -1702,6 +1700,8 @@ static int pciesw_nl_fill_alarm_any(struct sk_buff *msg, const void *obj)
 		pciesw_nl_notify(PCIESW_CMD_THERMAL_ALARM_NTF,
 				 pciesw_nl_fill_alarm_any, ev);
 		break;
+	case PCIESW_EV_PORTS_REMOVE:
+	case PCIESW_EV_PORTS_ADD:
 		/* the group change that follows says it */
 		break;
 	}

@@ -191,8 +191,6 @@ struct pciesw_link {
 	u64 history_next;
 };
 
-struct pciesw_port {
-	struct pciesw_group *group;
 /* Counters, thresholds and injected faults of ports (health.c). */
 #define PCIESW_MAX_THRESHOLDS	64
 /* a threshold on the sum over all ports, not on one port's lanes */
@@ -301,6 +299,8 @@ struct pciesw_thermal {
 	struct pciesw_sensor sensors[PCIESW_NR_SENSORS];
 };
 
+struct pciesw_port {
+	struct pciesw_group *group;
 	unsigned int id;
 	enum pciesw_port_role role;
 	u16 first_lane;
@@ -310,10 +310,10 @@ struct pciesw_thermal {
 	/* the endpoint attached to a downstream port, or NULL */
 	struct pciesw_endpoint *ep;
 	struct pciesw_link link;
-};
-
 	/* &sw->stats[first_lane] */
 	struct pciesw_port_stats *stats;
+};
+
 /**
  * struct pciesw_switch - one virtual switch card (the model)
  * @id: the N of pcieswN, unique while the switch exists
@@ -321,8 +321,6 @@ struct pciesw_thermal {
  * @name: "pcieswN"
  * @serial: serial number, unique per id and stable across reloads
  * @refs: lifetime; the registry, the views and in-flight lookups hold one
- * @lock: protects everything below it
- * @published: events reach the views (after publish, until unpublish)
  * @stats: port counters by first lane (profile->nr_lanes entries); the
  *	array is fixed for the switch's life, its counters are lockless
  * @armed: bit c: an uncrossed switch-wide threshold watches counter c
@@ -332,24 +330,24 @@ struct pciesw_thermal {
  * @egress_bytes: bytes sent on all ports ever (drives the thermal model)
  * @health_work: checks thresholds, retrains links past the BER limit
  * @thermal_work: advances the thermal model while it is not settled
+ * @lock: protects everything below it
+ * @published: events reach the views (after publish, until unpublish)
  * @dead: set once when the switch is unpublished; no new state changes
  * @link_work: runs the LTSSM steps that are due (link.c)
  * @endpoints: attached endpoints, ordered by id
  * @ep_ids: allocates endpoint ids
  * @ep_type_ids: allocates the per-type index in endpoint names
  * @vpd: the card's VPD
- */
-struct pciesw_switch {
  * @nr_thresholds: entries of @thresholds in use
  * @thresholds: counter thresholds, in the order they were set
  * @thermal: the thermal model
+ */
+struct pciesw_switch {
 	u32 id;
 	const struct pciesw_profile *profile;
 	char name[PCIESW_NAME_LEN];
 	char serial[PCIESW_NAME_LEN];
 	struct kref refs;
-	struct mutex lock;	/* protects all fields below */
-	bool published;
 	struct pciesw_port_stats *stats;
 	unsigned long armed;
 	u32 mps;
@@ -357,6 +355,8 @@ struct pciesw_switch {
 	atomic64_t egress_bytes;
 	struct work_struct health_work;
 	struct delayed_work thermal_work;
+	struct mutex lock;	/* protects all fields below */
+	bool published;
 	bool dead;
 	struct delayed_work link_work;
 	unsigned int nr_groups;
@@ -367,11 +367,11 @@ struct pciesw_switch {
 	struct ida ep_ids;
 	struct ida ep_type_ids[PCIESW_EP_TYPE_MAX + 1];
 	struct pciesw_vpd vpd;
-};
-
 	unsigned int nr_thresholds;
 	struct pciesw_threshold thresholds[PCIESW_MAX_THRESHOLDS];
 	struct pciesw_thermal thermal;
+};
+
 struct pciesw_switch *pciesw_switch_create(u32 id,
 					   const struct pciesw_profile *profile);
 void pciesw_switch_put(struct pciesw_switch *sw);
@@ -435,28 +435,6 @@ unsigned int pciesw_vpd_rw_free(struct pciesw_switch *sw);
 int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 		   const char *value, const char **why);
 
-/* Events: the one way state changes leave the model. */
-enum pciesw_event_type {
-	PCIESW_EV_SWITCH_CREATE,
-	PCIESW_EV_SWITCH_DELETE,
-	PCIESW_EV_GROUP_CHANGE,		/* @group re-bifurcated */
-	PCIESW_EV_PORTS_REMOVE,		/* ports @first.. are about to go */
-	PCIESW_EV_PORTS_ADD,		/* ports @first.. exist (again) */
-	PCIESW_EV_PORT_CHANGE,		/* link or setting of @port changed */
-	PCIESW_EV_EP_ADD,		/* @ep attached to @port */
-	PCIESW_EV_EP_DEL,		/* @ep leaves @port */
-	PCIESW_EV_VPD_CHANGE,		/* the VPD image changed */
-};
-
-/**
- * struct pciesw_event - what changed; only the fields of its type are set
- * @type: what happened
- * @sw: the switch
- * @group: the lane group (GROUP_CHANGE)
- * @port: the port (PORT_CHANGE, EP_ADD, EP_DEL; THRESHOLD: NULL for a
- *	switch-wide threshold)
- * @ep: the endpoint (EP_ADD, EP_DEL)
- * @first: first port id affected (PORTS_REMOVE, PORTS_ADD)
 /*
  * health.c: counters, thresholds, fault injection.  pciesw_stats_account()
  * and pciesw_stats_error() are lockless (the DMA engine calls them from its
@@ -514,6 +492,37 @@ int pciesw_sensor_set_limits(struct pciesw_switch *sw, int sensor,
 int pciesw_sensor_set_override(struct pciesw_switch *sw, int sensor,
 			       const int *temp, const char **why);
 
+/* Events: the one way state changes leave the model. */
+enum pciesw_event_type {
+	PCIESW_EV_SWITCH_CREATE,
+	PCIESW_EV_SWITCH_DELETE,
+	PCIESW_EV_GROUP_CHANGE,		/* @group re-bifurcated */
+	PCIESW_EV_PORTS_REMOVE,		/* ports @first.. are about to go */
+	PCIESW_EV_PORTS_ADD,		/* ports @first.. exist (again) */
+	PCIESW_EV_PORT_CHANGE,		/* link or setting of @port changed */
+	PCIESW_EV_EP_ADD,		/* @ep attached to @port */
+	PCIESW_EV_EP_DEL,		/* @ep leaves @port */
+	PCIESW_EV_VPD_CHANGE,		/* the VPD image changed */
+	PCIESW_EV_THRESHOLD,		/* @counter of @port reached @threshold */
+	PCIESW_EV_THERMAL_ALARM,	/* @sensor's @level alarm is @active */
+};
+
+/**
+ * struct pciesw_event - what changed; only the fields of its type are set
+ * @type: what happened
+ * @sw: the switch
+ * @group: the lane group (GROUP_CHANGE)
+ * @port: the port (PORT_CHANGE, EP_ADD, EP_DEL; THRESHOLD: NULL for a
+ *	switch-wide threshold)
+ * @ep: the endpoint (EP_ADD, EP_DEL)
+ * @first: first port id affected (PORTS_REMOVE, PORTS_ADD)
+ * @counter: the counter (THRESHOLD)
+ * @threshold: the threshold it reached (THRESHOLD)
+ * @value: the counter's value then (THRESHOLD)
+ * @sensor: the sensor (THERMAL_ALARM)
+ * @level: warning or critical (THERMAL_ALARM)
+ * @active: raised, or cleared (THERMAL_ALARM)
+ * @temp: the sensor's temperature then, m°C (THERMAL_ALARM)
  */
 struct pciesw_event {
 	enum pciesw_event_type type;
@@ -522,11 +531,16 @@ struct pciesw_event {
 	struct pciesw_port *port;
 	struct pciesw_endpoint *ep;
 	unsigned int first;
+	enum pciesw_counter counter;
+	u64 threshold;
+	u64 value;
+	unsigned int sensor;
+	enum pciesw_alarm level;
+	bool active;
+	int temp;
 };
 
 struct notifier_block;
-	PCIESW_EV_THRESHOLD,		/* @counter of @port reached @threshold */
-	PCIESW_EV_THERMAL_ALARM,	/* @sensor's @level alarm is @active */
 int pciesw_event_register(struct notifier_block *nb);
 void pciesw_event_unregister(struct notifier_block *nb);
 void pciesw_event(struct pciesw_event *ev);
@@ -537,13 +551,6 @@ int pciesw_dev_new(u32 id, const char *profile, const char **why);
 int pciesw_dev_del(u32 id, const char **why);
 int pciesw_dev_init(void);
 void pciesw_dev_exit(void);
- * @counter: the counter (THRESHOLD)
- * @threshold: the threshold it reached (THRESHOLD)
- * @value: the counter's value then (THRESHOLD)
- * @sensor: the sensor (THERMAL_ALARM)
- * @level: warning or critical (THERMAL_ALARM)
- * @active: raised, or cleared (THERMAL_ALARM)
- * @temp: the sensor's temperature then, m°C (THERMAL_ALARM)
 
 /* Views */
 int pciesw_bus_init(void);
@@ -552,12 +559,5 @@ int pciesw_chardev_init(void);
 void pciesw_chardev_exit(void);
 int pciesw_netlink_init(void);
 void pciesw_netlink_exit(void);
-	enum pciesw_counter counter;
-	u64 threshold;
-	u64 value;
-	unsigned int sensor;
-	enum pciesw_alarm level;
-	bool active;
-	int temp;
 
 #endif /* _PCIESW_H */
