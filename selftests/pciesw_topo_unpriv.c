@@ -14,7 +14,6 @@
 
 #include "pciesw_topo.h"
 
-#define NOBODY		65534
 #define ID		190U
 
 FIXTURE(unpriv)
@@ -58,34 +57,6 @@ FIXTURE_TEARDOWN(unpriv)
 	if (sw_exists(ID))
 		sw_del(ID);
 }
-
-static bool drop_to_nobody(void)
-{
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
-		return false;
-	return getuid() == NOBODY && geteuid() == NOBODY && getgid() == NOBODY;
-}
-
-/*
- * Run @fn in a child as nobody; @fn reports with EXPECT_* (the harness'
- * metadata is shared with the child), never ASSERT_*.
- */
-#define AS_NOBODY(fn, ...) do {						\
-	pid_t _pid = fork();						\
-	int _st;							\
-									\
-	ASSERT_LE(0, _pid);						\
-	if (_pid == 0) {						\
-		EXPECT_TRUE(drop_to_nobody());				\
-		if (_metadata->exit_code == KSFT_PASS)			\
-			fn(_metadata, ##__VA_ARGS__);			\
-		fflush(NULL);						\
-		_exit(0);						\
-	}								\
-	ASSERT_EQ(_pid, waitpid(_pid, &_st, 0));			\
-	EXPECT_TRUE(WIFEXITED(_st) && WEXITSTATUS(_st) == 0)		\
-		TH_LOG("child status 0x%x", _st);			\
-} while (0)
 
 /* ------------------------------------------------------------------ */
 
@@ -189,7 +160,7 @@ static void nobody_gets(struct __test_metadata *_metadata,
 
 TEST_F(unpriv, netlink_gets)
 {
-	AS_NOBODY(nobody_gets, self);
+	PCIESW_AS_NOBODY(nobody_gets, self);
 }
 
 /* Every regular file of a directory that root can read: @dir/NAME. */
@@ -266,7 +237,7 @@ TEST_F(unpriv, sysfs_reads)
 		total += root[d].n;
 	}
 	EXPECT_LT(60U, total);
-	AS_NOBODY(nobody_sysfs, root);
+	PCIESW_AS_NOBODY(nobody_sysfs, root);
 	free(root);
 }
 
@@ -361,7 +332,7 @@ TEST_F(unpriv, changes_refused)
 	struct tp_reply t;
 	unsigned int i;
 
-	AS_NOBODY(nobody_changes);
+	PCIESW_AS_NOBODY(nobody_changes);
 
 	/* nothing changed: same groups, ports (and histories), endpoints */
 	ASSERT_EQ(0, tp_ports(&self->p, ID, &t));
@@ -435,7 +406,7 @@ TEST_F(unpriv, monitor)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		EXPECT_TRUE(drop_to_nobody());
+		EXPECT_TRUE(pciesw_drop_to_nobody());
 		if (_metadata->exit_code == KSFT_PASS)
 			nobody_monitors(_metadata, ready[1], go[0]);
 		fflush(NULL);

@@ -17,7 +17,6 @@
 
 #include "pciesw_test.h"
 
-#define NOBODY		65534
 #define ID		230	/* exists during each test */
 #define ID_FREE		231	/* never exists */
 
@@ -75,53 +74,6 @@ static int capset_eff(uint64_t eff, uint64_t perm)
 	return syscall(SYS_capset, &hdr, data);
 }
 
-/* CapEff of this process, from /proc/self/status; ~0 if unreadable. */
-static uint64_t cap_eff(void)
-{
-	unsigned long long v = ~0ULL;
-	char line[256];
-	FILE *f;
-
-	f = fopen("/proc/self/status", "r");
-	if (!f)
-		return v;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
-/* Become nobody for good; false if that did not fully work. */
-static bool drop_to_nobody(void)
-{
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
-		return false;
-	return getuid() == NOBODY && geteuid() == NOBODY &&
-	       getgid() == NOBODY && cap_eff() == 0;
-}
-
-/*
- * Run @fn in a child as nobody.  @fn reports with EXPECT_* (the harness'
- * metadata is shared memory); ASSERT_* must not be used there.
- */
-#define AS_NOBODY(fn, ...) do {						\
-	pid_t _pid = fork();						\
-	int _st;							\
-									\
-	ASSERT_LE(0, _pid);						\
-	if (_pid == 0) {						\
-		EXPECT_TRUE(drop_to_nobody());				\
-		if (_metadata->exit_code == KSFT_PASS)			\
-			fn(_metadata, ##__VA_ARGS__);			\
-		fflush(NULL);						\
-		_exit(0);						\
-	}								\
-	ASSERT_EQ(_pid, waitpid(_pid, &_st, 0));			\
-	EXPECT_TRUE(WIFEXITED(_st) && WEXITSTATUS(_st) == 0)		\
-		TH_LOG("child status 0x%x", _st);			\
-} while (0)
-
 /* ------------------------------------------------------------------ */
 
 /* As root: what the permissions are, so the rest means something. */
@@ -172,7 +124,7 @@ static void nobody_reads_sysfs(struct __test_metadata *_metadata,
 
 TEST_F(unpriv, sysfs_reads)
 {
-	AS_NOBODY(nobody_reads_sysfs, self);
+	PCIESW_AS_NOBODY(nobody_reads_sysfs, self);
 }
 
 static void nobody_reads_netlink(struct __test_metadata *_metadata,
@@ -226,7 +178,7 @@ static void nobody_reads_netlink(struct __test_metadata *_metadata,
 
 TEST_F(unpriv, netlink_reads)
 {
-	AS_NOBODY(nobody_reads_netlink, self);
+	PCIESW_AS_NOBODY(nobody_reads_netlink, self);
 }
 
 static void nobody_changes_netlink(struct __test_metadata *_metadata)
@@ -278,7 +230,7 @@ static void nobody_changes_netlink(struct __test_metadata *_metadata)
 
 TEST_F(unpriv, netlink_changes_refused)
 {
-	AS_NOBODY(nobody_changes_netlink);
+	PCIESW_AS_NOBODY(nobody_changes_netlink);
 	/* nothing happened */
 	EXPECT_TRUE(sw_exists(ID));
 	EXPECT_FALSE(sw_exists(ID_FREE));
@@ -305,7 +257,7 @@ static void nobody_changes_sysfs(struct __test_metadata *_metadata)
 
 TEST_F(unpriv, sysfs_changes_refused)
 {
-	AS_NOBODY(nobody_changes_sysfs);
+	PCIESW_AS_NOBODY(nobody_changes_sysfs);
 	EXPECT_TRUE(sw_exists(ID));
 	EXPECT_FALSE(sw_exists(ID_FREE));
 }
@@ -338,7 +290,7 @@ TEST_F(unpriv, chardev)
 	snprintf(path, sizeof(path), "/dev/pciesw%u", ID);
 	fd = open(path, O_RDONLY);
 	ASSERT_LE(0, fd);
-	AS_NOBODY(nobody_chardev, fd);
+	PCIESW_AS_NOBODY(nobody_chardev, fd);
 	close(fd);
 }
 
@@ -393,7 +345,7 @@ TEST_F(unpriv, monitor)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		EXPECT_TRUE(drop_to_nobody());
+		EXPECT_TRUE(pciesw_drop_to_nobody());
 		nobody_monitors(_metadata, go[1], done[0]);
 		_exit(0);
 	}
@@ -425,13 +377,13 @@ TEST_F(unpriv, cap_net_admin)
 		struct pnl_attr del[] = {
 			A_U32(PCIESW_A_SWITCH_ID, ID_FREE), A_END,
 		};
-		uint64_t all = cap_eff();
+		uint64_t all = pciesw_cap_eff();
 		struct pnl_reply r;
 		struct pnl p;
 
 		/* root minus CAP_NET_ADMIN */
 		EXPECT_EQ(0, capset_eff(all & ~net_admin, all));
-		EXPECT_EQ(0ULL, cap_eff() & net_admin);
+		EXPECT_EQ(0ULL, pciesw_cap_eff() & net_admin);
 		EXPECT_EQ(0, pnl_open(&p));
 		if (p.sk) {
 			EXPECT_EQ(EPERM, pnl_do(&p, PCIESW_CMD_SWITCH_NEW, req,
@@ -443,10 +395,10 @@ TEST_F(unpriv, cap_net_admin)
 		/* nobody with CAP_NET_ADMIN only */
 		EXPECT_EQ(0, prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
 		EXPECT_EQ(0, setgroups(0, NULL));
-		EXPECT_EQ(0, setgid(NOBODY));
-		EXPECT_EQ(0, setuid(NOBODY));
+		EXPECT_EQ(0, setgid(PCIESW_NOBODY));
+		EXPECT_EQ(0, setuid(PCIESW_NOBODY));
 		EXPECT_EQ(0, capset_eff(net_admin, net_admin));
-		EXPECT_EQ(net_admin, cap_eff());
+		EXPECT_EQ(net_admin, pciesw_cap_eff());
 		EXPECT_EQ(0, pnl_open(&p));
 		if (p.sk) {
 			EXPECT_EQ(0, pnl_do(&p, PCIESW_CMD_SWITCH_NEW, req,
