@@ -144,6 +144,8 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 	    nla_put_u32(msg, PCIESW_A_EP_MAX_WIDTH, ep->max_width) ||
 	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_SIZE, ep->mem_size,
 			      PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_RESIDENT,
+			      pciesw_mem_resident(ep->mem), PCIESW_A_PAD) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_ID, ep->port->id))
 		return -EMSGSIZE;
 	return 0;

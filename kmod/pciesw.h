@@ -120,6 +120,7 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  * @max_speed: fastest speed it trains to
  * @max_width: widest link it trains to
  * @mem_size: size of its memory window (BAR / namespace) in bytes
+ * @mem: the pages of its memory window (mem.c)
  * @node: entry in sw->endpoints, ordered by id
  */
 struct pciesw_endpoint {
@@ -132,6 +133,7 @@ struct pciesw_endpoint {
 	enum pciesw_link_speed max_speed;
 	u8 max_width;
 	u64 mem_size;
+	struct pciesw_mem *mem;
 	struct list_head node;
 };
 
@@ -410,12 +412,31 @@ unsigned int pciesw_link_history(const struct pciesw_port *port,
 const char *pciesw_ltssm_name(enum pciesw_ltssm state);
 const char *pciesw_speed_name(enum pciesw_link_speed speed);
 
+/*
+ * mem.c: sparse memory windows.  A window is mapped by user space at
+ * (ep id << PCIESW_MAP_SHIFT) in /dev/pcieswN, so it is at most that big.
+ */
+#define PCIESW_MAP_SHIFT	40
+#define PCIESW_MEM_MAX		(1ULL << PCIESW_MAP_SHIFT)
+
+struct pciesw_mem;
+struct page;
+struct pciesw_mem *pciesw_mem_create(u64 size);
+struct pciesw_mem *pciesw_mem_get(struct pciesw_mem *mem);
+void pciesw_mem_put(struct pciesw_mem *mem);
+u64 pciesw_mem_size(const struct pciesw_mem *mem);
+u64 pciesw_mem_resident(const struct pciesw_mem *mem);
+void pciesw_mem_unplug(struct pciesw_mem *mem);
+bool pciesw_mem_gone(const struct pciesw_mem *mem);
+struct page *pciesw_mem_page(struct pciesw_mem *mem, unsigned long idx);
+
 /* endpoint.c; all called with sw->lock held */
 struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
 				      enum pciesw_link_speed speed, u8 width,
 				      u64 mem_size, const char **why);
 void pciesw_ep_del(struct pciesw_endpoint *ep);
+void pciesw_ep_free(struct pciesw_endpoint *ep);
 struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);
 struct pciesw_endpoint *pciesw_ep_find_name(struct pciesw_switch *sw,
 					    const char *name);

@@ -298,7 +298,8 @@ static void pciesw_switch_release(struct kref *kref)
 	pciesw_health_release(sw);
 	list_for_each_entry_safe(ep, tmp, &sw->endpoints, node) {
 		list_del(&ep->node);
-		kfree(ep);
+		pciesw_mem_unplug(ep->mem);
+		pciesw_ep_free(ep);
 	}
 	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
 		ida_destroy(&sw->ep_type_ids[i]);

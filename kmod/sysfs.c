@@ -579,6 +579,7 @@ PCIESW_EP_ATTR_RO(port, "%u", ep->port->id);
 PCIESW_EP_ATTR_RO(max_link_speed, "%s", pciesw_speed_name(ep->max_speed));
 PCIESW_EP_ATTR_RO(max_link_width, "%u", ep->max_width);
 PCIESW_EP_ATTR_RO(mem_size, "%llu", ep->mem_size);
+PCIESW_EP_ATTR_RO(mem_resident, "%llu", pciesw_mem_resident(ep->mem));
 
 static struct attribute *pciesw_ep_attrs[] = {
 	&dev_attr_ep_id.attr,
@@ -588,6 +589,7 @@ static struct attribute *pciesw_ep_attrs[] = {
 	&dev_attr_ep_max_link_speed.attr,
 	&dev_attr_ep_max_link_width.attr,
 	&dev_attr_ep_mem_size.attr,
+	&dev_attr_ep_mem_resident.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(pciesw_ep);
