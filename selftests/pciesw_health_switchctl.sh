@@ -19,90 +19,15 @@
 
 # shellcheck disable=SC2016 # eval '...' on purpose: evaluated by check
 . "$(dirname "$0")/lib.sh"
-
-SWITCHCTL=${SWITCHCTL:-$T_LIB_DIR/../userspace/switchctl}
-[[ -x $SWITCHCTL ]] || skip_all "switchctl not built ($SWITCHCTL)"
-command -v jq >/dev/null || skip_all "jq not installed"
-[[ -e $PCIESW_BUS/new_device ]] || skip_all "pciesw module not loaded"
+. "$(dirname "$0")/switchctl_lib.sh"
+sctl_init 40 41
 
 ID=40
 SW=pciesw$ID
 D=$PCIESW_DEVS
 DBG=/sys/kernel/debug/pciesw/$SW
-MON_PID=
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[[ -n $MON_PID ]] && kill "$MON_PID" 2>/dev/null
-	local id
-	for id in 40 41; do
-		[[ -e $D/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
-	done
-	rm -rf "$T_TMP"
-}
-trap cleanup EXIT
-for id in 40 41; do
-	[[ -e $D/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
-done
-mkfifo "$T_TMP/fifo"
-exec 3<>"$T_TMP/fifo"
 
-# sleep for a moment without an exec
-nap() { read -rt "${1:-0.02}" <&3 || true; }
 
-# sc ARGS...: run switchctl; stdout in $OUT, stderr in $ERR, status in $RC
-sc() {
-	"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
-	RC=$?
-	OUT=$(<"$T_TMP/out")
-	ERR=$(<"$T_TMP/err")
-}
-
-# sc_ok DESC ARGS...: succeeds, prints nothing (a change)
-sc_ok() {
-	local desc=$1
-	shift
-	sc "$@"
-	if ((RC == 0)) && [[ -z $ERR && -z $OUT ]]; then
-		ok "$desc"
-	else
-		fail "$desc"
-		diag "switchctl $* -> $RC" "$ERR"
-	fi
-}
-
-# sc_err DESC STATUS MESSAGE ARGS...: exit STATUS, stderr "error: ...MESSAGE",
-# nothing on stdout
-sc_err() {
-	local desc=$1 want=$2 msg=$3
-	shift 3
-	sc "$@"
-	if ((RC == want)) && [[ $ERR == "error: "*"$msg"* && -z $OUT ]]; then
-		ok "$desc"
-	else
-		fail "$desc"
-		diag "switchctl $* -> $RC, want $want" "stderr: $ERR" "stdout: ${OUT:0:200}"
-	fi
-}
-
-# jqo FILTER: jq -r FILTER on $OUT, result in $J
-jqo() {
-	J=$(jq -r "$1" <<<"$OUT" 2>&1)
-}
-
-# wait_attr FILE VALUE: until FILE reads VALUE (5 s at most)
-wait_attr() {
-	local i
-	for ((i = 0; i < 250; i++)); do
-		rd "$1" && [[ $R == "$2" ]] && return 0
-		nap
-	done
-	return 1
-}
-
-check_attr() {
-	rd "$2"
-	check_eq "$1" "$3" "$R"
-}
 
 # supported OP-DESC: did the last sc fail because the module lacks the op?
 # (then every case of the part is skipped with the reason)
@@ -119,26 +44,12 @@ wr "$PCIESW_BUS/new_device" "$ID"
 wait_attr "$D/$SW-port1/ltssm_state" l0 || diag "$SW did not train"
 
 # ---- monitor, started first ---------------------------------------------
-# A VPD-W change is what it must see before the test goes on: a Y0 field
-# set and removed until the monitor reports (at most 5 times).
-start_monitor() {
-	local try i
-	: >"$T_TMP/mon"
-	"$SWITCHCTL" monitor -j >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
-	MON_PID=$!
-	for ((try = 0; try < 5; try++)); do
-		nap 0.3
-		sc vpd set "$SW" Y0 ping
-		sc vpd set "$SW" Y0 ""
-		for ((i = 0; i < 50; i++)); do
-			[[ -s $T_TMP/mon ]] && return 0
-			kill -0 "$MON_PID" 2>/dev/null || return 1
-			nap
-		done
-	done
-	return 1
+# a VPD-W change (a Y0 field set and removed) is what it must see first
+vpd_poke() {
+	sc vpd set "$SW" Y0 ping
+	sc vpd set "$SW" Y0 ""
 }
-start_monitor
+start_monitor vpd_poke
 check_eq "monitor -j is running and reports" 0 "$?" ||
 	diag "$(<"$T_TMP/mon.err")"
 
@@ -169,7 +80,7 @@ else
 	check "errors: text says there are none" \
 		eval '[[ $RC == 0 && $OUT == *"(no errors)"* ]]'
 
-	sc_ok "inject $SW 2 completion-timeout --count 7" \
+	sc_quiet "inject $SW 2 completion-timeout --count 7" \
 		inject "$SW" 2 completion-timeout --count 7
 	sc -j errors "$SW"
 	jqo "$JQ_NONZERO"
@@ -233,12 +144,12 @@ else
 	sc_err "inject on a missing switch: exit 1" 1 "no such switch" \
 		inject pciesw99 1 bad-tlp
 
-	sc_ok "errors clear $SW 3" errors clear "$SW" 3
+	sc_quiet "errors clear $SW 3" errors clear "$SW" 3
 	sc -j errors "$SW"
 	jqo "$JQ_NONZERO"
 	check_eq "errors -j: port 3 cleared, port 2 kept its burst" \
 		"2 completion-timeout 7" "$J"
-	sc_ok "errors $SW --clear" errors "$SW" --clear
+	sc_quiet "errors $SW --clear" errors "$SW" --clear
 	sc -j errors "$SW"
 	jqo "$JQ_NONZERO"
 	check_eq "errors -j: every port cleared" "" "$J"
@@ -249,9 +160,9 @@ fi
 # ---- thresholds ------------------------------------------------------------
 
 if ((HAVE_COUNTERS)); then
-	sc_ok "errors threshold $SW 2 bad-tlp 10" \
+	sc_quiet "errors threshold $SW 2 bad-tlp 10" \
 		errors threshold "$SW" 2 bad-tlp 10
-	sc_ok "errors threshold $SW receiver-error 5 (switch-wide)" \
+	sc_quiet "errors threshold $SW receiver-error 5 (switch-wide)" \
 		errors threshold "$SW" receiver-error 5
 	sc -j errors thresholds "$SW"
 	JQ_TH='[.thresholds[] | "\(."port-id") \(."counter-id") \(."threshold-value") \(."counter-value") \(."threshold-crossed")"] | sort | join(";")'
@@ -272,7 +183,7 @@ if ((HAVE_COUNTERS)); then
 	check_eq "errors thresholds -j: both crossed, with the counters' values" \
 		"2 bad-tlp 10 12 true;null receiver-error 5 5 true" "$J"
 
-	sc_ok "errors threshold ... 0 removes it" \
+	sc_quiet "errors threshold ... 0 removes it" \
 		errors threshold "$SW" 2 bad-tlp 0
 	sc_err "removing it again: exit 1, the kernel's reason" 1 \
 		"no threshold on this counter" errors threshold "$SW" 2 bad-tlp 0
@@ -284,13 +195,13 @@ if ((HAVE_COUNTERS)); then
 		"unknown counter" errors threshold "$SW" 2 nosuch 1
 	sc_err "errors threshold with a bad value: exit 2" 2 \
 		"invalid threshold" errors threshold "$SW" 2 bad-tlp 1k
-	sc_ok "errors clear $SW" errors clear "$SW"
+	sc_quiet "errors clear $SW" errors clear "$SW"
 fi
 
 # ---- BER -------------------------------------------------------------------
 
 if ((HAVE_COUNTERS)); then
-	sc_ok "inject $SW 1 ber 1e-9" inject "$SW" 1 ber 1e-9
+	sc_quiet "inject $SW 1 ber 1e-9" inject "$SW" 1 ber 1e-9
 	sc -j port show "$SW" 1
 	jqo '."port-ber"'
 	check_eq "port show -j: port-ber 1e-9 is 1000000000" 1000000000 "$J"
@@ -299,7 +210,7 @@ if ((HAVE_COUNTERS)); then
 		diag "$OUT"
 	[[ -e $D/$SW-port1/ber ]] &&
 		check_attr "sysfs ber" "$D/$SW-port1/ber" 1000000000
-	sc_ok "port set $SW 1 ber 2.5e-12" port set "$SW" 1 ber 2.5e-12
+	sc_quiet "port set $SW 1 ber 2.5e-12" port set "$SW" 1 ber 2.5e-12
 	sc -j status "$SW"
 	jqo '.ports[] | select(."port-id" == 1) | ."port-ber"'
 	check_eq "status -j: port-ber 2.5e-12 is 2500000" 2500000 "$J"
@@ -312,7 +223,7 @@ if ((HAVE_COUNTERS)); then
 
 	# 1 MiB in, 1e-6: floor(8388608 * 1e-6) = 8 bad TLPs, exactly
 	if [[ -e $DBG/port1/traffic ]]; then
-		sc_ok "inject $SW 1 ber 1e-6" inject "$SW" 1 ber 1e-6
+		sc_quiet "inject $SW 1 ber 1e-6" inject "$SW" 1 ber 1e-6
 		wr "$DBG/port1/traffic" "ingress posted 1048576" ||
 			diag "debugfs traffic: $W_ERR"
 		for ((i = 0; i < 100; i++)); do
@@ -325,7 +236,7 @@ if ((HAVE_COUNTERS)); then
 	else
 		skip "BER errors from traffic" "no debugfs traffic knob"
 	fi
-	sc_ok "inject $SW 1 ber 0 clears it" inject "$SW" 1 ber 0
+	sc_quiet "inject $SW 1 ber 0 clears it" inject "$SW" 1 ber 0
 	sc -j port show "$SW" 1
 	jqo '."port-ber"'
 	check_eq "port show -j: port-ber 0" 0 "$J"
@@ -333,18 +244,18 @@ fi
 
 # ---- lane failure, surprise down --------------------------------------------
 
-sc_ok "inject $SW 1 lane 0x8000" inject "$SW" 1 lane 0x8000
+sc_quiet "inject $SW 1 lane 0x8000" inject "$SW" 1 lane 0x8000
 wait_attr "$D/$SW-port1/current_link_width" 8
 check_attr "lane 15 dead: x8" "$D/$SW-port1/current_link_width" 8
 check_attr "... failed_lanes 0x8000" "$D/$SW-port1/failed_lanes" 0x8000
-sc_ok "inject $SW 1 lane none" inject "$SW" 1 lane none
+sc_quiet "inject $SW 1 lane none" inject "$SW" 1 lane none
 wait_attr "$D/$SW-port1/current_link_width" 16
 check_attr "repaired: x16" "$D/$SW-port1/current_link_width" 16
 sc_err "inject lane with a bad mask: exit 2" 2 "invalid lane mask" \
 	inject "$SW" 1 lane bogus
 rd "$D/$SW-port1/surprise_down_count"
 sd=$R
-sc_ok "inject $SW 1 surprise-down" inject "$SW" 1 surprise-down
+sc_quiet "inject $SW 1 surprise-down" inject "$SW" 1 surprise-down
 check_attr "surprise down: detect" "$D/$SW-port1/ltssm_state" detect
 check_attr "surprise down: counted by the port" \
 	"$D/$SW-port1/surprise_down_count" $((sd + 1))
@@ -441,7 +352,7 @@ else
 		skip "temp against hwmon" "no hwmon device under $SW"
 	fi
 
-	sc_ok "inject $SW temp 97.5 (every sensor)" inject "$SW" temp 97.5
+	sc_quiet "inject $SW temp 97.5 (every sensor)" inject "$SW" temp 97.5
 	sc -j temp "$SW"
 	jqo '[."thermal-sensor"[] | "\(."sensor-temp")/\(."sensor-override")/\(."sensor-max-alarm")/\(."sensor-crit-alarm")"] | unique | join(" ")'
 	check_eq "temp -j: overridden to 97500, max alarm" \
@@ -452,7 +363,7 @@ else
 	check "temp: text shows 97.5 and the max alarm" \
 		eval '[[ $OUT == *"highest 97.5"*"core "*"97.5"*" max"* ]]' ||
 		diag "$OUT"
-	sc_ok "inject $SW temp core 110" inject "$SW" temp core 110
+	sc_quiet "inject $SW temp core 110" inject "$SW" temp core 110
 	sc -j temp "$SW"
 	jqo '."thermal-sensor"[0] | "\(."sensor-temp") \(."sensor-crit-alarm")"'
 	check_eq "temp -j: core at 110, critical alarm" "110000 true" "$J"
@@ -462,7 +373,7 @@ else
 	check "temp -v: ambient, time constant and the override column" \
 		eval '[[ $OUT == *"ambient "*"time constant "*"OVERRIDE"* ]]' ||
 		diag "$OUT"
-	sc_ok "inject $SW temp clear" inject "$SW" temp clear
+	sc_quiet "inject $SW temp clear" inject "$SW" temp clear
 	sc -j temp "$SW"
 	jqo '[."thermal-sensor"[] | ."sensor-override"] | unique | join(",")'
 	check_eq "temp -j: overrides cleared" "" "$J"
@@ -500,7 +411,7 @@ else
 		eval '[[ $OUT == *"PN  part number"*"V2  configuration"*"YA  asset tag"*"VPD-W space left"* ]]' ||
 		diag "$OUT"
 
-	sc_ok "vpd set $SW asset-tag rack7-slot3" vpd set "$SW" asset-tag rack7-slot3
+	sc_quiet "vpd set $SW asset-tag rack7-slot3" vpd set "$SW" asset-tag rack7-slot3
 	sc -j vpd show "$SW"
 	jqo '."vpd-field"[] | select(."vpd-keyword" == "YA") | "\(."vpd-value") \(."vpd-writable")"'
 	check_eq "vpd show -j: the asset tag round-trips, writable" "rack7-slot3 true" "$J"
@@ -556,25 +467,18 @@ check "help lists the health commands" \
 # ---- unprivileged --------------------------------------------------------
 
 if command -v setpriv >/dev/null; then
-	nobody() {
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
-		RC=$?
-		OUT=$(<"$T_TMP/out")
-		ERR=$(<"$T_TMP/err")
-	}
 	# nobody CHANGE... must fail with exit 1 and say why
 	nobody_refused() {
 		local desc=$1
 		shift
-		nobody "$@"
+		as_nobody "$@"
 		check "nobody: $desc fails with exit 1 and an error" \
 			eval '[[ $RC == 1 && $ERR == "error: "*"not permitted"* ]]' ||
 			diag "$RC $ERR"
 	}
 	if ((HAVE_COUNTERS)); then
 		sc inject "$SW" 1 ecrc --count 4
-		nobody -j errors "$SW"
+		as_nobody -j errors "$SW"
 		check_eq "nobody: errors -j works" 0 "$RC"
 		nobody_refused "inject" inject "$SW" 1 ecrc
 		nobody_refused "errors clear" errors clear "$SW"
@@ -587,12 +491,12 @@ if command -v setpriv >/dev/null; then
 		check_eq "nobody: no threshold was set" 0 "$J"
 	fi
 	if ((HAVE_THERMAL)); then
-		nobody -j temp "$SW"
+		as_nobody -j temp "$SW"
 		check_eq "nobody: temp -j works" 0 "$RC"
 		nobody_refused "inject temp" inject "$SW" temp 90
 	fi
 	if ((HAVE_VPD)); then
-		nobody -j vpd show "$SW"
+		as_nobody -j vpd show "$SW"
 		check_eq "nobody: vpd show works" 0 "$RC"
 		nobody_refused "vpd set" vpd set "$SW" asset-tag nobody
 		check_attr "nobody: the asset tag is as it was" \

@@ -12,68 +12,9 @@
 
 # shellcheck disable=SC2016 # eval '...' on purpose: evaluated by check
 . "$(dirname "$0")/lib.sh"
-
-SWITCHCTL=${SWITCHCTL:-$T_LIB_DIR/../userspace/switchctl}
-[[ -x $SWITCHCTL ]] || skip_all "switchctl not built ($SWITCHCTL)"
-command -v jq >/dev/null || skip_all "jq not installed"
-[[ -e $PCIESW_BUS/new_device ]] || skip_all "pciesw module not loaded"
-
+. "$(dirname "$0")/switchctl_lib.sh"
 IDS=(20 21 22 23)
-cleanup() {
-	local id
-	for id in "${IDS[@]}"; do
-		[[ -e $PCIESW_DEVS/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
-	done
-	rm -rf "$T_TMP"
-}
-trap cleanup EXIT
-for id in "${IDS[@]}"; do
-	[[ -e $PCIESW_DEVS/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
-done
-
-# sc ARGS...: run switchctl; stdout in $OUT, stderr in $ERR, status in $RC
-sc() {
-	"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
-	RC=$?
-	OUT=$(<"$T_TMP/out")
-	ERR=$(<"$T_TMP/err")
-}
-
-# as_nobody ARGS...: sc as uid/gid 65534 without groups
-as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
-	RC=$?
-	OUT=$(<"$T_TMP/out")
-	ERR=$(<"$T_TMP/err")
-}
-
-# sc_ok DESC ARGS...: switchctl succeeds
-sc_ok() {
-	local desc=$1
-	shift
-	sc "$@"
-	if ((RC == 0)); then
-		ok "$desc"
-	else
-		fail "$desc"
-		diag "switchctl $* -> $RC" "$ERR"
-	fi
-}
-
-# sc_err DESC STATUS MESSAGE ARGS...: fails with STATUS, stderr starts with
-# "error: " and contains MESSAGE, stdout is empty
-sc_err() {
-	local desc=$1 want=$2 msg=$3
-	shift 3
-	sc "$@"
-	if ((RC == want)) && [[ $ERR == "error: "*"$msg"* && -z $OUT ]]; then
-		ok "$desc"
-	else
-		fail "$desc"
-		diag "switchctl $* -> $RC, want $want" "stderr: $ERR" "stdout: ${OUT:0:200}"
-	fi
-}
+sctl_init "${IDS[@]}"
 
 # The sysfs view of every switch, one TSV line each, as jq will print it.
 sysfs_switch_lines() {

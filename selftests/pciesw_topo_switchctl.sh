@@ -14,85 +14,12 @@
 
 # shellcheck disable=SC2016 # eval '...' on purpose: evaluated by check
 . "$(dirname "$0")/lib.sh"
-
-SWITCHCTL=${SWITCHCTL:-$T_LIB_DIR/../userspace/switchctl}
-[[ -x $SWITCHCTL ]] || skip_all "switchctl not built ($SWITCHCTL)"
-command -v jq >/dev/null || skip_all "jq not installed"
-[[ -e $PCIESW_BUS/new_device ]] || skip_all "pciesw module not loaded"
+. "$(dirname "$0")/switchctl_lib.sh"
+sctl_init 240 241
 
 ID=240
 SW=pciesw$ID
 D=$PCIESW_DEVS
-MON_PID=
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[[ -n $MON_PID ]] && kill "$MON_PID" 2>/dev/null
-	local id
-	for id in 240 241; do
-		[[ -e $D/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
-	done
-	rm -rf "$T_TMP"
-}
-trap cleanup EXIT
-for id in 240 241; do
-	[[ -e $D/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
-done
-mkfifo "$T_TMP/fifo"
-exec 3<>"$T_TMP/fifo"
-
-# sleep for a moment without an exec
-nap() { read -rt "${1:-0.02}" <&3 || true; }
-
-# sc ARGS...: run switchctl; stdout in $OUT, stderr in $ERR, status in $RC
-sc() {
-	"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
-	RC=$?
-	OUT=$(<"$T_TMP/out")
-	ERR=$(<"$T_TMP/err")
-}
-
-# sc_ok DESC ARGS...: succeeds, prints nothing (a change)
-sc_ok() {
-	local desc=$1
-	shift
-	sc "$@"
-	if ((RC == 0)) && [[ -z $ERR ]]; then
-		ok "$desc"
-	else
-		fail "$desc"
-		diag "switchctl $* -> $RC" "$ERR"
-	fi
-}
-
-# sc_err DESC STATUS MESSAGE ARGS...: exit STATUS, stderr "error: ...MESSAGE",
-# nothing on stdout
-sc_err() {
-	local desc=$1 want=$2 msg=$3
-	shift 3
-	sc "$@"
-	if ((RC == want)) && [[ $ERR == "error: "*"$msg"* && -z $OUT ]]; then
-		ok "$desc"
-	else
-		fail "$desc"
-		diag "switchctl $* -> $RC, want $want" "stderr: $ERR" "stdout: ${OUT:0:200}"
-	fi
-}
-
-# wait_attr FILE VALUE: until FILE reads VALUE (5 s at most)
-wait_attr() {
-	local i
-	for ((i = 0; i < 250; i++)); do
-		rd "$1" && [[ $R == "$2" ]] && return 0
-		nap
-	done
-	return 1
-}
-
-# check_attr DESC FILE VALUE
-check_attr() {
-	rd "$2"
-	check_eq "$1" "$3" "$R"
-}
 
 # settled: every port with an endpoint (and the upstream port) in L0 or
 # disabled, the others in detect
@@ -166,39 +93,12 @@ settled || diag "$SW did not train"
 
 # ---- monitor, started first ---------------------------------------------
 
-# start_monitor: "switchctl monitor -j" in the background, once it reports
-# (an ACS change it must see).  A monitor that died while it started (an
-# event that comes while it subscribes must not kill it) is counted in
-# MON_RESTARTS and started again, 5 times at most.
-MON_RESTARTS=0
-start_monitor() {
-	local try t i
-	for ((try = 0; try < 5; try++)); do
-		((try)) && MON_RESTARTS=$((MON_RESTARTS + 1))
-		: >"$T_TMP/mon"
-		"$SWITCHCTL" monitor -j >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
-		MON_PID=$!
-		for ((t = 0; t < 10; t++)); do
-			# give it time to start before the first change
-			for ((i = 0; i < 25; i++)); do
-				kill -0 "$MON_PID" 2>/dev/null || break 2
-				nap
-			done
-			sc port set "$SW" 2 acs on
-			sc port set "$SW" 2 acs off
-			for ((i = 0; i < 50; i++)); do
-				[[ -s $T_TMP/mon ]] && return 0
-				kill -0 "$MON_PID" 2>/dev/null || break 2
-				nap
-			done
-		done
-		wait "$MON_PID"
-		diag "monitor exited with $? while starting: $(<"$T_TMP/mon.err")"
-	done
-	MON_PID=
-	return 1
+# an ACS change is what it must see before the test goes on
+acs_poke() {
+	sc port set "$SW" 2 acs on
+	sc port set "$SW" 2 acs off
 }
-start_monitor
+start_monitor acs_poke
 check_eq "monitor -j is running and reports" 0 "$?"
 check_eq "monitor -j did not die while it started" 0 "$MON_RESTARTS"
 
@@ -306,20 +206,14 @@ sc_ok "switch del 241" switch del 241
 # ---- unprivileged --------------------------------------------------------
 
 if command -v setpriv >/dev/null; then
-	nobody() {
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
-		RC=$?
-		ERR=$(<"$T_TMP/err")
-	}
-	nobody lanes set "$SW" nvme 4x4
+	as_nobody lanes set "$SW" nvme 4x4
 	check "nobody: lanes set fails with exit 1 and an error" \
 		eval '[[ $RC == 1 && $ERR == "error: "* ]]' || diag "$RC $ERR"
 	check_attr "nobody: nvme is still 2x8" "$D/$SW/group_nvme/config" 2x8
-	nobody ep del "$SW" nvme0
+	as_nobody ep del "$SW" nvme0
 	check "nobody: ep del fails with exit 1" eval '[[ $RC == 1 ]]'
 	check "nobody: nvme0 is still there" test -e "$D/$SW-nvme0"
-	nobody -j lanes show "$SW"
+	as_nobody -j lanes show "$SW"
 	check_eq "nobody: lanes show works" 0 "$RC"
 else
 	skip "unprivileged switchctl" "no setpriv"

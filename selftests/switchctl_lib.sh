@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers of the switchctl shell selftests, on top of lib.sh:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   . "$(dirname "$0")/switchctl_lib.sh"
+#   sctl_init ID...             # skips unless switchctl, jq and the module
+#                               # are there; IDs are deleted now and on exit
+#   sc ARGS...                  # run switchctl: $OUT, $ERR, $RC
+#   as_nobody ARGS...           # the same as uid/gid 65534, no groups
+#   sc_ok / sc_quiet / sc_err   # one TAP case about a switchctl run
+#   jqo FILTER                  # jq -r FILTER on $OUT into $J
+#   nap [SECS] / wait_attr FILE VALUE / check_attr DESC FILE VALUE
+#   start_monitor POKE          # switchctl monitor -j into $T_TMP/mon
+#
+# Everything avoids execs where it can: under TCG each costs ~0.1 s.
+
+SWITCHCTL=${SWITCHCTL:-$T_LIB_DIR/../userspace/switchctl}
+SCTL_IDS=()
+MON_PID=
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+sctl_cleanup() {
+	local id
+	[[ -n $MON_PID ]] && kill "$MON_PID" 2>/dev/null
+	for id in "${SCTL_IDS[@]}"; do
+		[[ -e $PCIESW_DEVS/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
+	done
+	rm -rf "$T_TMP"
+}
+
+# sctl_init ID...: the switch ids the test uses (deleted now and on exit)
+sctl_init() {
+	local id
+	[[ -x $SWITCHCTL ]] || skip_all "switchctl not built ($SWITCHCTL)"
+	command -v jq >/dev/null || skip_all "jq not installed"
+	[[ -e $PCIESW_BUS/new_device ]] || skip_all "pciesw module not loaded"
+	SCTL_IDS=("$@")
+	trap sctl_cleanup EXIT
+	for id in "$@"; do
+		[[ -e $PCIESW_DEVS/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
+	done
+	# nap reads from a fifo nobody writes: a sleep without an exec
+	mkfifo "$T_TMP/fifo"
+	exec 3<>"$T_TMP/fifo"
+}
+
+nap() { read -rt "${1:-0.02}" <&3 || true; }
+
+sc() {
+	"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
+	RC=$?
+	OUT=$(<"$T_TMP/out")
+	ERR=$(<"$T_TMP/err")
+}
+
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
+	RC=$?
+	OUT=$(<"$T_TMP/out")
+	ERR=$(<"$T_TMP/err")
+}
+
+# sc_ok DESC ARGS...: succeeds without a word on stderr
+sc_ok() {
+	local desc=$1
+	shift
+	sc "$@"
+	if ((RC == 0)) && [[ -z $ERR ]]; then
+		ok "$desc"
+	else
+		fail "$desc"
+		diag "switchctl $* -> $RC" "$ERR"
+	fi
+}
+
+# sc_quiet DESC ARGS...: succeeds and prints nothing at all (a change)
+sc_quiet() {
+	local desc=$1
+	shift
+	sc "$@"
+	if ((RC == 0)) && [[ -z $ERR && -z $OUT ]]; then
+		ok "$desc"
+	else
+		fail "$desc"
+		diag "switchctl $* -> $RC" "$ERR" "stdout: ${OUT:0:200}"
+	fi
+}
+
+# sc_err DESC STATUS MESSAGE ARGS...: exit STATUS, stderr "error: ...MESSAGE",
+# nothing on stdout
+sc_err() {
+	local desc=$1 want=$2 msg=$3
+	shift 3
+	sc "$@"
+	if ((RC == want)) && [[ $ERR == "error: "*"$msg"* && -z $OUT ]]; then
+		ok "$desc"
+	else
+		fail "$desc"
+		diag "switchctl $* -> $RC, want $want" "stderr: $ERR" "stdout: ${OUT:0:200}"
+	fi
+}
+
+jqo() {
+	J=$(jq -r "$1" <<<"$OUT" 2>&1)
+}
+
+# wait_attr FILE VALUE: until FILE reads VALUE (5 s at most)
+wait_attr() {
+	local i
+	for ((i = 0; i < 250; i++)); do
+		rd "$1" && [[ $R == "$2" ]] && return 0
+		nap
+	done
+	return 1
+}
+
+# check_attr DESC FILE VALUE
+check_attr() {
+	rd "$2"
+	check_eq "$1" "$3" "$R"
+}
+
+# start_monitor POKE: run `switchctl monitor -j` into $T_TMP/mon until it
+# has printed something; POKE (a function) makes a change it must see.  A
+# monitor that died while it started (an event that comes while it
+# subscribes must not kill it) is counted in MON_RESTARTS and started
+# again, 5 times at most.
+MON_RESTARTS=0
+start_monitor() {
+	local poke=$1 try t i
+	for ((try = 0; try < 5; try++)); do
+		((try)) && MON_RESTARTS=$((MON_RESTARTS + 1))
+		: >"$T_TMP/mon"
+		"$SWITCHCTL" monitor -j >"$T_TMP/mon" 2>"$T_TMP/mon.err" &
+		MON_PID=$!
+		for ((t = 0; t < 10; t++)); do
+			# give it time to start before the first change
+			for ((i = 0; i < 25; i++)); do
+				kill -0 "$MON_PID" 2>/dev/null || break 2
+				nap
+			done
+			"$poke"
+			for ((i = 0; i < 50; i++)); do
+				[[ -s $T_TMP/mon ]] && return 0
+				kill -0 "$MON_PID" 2>/dev/null || break 2
+				nap
+			done
+		done
+		wait "$MON_PID"
+		diag "monitor exited with $? while starting: $(<"$T_TMP/mon.err")"
+	done
+	MON_PID=
+	return 1
+}
