@@ -190,6 +190,52 @@ enum pciesw_alarm {
 	PCIESW_ALARM_MAX = (__PCIESW_ALARM_MAX - 1)
 };
 
+/**
+ * enum pciesw_p2p_route - how traffic between two endpoints travels
+ * @PCIESW_P2P_ROUTE_DIRECT: port to switch to port; nothing upstream
+ * @PCIESW_P2P_ROUTE_HOST_BRIDGE: ACS P2P Request Redirect sends it up
+ *	through the upstream port to the host bridge and back down
+ * @PCIESW_P2P_ROUTE_REFUSED: it would have to go through the host bridge,
+ *	and the switch's host-p2p setting says that does not forward P2P
+ */
+enum pciesw_p2p_route {
+	PCIESW_P2P_ROUTE_DIRECT = 1,
+	PCIESW_P2P_ROUTE_HOST_BRIDGE,
+	PCIESW_P2P_ROUTE_REFUSED,
+
+	/* private: */
+	__PCIESW_P2P_ROUTE_MAX,
+	PCIESW_P2P_ROUTE_MAX = (__PCIESW_P2P_ROUTE_MAX - 1)
+};
+
+/**
+ * enum pciesw_dma_status - status of a DMA completion record
+ * @PCIESW_DMA_STATUS_OK: all bytes moved
+ * @PCIESW_DMA_STATUS_P2P_REFUSED: the route goes through a host bridge that
+ *	does not allow P2P; an acs-violation was counted on the ingress port;
+ *	nothing moved
+ * @PCIESW_DMA_STATUS_UNPLUGGED: an endpoint of the transfer was unplugged;
+ *	bytes says how far it got
+ * @PCIESW_DMA_STATUS_CANCELLED: the file was closed or the switch removed
+ *	before it ran
+ * @PCIESW_DMA_STATUS_LINK_DOWN: a link on the route was down when it ran;
+ *	nothing moved
+ * @PCIESW_DMA_STATUS_NOMEM: endpoint memory could not be allocated; bytes
+ *	says how far it got
+ */
+enum pciesw_dma_status {
+	PCIESW_DMA_STATUS_OK,
+	PCIESW_DMA_STATUS_P2P_REFUSED,
+	PCIESW_DMA_STATUS_UNPLUGGED,
+	PCIESW_DMA_STATUS_CANCELLED,
+	PCIESW_DMA_STATUS_LINK_DOWN,
+	PCIESW_DMA_STATUS_NOMEM,
+
+	/* private: */
+	__PCIESW_DMA_STATUS_MAX,
+	PCIESW_DMA_STATUS_MAX = (__PCIESW_DMA_STATUS_MAX - 1)
+};
+
 /* Netlink attributes; see the spec for which op carries which. */
 enum pciesw_a {
 	PCIESW_A_UNSPEC,
@@ -269,6 +315,19 @@ enum pciesw_a {
 	PCIESW_A_VPD_WRITABLE,		/* u8 */
 	PCIESW_A_VPD_RW_FREE,		/* u32 */
 	PCIESW_A_EP_MEM_RESIDENT,	/* u64, bytes of the window in memory */
+	PCIESW_A_SWITCH_HOST_P2P,	/* u8, host bridge forwards P2P */
+	PCIESW_A_SWITCH_DMA_PACING,	/* u8 */
+	PCIESW_A_SWITCH_MPS,		/* u32, Max Payload Size, bytes */
+	PCIESW_A_SWITCH_DMA_CHANNELS,	/* u32, 1..16 */
+	PCIESW_A_SWITCH_DMA_INFLIGHT,	/* u32 */
+	PCIESW_A_PORT_BANDWIDTH,	/* u64, modelled bytes/s per direction */
+	PCIESW_A_PEER_EP_ID,		/* u32 */
+	PCIESW_A_PEER_EP_NAME,		/* string */
+	PCIESW_A_P2P_ROUTE,		/* u32, enum pciesw_p2p_route */
+	PCIESW_A_P2P_DISTANCE,		/* u32 */
+	PCIESW_A_P2P_PORT,		/* u32, multi-attr, in order */
+	PCIESW_A_P2P_BANDWIDTH,		/* u64, bytes/s */
+	PCIESW_A_P2P_REDIRECT_PORT,	/* u32, multi-attr */
 
 	/* private: */
 	__PCIESW_A_MAX,
@@ -305,6 +364,9 @@ enum pciesw_cmd {
 	PCIESW_CMD_VPD_GET,		/* do + dump */
 	PCIESW_CMD_VPD_SET,		/* CAP_NET_ADMIN */
 	PCIESW_CMD_VPD_CHANGE_NTF,	/* monitor group */
+	PCIESW_CMD_SWITCH_SET,		/* CAP_NET_ADMIN */
+	PCIESW_CMD_SWITCH_CHANGE_NTF,	/* monitor group */
+	PCIESW_CMD_P2P_CHECK,		/* do */
 
 	/* private: */
 	__PCIESW_CMD_MAX,
@@ -374,5 +436,118 @@ struct pciesw_ep_map {
 };
 
 #define PCIESW_IOC_EP_MAP	_IOWR(PCIESW_IOC_MAGIC, 0x01, struct pciesw_ep_map)
+
+/*
+ * DMA.  PCIESW_IOC_DMA_SUBMIT queues a batch of descriptors on the switch's
+ * DMA channels; each descriptor later yields exactly one struct
+ * pciesw_dma_completion, read() from the same file (poll() says POLLIN when
+ * one is ready), whatever happens to it: done, refused by the route,
+ * endpoint unplugged mid-transfer, or cancelled by close() or switch
+ * removal (those of a closed file are not delivered to anyone).
+ *
+ * A batch is checked whole before anything is queued: on an error nothing
+ * is submitted, nr_submitted is 0 and error_index names the descriptor at
+ * fault (or PCIESW_DMA_NO_INDEX when the batch itself is).  Errors:
+ *   EINVAL     size, flags, desc_size or reserved fields wrong; nr_descs 0
+ *              or above PCIESW_DMA_MAX_BATCH; in a descriptor: flags or
+ *              reserved not 0, len 0 or above PCIESW_DMA_MAX_LEN, channel
+ *              not below the switch's dma-channels, host on both sides
+ *   ENOENT     no endpoint with that id
+ *   EOVERFLOW  addr + len wraps around
+ *   ERANGE     beyond the end of the endpoint's memory window
+ *   EFAULT     descs unreadable, or a host buffer not mapped (writable for
+ *              a destination)
+ *   EAGAIN     this file already has PCIESW_DMA_MAX_INFLIGHT descriptors
+ *              submitted and not read back, or PCIESW_DMA_MAX_PINNED bytes
+ *              of host memory pinned
+ *   ENODEV     the switch was removed
+ * Host buffers are pinned from submission until their completion.
+ */
+#define PCIESW_DMA_HOST		0xffffffffu	/* pciesw_dma_loc.ep_id */
+#define PCIESW_DMA_MAX_BATCH	1024
+#define PCIESW_DMA_MAX_INFLIGHT	4096
+#define PCIESW_DMA_MAX_LEN	(1ULL << 30)
+#define PCIESW_DMA_MAX_PINNED	(1ULL << 30)
+#define PCIESW_DMA_NO_INDEX	0xffffffffu
+
+/**
+ * struct pciesw_dma_loc - one end of a transfer
+ * @ep_id: an endpoint of the switch, or PCIESW_DMA_HOST for host memory
+ * @reserved: must be 0
+ * @addr: byte offset in the endpoint's memory window, or for the host a
+ *	user-space address of the calling process
+ */
+struct pciesw_dma_loc {
+	__u32 ep_id;
+	__u32 reserved;
+	__u64 addr;
+};
+
+/**
+ * struct pciesw_dma_desc - one transfer
+ * @src: where the bytes come from
+ * @dst: where they go
+ * @len: bytes, 1..PCIESW_DMA_MAX_LEN
+ * @user_data: returned in the completion
+ * @flags: must be 0
+ * @channel: the DMA channel, below the switch's dma-channels setting;
+ *	a channel runs its descriptors in order, channels run in parallel
+ * @reserved: must be 0
+ */
+struct pciesw_dma_desc {
+	struct pciesw_dma_loc src;
+	struct pciesw_dma_loc dst;
+	__u64 len;
+	__u64 user_data;
+	__u32 flags;
+	__u32 channel;
+	__u64 reserved;
+};
+
+/**
+ * struct pciesw_dma_submit - argument of PCIESW_IOC_DMA_SUBMIT
+ * @size: in: sizeof(struct pciesw_dma_submit)
+ * @flags: in: must be 0
+ * @desc_size: in: sizeof(struct pciesw_dma_desc)
+ * @nr_descs: in: descriptors at @descs, 1..PCIESW_DMA_MAX_BATCH
+ * @descs: in: user pointer to the descriptors
+ * @nr_submitted: out: @nr_descs on success, 0 on error
+ * @error_index: out: on error, the descriptor at fault or
+ *	PCIESW_DMA_NO_INDEX
+ * @reserved: in: must be 0
+ */
+struct pciesw_dma_submit {
+	__u32 size;
+	__u32 flags;
+	__u32 desc_size;
+	__u32 nr_descs;
+	__u64 descs;
+	__u32 nr_submitted;
+	__u32 error_index;
+	__u64 reserved[2];
+};
+
+/**
+ * struct pciesw_dma_completion - what read() returns, one per descriptor
+ * @user_data: the descriptor's
+ * @bytes: bytes moved
+ * @duration_ns: modelled time of the transfer along its route (the
+ *	bandwidth model; with pacing on, also the least time it took)
+ * @status: enum pciesw_dma_status
+ * @channel: the channel it ran on
+ *
+ * read() takes a multiple of its size (EINVAL below one record), returns
+ * whole records, blocks until at least one is ready unless O_NONBLOCK
+ * (EAGAIN).
+ */
+struct pciesw_dma_completion {
+	__u64 user_data;
+	__u64 bytes;
+	__u64 duration_ns;
+	__u32 status;
+	__u32 channel;
+};
+
+#define PCIESW_IOC_DMA_SUBMIT	_IOWR(PCIESW_IOC_MAGIC, 0x02, struct pciesw_dma_submit)
 
 #endif /* _UAPI_LINUX_PCIESW_H */
