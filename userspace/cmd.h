@@ -16,6 +16,14 @@ int cmd_show(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_switch_add(int argc, char **argv);
 int cmd_switch_del(int argc, char **argv);
+int cmd_switch_set(int argc, char **argv);
+
+/* cmd_p2p.c */
+int cmd_p2p_check(int argc, char **argv);
+
+/* cmd_dma.c */
+int cmd_dma_copy(int argc, char **argv);
+int cmd_dma_bench(int argc, char **argv);
 
 /* cmd_lanes.c */
 int cmd_lanes_show(int argc, char **argv);

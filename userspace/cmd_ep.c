@@ -15,34 +15,6 @@
 #include "print.h"
 #include "util.h"
 
-/* An endpoint named by id (a number) or by name (nvme0). */
-struct ep_ref {
-	bool by_id;
-	uint32_t id;
-	const char *name;
-};
-
-static int parse_ep_arg(const char *arg, struct ep_ref *ep)
-{
-	unsigned long v;
-
-	ep->by_id = parse_uint(arg, UINT32_MAX, &v);
-	ep->id = ep->by_id ? v : 0;
-	ep->name = arg;
-	if (!ep->by_id && (!*arg || strlen(arg) >= PCIESW_NAME_LEN))
-		return usage_error("invalid endpoint \"%s\": a name (nvme0) of 1 to %u characters or an endpoint id",
-				   arg, PCIESW_NAME_LEN - 1);
-	return EXIT_OK;
-}
-
-static void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep)
-{
-	if (ep->by_id)
-		nl_put_u32(req, PCIESW_A_EP_ID, ep->id);
-	else
-		nl_put_string(req, PCIESW_A_EP_NAME, ep->name);
-}
-
 /* "pciesw0 nvme0: ..." with "switch" in JSON; the endpoint of @o */
 static int print_one_ep(uint32_t id, struct objs *o)
 {
@@ -127,7 +99,7 @@ int cmd_ep_show(int argc, char **argv)
 		return ret;
 	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
 	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &ep);
+	put_ep_ref(req, &ep, false);
 	ret = objs_run(s, req, &eps, "cannot get the endpoint");
 	nl_session_close(s);
 	if (ret)
@@ -276,7 +248,7 @@ int cmd_ep_del(int argc, char **argv)
 		return ret;
 	req = nl_request_new(s, PCIESW_CMD_EP_DEL, false);
 	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &ep);
+	put_ep_ref(req, &ep, false);
 	ret = nl_request_run(s, req, NULL, "cannot delete endpoint %s of switch %u",
 			     ep.name, id);
 	nl_session_close(s);

@@ -306,14 +306,6 @@ int cmd_errors_thresholds(int argc, char **argv)
 #define BW_MIN_MS	10
 #define BW_MAX_MS	3600000
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void sleep_ms(uint64_t ms)
 {
 	struct timespec ts = {

@@ -713,6 +713,17 @@ static void event_vpd(const struct nlmsghdr *nlh, struct nlattr **tb)
 				 &first);
 }
 
+/* "pciesw0 settings: host-p2p on pacing off mps 256 channels 4 (...)" */
+static void event_switch_change(struct nlattr **tb)
+{
+	text_switch(tb);
+	print_text("settings: ");
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_string(PRINT_JSON, "switch-name", NULL,
+			  tb[PCIESW_A_SWITCH_NAME]);
+	print_switch_settings(tb);
+}
+
 static const char *const event_names[] = {
 	[PCIESW_CMD_SWITCH_CREATE_NTF] = "switch-create",
 	[PCIESW_CMD_SWITCH_DELETE_NTF] = "switch-delete",
@@ -723,6 +734,7 @@ static const char *const event_names[] = {
 	[PCIESW_CMD_THRESHOLD_NTF] = "threshold",
 	[PCIESW_CMD_THERMAL_ALARM_NTF] = "thermal-alarm",
 	[PCIESW_CMD_VPD_CHANGE_NTF] = "vpd-change",
+	[PCIESW_CMD_SWITCH_CHANGE_NTF] = "switch-change",
 };
 
 /* One notification of the pciesw family; false when output failed. */
@@ -761,6 +773,9 @@ static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
 		break;
 	case PCIESW_CMD_VPD_CHANGE_NTF:
 		event_vpd(nlh, tb);
+		break;
+	case PCIESW_CMD_SWITCH_CHANGE_NTF:
+		event_switch_change(tb);
 		break;
 	default:
 		/* a module newer than this switchctl */
@@ -900,25 +915,19 @@ static int receive(int fd, int family, char **buf, size_t *cap,
 
 static int parse_monitor_args(int argc, char **argv)
 {
-	bool json = print_is_json(), pretty = false;
-	int i;
+	bool json = false, pretty = false;
+	const struct cmd_opt opts[] = {
+		JSON_OPTIONS(json, pretty),
+		{ NULL, NULL, NULL, NULL },
+	};
+	int ret;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			json = true;
-		else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
-			json = pretty = true;
-		else if (argv[i][0] == '-')
-			return usage_error("unknown option \"%s\"", argv[i]);
-		else
-			return usage_error("too many arguments: \"%s\"",
-					   argv[i]);
-	}
-	/* -p before the command set pretty already; keep it */
-	if (json && !print_is_json())
-		print_init(json, pretty);
-	else if (pretty)
-		print_init(true, true);
+	ret = take_options(&argc, argv, opts);
+	if (ret)
+		return ret;
+	if (argc)
+		return usage_error("too many arguments: \"%s\"", argv[0]);
+	output_options(json, pretty);
 	return EXIT_OK;
 }
 

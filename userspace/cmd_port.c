@@ -73,19 +73,6 @@ int cmd_port_show(int argc, char **argv)
 
 /* --- port set ------------------------------------------------------------- */
 
-static int parse_on_off(const char *word, const char *arg, const char *on,
-			const char *off, int *val)
-{
-	if (!strcmp(arg, on))
-		*val = 1;
-	else if (!strcmp(arg, off))
-		*val = 0;
-	else
-		return usage_error("invalid %s \"%s\": expected %s or %s",
-				   word, arg, on, off);
-	return EXIT_OK;
-}
-
 static int parse_speed(const char *arg, uint32_t *speed)
 {
 	char *choices;

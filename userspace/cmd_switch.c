@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Switches: list, show, status, switch add/del.
+ * Switches: list, show, status, switch add/del/set.
  *
  * Every command first fetches all it needs (switches, then their lane
  * groups or ports), and prints only once everything arrived: a failure
@@ -96,6 +96,9 @@ static void show_switch(struct nlattr **tb, const struct objs *groups,
 		       tb[PCIESW_A_SWITCH_NR_GROUPS]);
 	print_attr_u32(PRINT_ANY, "switch-nr-ports", " ports %s\n",
 		       tb[PCIESW_A_SWITCH_NR_PORTS]);
+	print_text("  ");
+	print_switch_settings(tb);
+	print_text("\n");
 
 	print_text("  lane groups:\n");
 	print_group_header(4, false);
@@ -205,6 +208,125 @@ int cmd_switch_del(int argc, char **argv)
 	req = nl_request_new(s, PCIESW_CMD_SWITCH_DEL, false);
 	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
 	ret = nl_request_run(s, req, NULL, "cannot delete switch %u", id);
+	nl_session_close(s);
+	return finish(ret);
+}
+
+/* --- switch set ----------------------------------------------------------- */
+
+/* What "switch set" asks for; -1: unchanged. */
+struct switch_settings {
+	int host_p2p;
+	int pacing;
+	bool has_mps, has_channels;
+	uint32_t mps;
+	uint32_t channels;
+};
+
+/* The words of "switch set", each with a value, each at most once. */
+enum { SW_HOST_P2P, SW_PACING, SW_MPS, SW_CHANNELS, NR_SW_WORDS };
+
+static const char *const sw_words[NR_SW_WORDS] = {
+	[SW_HOST_P2P] = "host-p2p",
+	[SW_PACING] = "pacing",
+	[SW_MPS] = "mps",
+	[SW_CHANNELS] = "channels",
+};
+
+/* A number setting; the module says what range it takes. */
+static int parse_u32_setting(const char *word, const char *arg,
+			     uint32_t *val)
+{
+	unsigned long v;
+
+	if (!parse_uint(arg, UINT32_MAX, &v))
+		return usage_error("invalid %s \"%s\": expected a number",
+				   word, arg);
+	*val = v;
+	return EXIT_OK;
+}
+
+static int parse_switch_settings(int argc, char **argv,
+				 struct switch_settings *ss)
+{
+	bool seen[NR_SW_WORDS] = { false };
+	int i, w, ret;
+
+	*ss = (struct switch_settings){ .host_p2p = -1, .pacing = -1 };
+	if (!argc)
+		return usage_error("nothing to set");
+	for (i = 0; i < argc; i += 2) {
+		for (w = 0; w < NR_SW_WORDS; w++)
+			if (!strcmp(argv[i], sw_words[w]))
+				break;
+		if (w == NR_SW_WORDS)
+			return usage_error("unknown setting \"%s\"", argv[i]);
+		if (seen[w])
+			return usage_error("\"%s\" given twice", sw_words[w]);
+		seen[w] = true;
+		if (i + 1 >= argc)
+			return usage_error("\"%s\" needs a value",
+					   sw_words[w]);
+		switch (w) {
+		case SW_HOST_P2P:
+			ret = parse_on_off(sw_words[w], argv[i + 1], "on",
+					   "off", &ss->host_p2p);
+			break;
+		case SW_PACING:
+			ret = parse_on_off(sw_words[w], argv[i + 1], "on",
+					   "off", &ss->pacing);
+			break;
+		case SW_MPS:
+			ss->has_mps = true;
+			ret = parse_u32_setting(sw_words[w], argv[i + 1],
+						&ss->mps);
+			break;
+		default:	/* SW_CHANNELS */
+			ss->has_channels = true;
+			ret = parse_u32_setting(sw_words[w], argv[i + 1],
+						&ss->channels);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	return EXIT_OK;
+}
+
+int cmd_switch_set(int argc, char **argv)
+{
+	struct switch_settings ss;
+	struct nl_session *s;
+	struct nl_msg *req;
+	uint32_t id;
+	int ret;
+
+	if (no_options(argc, argv))
+		return EXIT_USAGE;
+	if (argc < 1)
+		return usage_error("missing switch");
+	ret = parse_switch_arg(argv[0], &id);
+	if (!ret)
+		ret = parse_switch_settings(argc - 1, argv + 1, &ss);
+	if (ret)
+		return ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	/* one request: the module checks every value before changing any */
+	req = nl_request_new(s, PCIESW_CMD_SWITCH_SET, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	if (ss.host_p2p >= 0)
+		nl_put_u8(req, PCIESW_A_SWITCH_HOST_P2P, ss.host_p2p);
+	if (ss.pacing >= 0)
+		nl_put_u8(req, PCIESW_A_SWITCH_DMA_PACING, ss.pacing);
+	/* numbers out of range are sent too: the module says what it takes */
+	if (ss.has_mps)
+		nl_put_u32(req, PCIESW_A_SWITCH_MPS, ss.mps);
+	if (ss.has_channels)
+		nl_put_u32(req, PCIESW_A_SWITCH_DMA_CHANNELS, ss.channels);
+	ret = nl_request_run(s, req, NULL, "cannot set switch %u", id);
 	nl_session_close(s);
 	return finish(ret);
 }

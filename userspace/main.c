@@ -42,6 +42,19 @@ struct command {
 static const char switch_arg_help[] =
 	"SWITCH is a switch name (pciesw0) or number (0), 0-255.\n";
 
+/* show and switch show */
+static const char show_help[] =
+	"Prints the switch (all switch-get attributes) and its lane\n"
+	"groups: name, type, lanes, bifurcation config and the allowed\n"
+	"configs.  The switch's settings (see switch set): whether the\n"
+	"host bridge forwards P2P (host-p2p), DMA pacing, Max Payload\n"
+	"Size (mps, bytes), DMA channels, and the DMA descriptors in\n"
+	"flight now.\n"
+	"With -j: an object with the switch-* attributes (switch-host-p2p\n"
+	"and switch-dma-pacing true/false) and \"groups\", an array of\n"
+	"objects with the group-* attributes; without SWITCH, an array of\n"
+	"such objects.\n";
+
 static const struct command commands[] = {
 	{
 		.name = "list",
@@ -55,12 +68,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "[SWITCH]",
 		.summary = "details of switches and their lane groups",
-		.help = "Prints the switch (all switch-get attributes) and its lane\n"
-			"groups: name, type, lanes, bifurcation config and the allowed\n"
-			"configs.\n"
-			"With -j: an object with the switch-* attributes and \"groups\",\n"
-			"an array of objects with the group-* attributes; without\n"
-			"SWITCH, an array of such objects.\n",
+		.help = show_help,
 		.run = cmd_show,
 	},
 	{
@@ -118,8 +126,11 @@ static const struct command commands[] = {
 		.help = "Prints the port PORT (a number), or every port of SWITCH: role,\n"
 			"lane group, lanes, link state, LTSSM state, negotiated speed and\n"
 			"width, degraded, target and maximum speed, maximum width, failed\n"
-			"lanes, injected bit-error rate (BER, 0: none), ACS redirect,\n"
-			"surprise-down count, endpoint, and the last\n"
+			"lanes, injected bit-error rate (BER, 0: none), the link's\n"
+			"modelled throughput each way (port-bandwidth, bytes/s: speed x\n"
+			"width x encoding x TLP efficiency at the switch's MPS; while the\n"
+			"link is up), ACS redirect, surprise-down count, endpoint, and the\n"
+			"last\n"
 			"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
 			"since the previous transition, from -> to.\n"
 			"With -j: with PORT, an object with \"switch\" (the name) and the\n"
@@ -369,6 +380,101 @@ static const struct command commands[] = {
 		.run = cmd_vpd_set,
 	},
 	{
+		.object = "p2p",
+		.name = "check",
+		.args = "SWITCH EP_A EP_B [-j]",
+		.summary = "how DMA between two endpoints travels, and why",
+		.help = "EP_A and EP_B are endpoint names (nvme0) or ids.  Prints the route\n"
+			"DMA from EP_A to EP_B takes (Linux p2pdma rules):\n"
+			"  direct                   port -> switch -> port, distance 4,\n"
+			"                           nothing crosses the upstream port\n"
+			"  through the host bridge  ACS P2P request redirect on a port sends\n"
+			"                           it up through the upstream port and back,\n"
+			"                           distance 8\n"
+			"  refused                  it would go through the host bridge, and\n"
+			"                           the switch's host-p2p setting is off\n"
+			"then the ports it crosses with their lane group and link, the\n"
+			"modelled throughput of the slowest link, and when the route is\n"
+			"not direct, the ports whose ACS redirect is on and the commands\n"
+			"that make it direct (\"direct with: switchctl port set SWITCH\n"
+			"PORT acs off\"); when refused also the one that lets the host\n"
+			"bridge forward P2P (switchctl switch set SWITCH host-p2p on).\n"
+			"  -j, --json    (also before the command) an object: \"switch\",\n"
+			"                the p2p-check reply's attributes switch-id, ep-id,\n"
+			"                peer-ep-id, p2p-route, p2p-distance, p2p-port (an\n"
+			"                array of port ids, in order), p2p-bandwidth\n"
+			"                (bytes/s), p2p-redirect-port (an array),\n"
+			"                switch-host-p2p; and ep-name, peer-ep-name,\n"
+			"                \"ports\": [{port-id, group-name, port-speed,\n"
+			"                port-width, port-bandwidth}] for the ports of\n"
+			"                the route, \"fix\": [the commands, as strings]\n"
+			"  -p, --pretty  indented JSON\n"
+			"Exit status 1 also when the route is refused (the report is\n"
+			"printed all the same, with an error line on stderr).\n",
+		.own_options = true,
+		.run = cmd_p2p_check,
+	},
+	{
+		.object = "dma",
+		.name = "copy",
+		.args = "SWITCH SRC DST --size N [-j]",
+		.summary = "one DMA transfer through /dev/pcieswN",
+		.help = "SRC and DST are EP[:OFFSET], an endpoint name (nvme0) or id and a\n"
+			"byte offset in its memory window (default 0; K, M, G, T\n"
+			"suffixes: gpu0:4K), or \"host\", a host memory buffer of\n"
+			"switchctl's; one of them is an endpoint.\n"
+			"  -s, --size N  bytes to move (K, M, G, T suffixes: 64M)\n"
+			"Moves N bytes on DMA channel 0, in descriptors of at most 1G\n"
+			"that run in order, and prints the bytes moved, the transfers\n"
+			"by completion status, the wall time and throughput and the\n"
+			"modelled time (the bandwidth model's, summed over the\n"
+			"transfers).\n"
+			"  -j, --json    (also before the command) {switch, src, dst, size,\n"
+			"                bytes, completions, \"status\": {STATUS: count},\n"
+			"                wall-ns, bytes-per-s, modelled-ns}; statuses are\n"
+			"                the spec's dma-status names: ok, p2p-refused,\n"
+			"                unplugged, cancelled, link-down, nomem\n"
+			"  -p, --pretty  indented JSON\n"
+			"A transfer that completes with another status than ok makes the\n"
+			"exit status 1 and an error line name the status (the report is\n"
+			"printed all the same).  Needs read-write access to /dev/pcieswN.\n",
+		.own_options = true,
+		.run = cmd_dma_copy,
+	},
+	{
+		.object = "dma",
+		.name = "bench",
+		.args = "SWITCH SRC DST --size N [OPTION]... [-j]",
+		.summary = "DMA throughput: blocks in flight over channels",
+		.help = "SRC and DST as in dma copy.  Moves N bytes from SRC to DST in\n"
+			"blocks, keeping a number of them in flight, block i on channel\n"
+			"i % C, and prints the throughput (wall clock), completions per\n"
+			"second, the modelled time summed over the transfers, and the\n"
+			"bytes the switch's upstream port counted during the run (its\n"
+			"traffic counters, both ways: 0 for direct P2P).\n"
+			"  -s, --size N      bytes to move (K, M, G, T suffixes)\n"
+			"  -b, --block B     bytes per transfer (default 1M, at most 1G)\n"
+			"  -q, --depth Q     blocks in flight (default 16, at most 4096)\n"
+			"  -c, --channels C  DMA channels used (default: all the switch\n"
+			"                    has, see switch set ... channels)\n"
+			"  --bounce          the same move through host memory: each block\n"
+			"                    SRC -> host buffer, then host buffer -> DST\n"
+			"                    (two dependent transfers), for comparison\n"
+			"                    with P2P; SRC and DST are endpoints\n"
+			"Host memory in flight (depth x block) is at most 1G.\n"
+			"  -j, --json        (also before the command) {switch, src, dst,\n"
+			"                    size, bounce, block, depth, channels, bytes,\n"
+			"                    completions, \"status\": {STATUS: count},\n"
+			"                    wall-ns, bytes-per-s, completions-per-s,\n"
+			"                    modelled-ns, upstream-port, upstream-bytes}\n"
+			"  -p, --pretty      indented JSON\n"
+			"A transfer that completes with another status than ok makes the\n"
+			"exit status 1 and an error line name the status (the report is\n"
+			"printed all the same).  Needs read-write access to /dev/pcieswN.\n",
+		.own_options = true,
+		.run = cmd_dma_bench,
+	},
+	{
 		.name = "monitor",
 		.args = "[-j] [-p]",
 		.summary = "print events as they happen, until interrupted",
@@ -385,12 +491,14 @@ static const struct command commands[] = {
 			"  [  106.001234] pciesw0 port 3: threshold bad-tlp reached (10 >= 10)\n"
 			"  [  107.500000] pciesw0 sensor 0: warning alarm raised (96.0\u00b0C)\n"
 			"  [  108.250000] pciesw0 vpd changed: YA \"rack7\"\n"
+			"  [  109.000000] pciesw0 settings: host-p2p off pacing on mps 256 channels 4 (dma in flight 0)\n"
 			"For a port it says what changed since the state seen before:\n"
 			"link up or down, speed, width, degraded set or cleared, LTSSM\n"
 			"state (or the states a retrain went through), settings, endpoint.\n"
 			"  -j, --json    one JSON object per line: \"event\" (switch-create,\n"
 			"                switch-delete, group-change, port-change, ep-add,\n"
-			"                ep-del, threshold, thermal-alarm, vpd-change),\n"
+			"                ep-del, threshold, thermal-alarm, vpd-change,\n"
+			"                switch-change),\n"
 			"                \"time\" (CLOCK_MONOTONIC ns, when\n"
 			"                received), \"switch\" (the name) and the object's\n"
 			"                attributes as the get commands print them.  A\n"
@@ -407,7 +515,9 @@ static const struct command commands[] = {
 			"                counter-value; thermal-alarm: switch-id,\n"
 			"                sensor-id, sensor-temp (m\u00b0C), alarm-level\n"
 			"                (warning, critical), alarm-active (false: it\n"
-			"                cleared); vpd-change: as vpd show -j prints it.\n"
+			"                cleared); vpd-change: as vpd show -j prints it;\n"
+			"                switch-change: switch-id, switch-name and the\n"
+			"                settings as show -j prints them.\n"
 			"  -p, --pretty  indented JSON (implies -j)\n"
 			"The global -j and -p (before the command) work too.  Events lost\n"
 			"to a receive buffer overrun are reported on stderr.\n",
@@ -431,6 +541,35 @@ static const struct command commands[] = {
 		.summary = "delete switch ID (needs CAP_NET_ADMIN)",
 		.help = "ID is a number (3) or name (pciesw3), 0-255.\n",
 		.run = cmd_switch_del,
+	},
+	{
+		.object = "switch",
+		.name = "show",
+		.args = "[SWITCH]",
+		.summary = "the same as show: a switch, its settings, lane groups",
+		.help = show_help,
+		.run = cmd_show,
+	},
+	{
+		.object = "switch",
+		.name = "set",
+		.args = "SWITCH SETTING...",
+		.summary = "change a switch's settings (needs CAP_NET_ADMIN)",
+		.help = "Settings, as many as needed, in one request (the module checks\n"
+			"them all before it changes anything):\n"
+			"  host-p2p on|off   the host bridge above the switch forwards P2P\n"
+			"                    (default on); off: DMA that ACS redirect sends\n"
+			"                    up to it is refused (status p2p-refused)\n"
+			"  pacing on|off     on: a DMA completion is not delivered before\n"
+			"                    the modelled end of its transfer (default off:\n"
+			"                    as fast as memory allows)\n"
+			"  mps N             Max Payload Size, bytes: 128 to 4096, a power\n"
+			"                    of 2 (default 256); refused while DMA is in\n"
+			"                    flight\n"
+			"  channels N        DMA channels, 1 to 16 (default 4); refused\n"
+			"                    while DMA is in flight\n"
+			"show prints them.  Prints nothing on success.\n",
+		.run = cmd_switch_set,
 	},
 	{
 		.name = "load",

@@ -96,6 +96,22 @@ static const struct enum_name alarms[] = {
 	[PCIESW_ALARM_CRITICAL] = { "critical", "critical" },
 };
 
+static const struct enum_name p2p_routes[] = {
+	[PCIESW_P2P_ROUTE_DIRECT] = { "direct", "direct" },
+	[PCIESW_P2P_ROUTE_HOST_BRIDGE] = { "host-bridge", "through the host bridge" },
+	[PCIESW_P2P_ROUTE_REFUSED] = { "refused", "refused" },
+};
+
+/* text = spec name: scripts grep the status of dma copy either way */
+static const struct enum_name dma_statuses[] = {
+	[PCIESW_DMA_STATUS_OK] = { "ok", "ok" },
+	[PCIESW_DMA_STATUS_P2P_REFUSED] = { "p2p-refused", "p2p-refused" },
+	[PCIESW_DMA_STATUS_UNPLUGGED] = { "unplugged", "unplugged" },
+	[PCIESW_DMA_STATUS_CANCELLED] = { "cancelled", "cancelled" },
+	[PCIESW_DMA_STATUS_LINK_DOWN] = { "link-down", "link-down" },
+	[PCIESW_DMA_STATUS_NOMEM] = { "nomem", "nomem" },
+};
+
 #define COVERS(arr, max) \
 	_Static_assert(sizeof(arr) / sizeof((arr)[0]) == (max) + 1, \
 		       #arr " does not name every value up to " #max)
@@ -106,6 +122,8 @@ COVERS(link_speeds, PCIESW_LINK_SPEED_MAX);
 COVERS(ep_types, PCIESW_EP_TYPE_MAX);
 COVERS(counters, PCIESW_COUNTER_MAX);
 COVERS(alarms, PCIESW_ALARM_MAX);
+COVERS(p2p_routes, PCIESW_P2P_ROUTE_MAX);
+COVERS(dma_statuses, PCIESW_DMA_STATUS_MAX);
 
 const struct enum_table group_type_names = TABLE(group_types);
 const struct enum_table port_role_names = TABLE(port_roles);
@@ -114,6 +132,8 @@ const struct enum_table link_speed_names = TABLE(link_speeds);
 const struct enum_table ep_type_names = TABLE(ep_types);
 const struct enum_table counter_names = TABLE(counters);
 const struct enum_table alarm_names = TABLE(alarms);
+const struct enum_table p2p_route_names = TABLE(p2p_routes);
+const struct enum_table dma_status_names = TABLE(dma_statuses);
 
 const struct enum_name *enum_lookup(const struct enum_table *t, uint32_t v)
 {
@@ -243,6 +263,20 @@ static const char *const attr_names[] = {
 	[PCIESW_A_VPD_VALUE] = "vpd-value",
 	[PCIESW_A_VPD_WRITABLE] = "vpd-writable",
 	[PCIESW_A_VPD_RW_FREE] = "vpd-rw-free",
+	[PCIESW_A_EP_MEM_RESIDENT] = "ep-mem-resident",
+	[PCIESW_A_SWITCH_HOST_P2P] = "switch-host-p2p",
+	[PCIESW_A_SWITCH_DMA_PACING] = "switch-dma-pacing",
+	[PCIESW_A_SWITCH_MPS] = "switch-mps",
+	[PCIESW_A_SWITCH_DMA_CHANNELS] = "switch-dma-channels",
+	[PCIESW_A_SWITCH_DMA_INFLIGHT] = "switch-dma-inflight",
+	[PCIESW_A_PORT_BANDWIDTH] = "port-bandwidth",
+	[PCIESW_A_PEER_EP_ID] = "peer-ep-id",
+	[PCIESW_A_PEER_EP_NAME] = "peer-ep-name",
+	[PCIESW_A_P2P_ROUTE] = "p2p-route",
+	[PCIESW_A_P2P_DISTANCE] = "p2p-distance",
+	[PCIESW_A_P2P_PORT] = "p2p-port",
+	[PCIESW_A_P2P_BANDWIDTH] = "p2p-bandwidth",
+	[PCIESW_A_P2P_REDIRECT_PORT] = "p2p-redirect-port",
 };
 
 /*

@@ -30,6 +30,10 @@ extern const struct enum_table ep_type_names;
 /* counters and alarm levels: text = spec name */
 extern const struct enum_table counter_names;
 extern const struct enum_table alarm_names;
+/* text of a route: "direct", "through the host bridge", "refused" */
+extern const struct enum_table p2p_route_names;
+/* text = spec name */
+extern const struct enum_table dma_status_names;
 
 /* The spec name of enum value @v, or NULL for a value this tool lacks. */
 const char *enum_spec(const struct enum_table *t, uint32_t v);

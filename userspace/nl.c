@@ -446,6 +446,20 @@ static struct nla_policy reply_policy[PCIESW_A_MAX + 1] = {
 	[PCIESW_A_VPD_VALUE] = { .type = NLA_STRING },
 	[PCIESW_A_VPD_WRITABLE] = { .type = NLA_U8 },
 	[PCIESW_A_VPD_RW_FREE] = { .type = NLA_U32 },
+	[PCIESW_A_EP_MEM_RESIDENT] = { .type = NLA_U64 },
+	[PCIESW_A_SWITCH_HOST_P2P] = { .type = NLA_U8 },
+	[PCIESW_A_SWITCH_DMA_PACING] = { .type = NLA_U8 },
+	[PCIESW_A_SWITCH_MPS] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_DMA_CHANNELS] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_DMA_INFLIGHT] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_BANDWIDTH] = { .type = NLA_U64 },
+	[PCIESW_A_PEER_EP_ID] = { .type = NLA_U32 },
+	[PCIESW_A_PEER_EP_NAME] = { .type = NLA_STRING },
+	[PCIESW_A_P2P_ROUTE] = { .type = NLA_U32 },
+	[PCIESW_A_P2P_DISTANCE] = { .type = NLA_U32 },
+	[PCIESW_A_P2P_PORT] = { .type = NLA_U32 },
+	[PCIESW_A_P2P_BANDWIDTH] = { .type = NLA_U64 },
+	[PCIESW_A_P2P_REDIRECT_PORT] = { .type = NLA_U32 },
 };
 
 int nl_parse_hdr(const struct nlmsghdr *nlh, struct nlattr **tb)

@@ -117,6 +117,32 @@ void rate_text(char *buf, size_t len, uint64_t v, const char *unit)
 			 v % div * 100 / div, prefix[i], unit);
 }
 
+void duration_text(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000000)
+		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 "ms",
+			 ns / 1000000, ns % 1000000 / 1000);
+	else
+		snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 "s",
+			 ns / 1000000000, ns % 1000000000 / 1000000);
+}
+
+void print_attr_bandwidth(enum pmode mode, const char *key, const char *fmt,
+			  const struct nlattr *a)
+{
+	char buf[32];
+
+	if (mode != PRINT_TEXT)
+		print_attr_u64(PRINT_JSON, key, NULL, a);
+	if (mode == PRINT_JSON)
+		return;
+	if (a)
+		rate_text(buf, sizeof(buf), nla_get_u64(a), "B/s");
+	print_string(PRINT_TEXT, NULL, fmt, a ? buf : NULL);
+}
+
 void print_ber(enum pmode mode, const char *fmt, const struct nlattr *a)
 {
 	char buf[32];
@@ -142,6 +168,22 @@ void print_attr_temp(enum pmode mode, const char *key, const char *fmt,
 	if (a)
 		temp_text(buf, sizeof(buf), nla_get_s32(a));
 	print_string(PRINT_TEXT, NULL, fmt, a ? buf : NULL);
+}
+
+/* --- switch settings ------------------------------------------------------ */
+
+void print_switch_settings(struct nlattr **tb)
+{
+	print_attr_flag(PRINT_ANY, "switch-host-p2p", "host-p2p %s",
+			tb[PCIESW_A_SWITCH_HOST_P2P], "on", "off");
+	print_attr_flag(PRINT_ANY, "switch-dma-pacing", " pacing %s",
+			tb[PCIESW_A_SWITCH_DMA_PACING], "on", "off");
+	print_attr_u32(PRINT_ANY, "switch-mps", " mps %s",
+		       tb[PCIESW_A_SWITCH_MPS]);
+	print_attr_u32(PRINT_ANY, "switch-dma-channels", " channels %s",
+		       tb[PCIESW_A_SWITCH_DMA_CHANNELS]);
+	print_attr_u32(PRINT_ANY, "switch-dma-inflight", " (dma in flight %s)",
+		       tb[PCIESW_A_SWITCH_DMA_INFLIGHT]);
 }
 
 /* --- VPD ------------------------------------------------------------------ */
@@ -429,6 +471,8 @@ void print_port_line(struct nlattr **tb)
 	print_attr_u64(PRINT_JSON, "port-surprise-down", NULL,
 		       tb[PCIESW_A_PORT_SURPRISE_DOWN]);
 	print_ber(PRINT_JSON, NULL, tb[PCIESW_A_PORT_BER]);
+	print_attr_u64(PRINT_JSON, "port-bandwidth", NULL,
+		       tb[PCIESW_A_PORT_BANDWIDTH]);
 	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
 	print_attr_string(PRINT_ANY, "ep-name", "%s\n", tb[PCIESW_A_EP_NAME]);
 	close_object();
@@ -445,14 +489,13 @@ struct history {
 /* "+2.058ms": the time since the previous transition */
 static void delta_text(char *buf, size_t len, uint64_t ns)
 {
-	if (ns < 1000000)
-		snprintf(buf, len, "+%" PRIu64 "us", ns / 1000);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "+%" PRIu64 ".%03" PRIu64 "ms",
-			 ns / 1000000, ns % 1000000 / 1000);
-	else
-		snprintf(buf, len, "+%" PRIu64 ".%03" PRIu64 "s",
-			 ns / 1000000000, ns % 1000000000 / 1000000);
+	if (len < 2) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	buf[0] = '+';
+	duration_text(buf + 1, len - 1, ns);
 }
 
 static void print_transition(const struct nlattr *nest, void *arg)
@@ -527,8 +570,13 @@ void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
 			tb[PCIESW_A_PORT_SPEED], &link_speed_names);
 	print_attr_u32(up ? PRINT_ANY : PRINT_JSON, "port-width", " x%s",
 		       tb[PCIESW_A_PORT_WIDTH]);
-	print_attr_flag(PRINT_ANY, "port-degraded", ", degraded %s\n",
+	print_attr_flag(PRINT_ANY, "port-degraded", ", degraded %s",
 			tb[PCIESW_A_PORT_DEGRADED], "yes", "no");
+	/* modelled throughput: of a link that is up (0 when down) */
+	print_attr_bandwidth(up && tb[PCIESW_A_PORT_BANDWIDTH] ? PRINT_ANY :
+			     PRINT_JSON, "port-bandwidth", ", %s each way",
+			     tb[PCIESW_A_PORT_BANDWIDTH]);
+	print_text("\n");
 
 	/* target speed 32GT/s, max 32GT/s x16, failed lanes none */
 	print_attr_enum(PRINT_ANY, "port-target-speed", "  target speed %s",

@@ -41,6 +41,18 @@ void ber_text(char *buf, size_t len, uint64_t ber);
  */
 void rate_text(char *buf, size_t len, uint64_t per_sec, const char *unit);
 
+/* A duration: "430us", "8.600ms", "13.498s". */
+void duration_text(char *buf, size_t len, uint64_t ns);
+/* A u64 bytes/s attribute: the number in JSON, "63.0 GB/s" in text. */
+void print_attr_bandwidth(enum pmode mode, const char *key, const char *fmt,
+			  const struct nlattr *a);
+/*
+ * The settings of a switch-get reply or switch-change notification (no
+ * enclosing JSON object), text "host-p2p on pacing off mps 256 channels 4
+ * (dma in flight 0)".
+ */
+void print_switch_settings(struct nlattr **tb);
+
 /*
  * port-ber: the number in JSON, ber_text() in text; "-" for a module that
  * does not send it.

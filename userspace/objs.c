@@ -71,6 +71,42 @@ int parse_port_arg(const char *arg, uint32_t *port)
 	return EXIT_OK;
 }
 
+int parse_ep_arg(const char *arg, struct ep_ref *ep)
+{
+	unsigned long v;
+
+	ep->by_id = parse_uint(arg, UINT32_MAX, &v);
+	ep->id = ep->by_id ? v : 0;
+	ep->name = arg;
+	if (!ep->by_id && (!*arg || strlen(arg) >= PCIESW_NAME_LEN))
+		return usage_error("invalid endpoint \"%s\": a name (nvme0) of 1 to %u characters or an endpoint id",
+				   arg, PCIESW_NAME_LEN - 1);
+	return EXIT_OK;
+}
+
+void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep, bool peer)
+{
+	if (ep->by_id)
+		nl_put_u32(req, peer ? PCIESW_A_PEER_EP_ID : PCIESW_A_EP_ID,
+			   ep->id);
+	else
+		nl_put_string(req, peer ? PCIESW_A_PEER_EP_NAME :
+					  PCIESW_A_EP_NAME, ep->name);
+}
+
+int parse_on_off(const char *word, const char *arg, const char *on,
+			const char *off, int *val)
+{
+	if (!strcmp(arg, on))
+		*val = 1;
+	else if (!strcmp(arg, off))
+		*val = 0;
+	else
+		return usage_error("invalid %s \"%s\": expected %s or %s",
+				   word, arg, on, off);
+	return EXIT_OK;
+}
+
 int parse_lane_mask(const char *arg, uint32_t *mask)
 {
 	unsigned long v;
@@ -133,6 +169,15 @@ int take_options(int *argc, char **argv, const struct cmd_opt *opts)
 	}
 	*argc = n;
 	return EXIT_OK;
+}
+
+void output_options(bool json, bool pretty)
+{
+	/* -p before the command set pretty already; -j after keeps it */
+	if (pretty)
+		print_init(true, true);
+	else if (json && !print_is_json())
+		print_init(true, false);
 }
 
 static void read_counter(const struct nlattr *nest, void *arg)

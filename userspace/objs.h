@@ -49,6 +49,19 @@ int parse_target(int argc, char **argv, struct target *t);
 int parse_switch_arg(const char *arg, uint32_t *id);
 /* Parses the PORT argument (a port number). */
 int parse_port_arg(const char *arg, uint32_t *port);
+/* An endpoint named by id (a number) or by name (nvme0). */
+struct ep_ref {
+	bool by_id;
+	uint32_t id;
+	const char *name;
+};
+/* Parses the EP argument: an endpoint name or id. */
+int parse_ep_arg(const char *arg, struct ep_ref *ep);
+/* Puts ep-id or ep-name (with @peer: peer-ep-id or peer-ep-name). */
+void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep, bool peer);
+/* The value of setting @word: @on sets *@val to 1, @off to 0. */
+int parse_on_off(const char *word, const char *arg, const char *on,
+		 const char *off, int *val);
 /* Parses a lane mask: a number (0x8000: lane 15 of the port) or "none". */
 int parse_lane_mask(const char *arg, uint32_t *mask);
 /* Commands take no options: "-x" is a wrong option, not an argument. */
@@ -75,6 +88,16 @@ struct cmd_opt {
  * its value.  "--" ends the options.
  */
 int take_options(int *argc, char **argv, const struct cmd_opt *opts);
+
+/*
+ * -j/--json and -p/--pretty after the command (those with own_options in
+ * main.c), as entries of its options; output_options() then adds them to
+ * those given before the command.
+ */
+#define JSON_OPTIONS(json, pretty) \
+	{ "--json", "-j", &(json), NULL }, \
+	{ "--pretty", "-p", &(pretty), NULL }
+void output_options(bool json, bool pretty);
 
 /* The counters of a counter-get reply or notification. */
 struct counter_set {

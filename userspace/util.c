@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <linux/pciesw.h>
 
@@ -288,4 +289,12 @@ bool parse_ber(const char *s, uint64_t *val)
 		return false;
 	*val = m;
 	return true;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }

@@ -73,4 +73,7 @@ bool parse_ber(const char *s, uint64_t *val);
 /* A switch given as "pciesw<N>" or "<N>", N 0-255. */
 bool parse_switch_id(const char *s, uint32_t *id);
 
+/* CLOCK_MONOTONIC in ns. */
+uint64_t now_ns(void);
+
 #endif /* SWITCHCTL_UTIL_H */
