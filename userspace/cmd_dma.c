@@ -320,14 +320,9 @@ static void print_report(const struct dma_args *a,
 	print_uint(PRINT_JSON, "bytes-per-s", NULL,
 		   per_sec(res->bytes, res->wall_ns));
 	print_string(PRINT_TEXT, NULL, ", %s", buf);
-	if (upstream) {
-		rate_text(buf, sizeof(buf),
-			  per_sec(res->completions, res->wall_ns),
-			  "completions/s");
-		print_uint(PRINT_JSON, "completions-per-s", NULL,
+	if (upstream)
+		print_uint(PRINT_ANY, "completions-per-s", ", %s completions/s",
 			   per_sec(res->completions, res->wall_ns));
-		print_string(PRINT_TEXT, NULL, ", %s", buf);
-	}
 	duration_text(buf, sizeof(buf), res->modelled_ns);
 	print_uint(PRINT_JSON, "modelled-ns", NULL, res->modelled_ns);
 	print_string(PRINT_TEXT, NULL, upstream ?
