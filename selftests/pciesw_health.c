@@ -89,39 +89,6 @@ static long long ctr_sysfs(unsigned int id, unsigned int port, unsigned int c)
 	return (long long)v;
 }
 
-/* counter-get of a port (@port >= 0) or the switch-wide sums (-1). */
-static int ctr_get(struct pnl *p, unsigned int id, int port,
-		   struct pnl_obj *o)
-{
-	struct pnl_attr req[] = { A_U32(PCIESW_A_SWITCH_ID, id),
-				  A_U32(PCIESW_A_PORT_ID, port), A_END };
-	struct pnl_reply r;
-	int err;
-
-	if (port < 0)
-		req[1] = (struct pnl_attr)A_END;
-	err = tp_do(p, PCIESW_CMD_COUNTER_GET, req, &r);
-	if (!err && r.nobjs != 1)
-		err = -EPROTO;
-	if (!err)
-		*o = r.objs[0];
-	pnl_reply_free(&r);
-	return err;
-}
-
-/* One counter of a port, -1 on failure. */
-static long long ctr_val(struct pnl *p, unsigned int id, int port,
-			 unsigned int c)
-{
-	struct pnl_obj *o = malloc(sizeof(*o));
-	long long v = -1;
-
-	if (o && !ctr_get(p, id, port, o) && (o->ctr_mask & (1ULL << c)))
-		v = (long long)o->ctr[c];
-	free(o);
-	return v;
-}
-
 static int inject(struct pnl *p, unsigned int id, unsigned int port,
 		  unsigned int c, uint32_t count, struct pnl_reply *r)
 {

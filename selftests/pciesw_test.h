@@ -317,6 +317,7 @@ enum { T_NONE, T_PAD, T_FLAG, T_U8, T_U16, T_U32, T_U64, T_UINT, T_STR,
 #define PNL_MAX_SENSORS	8
 #define PNL_MAX_VPD	24
 #define PNL_BIN_LEN	1024
+#define PNL_MAX_PORTS	8
 
 /* A thermal-sensor nest; has_* say which attributes came. */
 struct pnl_sensor {
@@ -360,6 +361,9 @@ struct pnl_obj {
 	/* vpd-field nests (vpd-get), in message order */
 	unsigned int nr_vpd;
 	struct pnl_vpd_field vpd[PNL_MAX_VPD];
+	/* p2p-port and p2p-redirect-port (p2p-check), in message order */
+	unsigned int nr_p2p_port, nr_redirect_port;
+	uint32_t p2p_port[PNL_MAX_PORTS], redirect_port[PNL_MAX_PORTS];
 	/* the binary attribute (vpd-image); bin_len may exceed PNL_BIN_LEN */
 	unsigned int bin_len;
 	unsigned char bin[PNL_BIN_LEN];
@@ -731,6 +735,13 @@ static inline void pnl_decode(struct nlmsghdr *nlh, struct pnl_obj *o)
 			break;
 		case T_U32:
 			o->u[type] = nla_get_u32(nla);
+			if (type == PCIESW_A_P2P_PORT &&
+			    o->nr_p2p_port < PNL_MAX_PORTS)
+				o->p2p_port[o->nr_p2p_port++] = o->u[type];
+			if (type == PCIESW_A_P2P_REDIRECT_PORT &&
+			    o->nr_redirect_port < PNL_MAX_PORTS)
+				o->redirect_port[o->nr_redirect_port++] =
+					o->u[type];
 			break;
 		case T_U64:
 			o->u64[type] = nla_get_u64(nla);
