@@ -74,6 +74,72 @@ static ssize_t nr_ports_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(nr_ports);
 
+static ssize_t dma_inflight_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", pciesw_dma_inflight(dev_to_sw(dev)));
+}
+static DEVICE_ATTR_RO(dma_inflight);
+
+/* switch settings, one per file; writes go through pciesw_switch_set() */
+struct pciesw_setting_attr {
+	struct device_attribute attr;
+	enum pciesw_setting setting;
+};
+
+static ssize_t pciesw_setting_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct pciesw_setting_attr *sa = container_of(attr,
+						      struct pciesw_setting_attr,
+						      attr);
+	struct pciesw_switch *sw = dev_to_sw(dev);
+	u32 v;
+
+	mutex_lock(&sw->lock);
+	v = pciesw_switch_setting(sw, sa->setting);
+	mutex_unlock(&sw->lock);
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+static ssize_t pciesw_setting_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct pciesw_setting_attr *sa = container_of(attr,
+						      struct pciesw_setting_attr,
+						      attr);
+	struct pciesw_switch *sw = dev_to_sw(dev);
+	struct pciesw_settings set = { .set = BIT(sa->setting) };
+	enum pciesw_setting bad;
+	const char *why = NULL;
+	int err;
+
+	err = kstrtou32(buf, 0, &set.val[sa->setting]);
+	if (err)
+		return err;
+	mutex_lock(&sw->lock);
+	err = pciesw_switch_set(sw, &set, &bad, &why);
+	mutex_unlock(&sw->lock);
+	if (err) {
+		dev_err(dev, "%s: %s\n", attr->attr.name, why);
+		return err;
+	}
+	return count;
+}
+
+#define PCIESW_SETTING_ATTR(_name, _s)					\
+static struct pciesw_setting_attr pciesw_setting_attr_##_name = {	\
+	.attr = __ATTR(_name, 0644, pciesw_setting_show,		\
+		       pciesw_setting_store),				\
+	.setting = PCIESW_SETTING_##_s,					\
+}
+
+PCIESW_SETTING_ATTR(host_p2p, HOST_P2P);
+PCIESW_SETTING_ATTR(dma_pacing, DMA_PACING);
+PCIESW_SETTING_ATTR(mps, MPS);
+PCIESW_SETTING_ATTR(dma_channels, DMA_CHANNELS);
+
 /* The raw VPD image, like a PCI device's vpd file; size 0: read to EOF. */
 static ssize_t vpd_read(struct file *filp, struct kobject *kobj,
 			struct bin_attribute *attr, char *buf, loff_t off,
@@ -189,6 +255,11 @@ static struct attribute *pciesw_dev_attrs[] = {
 	&dev_attr_lanes.attr,
 	&dev_attr_serial_number.attr,
 	&dev_attr_nr_ports.attr,
+	&pciesw_setting_attr_host_p2p.attr.attr,
+	&pciesw_setting_attr_dma_pacing.attr.attr,
+	&pciesw_setting_attr_mps.attr.attr,
+	&pciesw_setting_attr_dma_channels.attr.attr,
+	&dev_attr_dma_inflight.attr,
 	NULL
 };
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/pcieswN: the data path of a switch.  This file holds the file
- * operations and the ioctl ABI checks; dev.c adds the cdev to the device.
+ * operations and the ioctl ABI checks (the DMA engine, dma.c, checks the
+ * descriptors); dev.c adds the cdev to the device.
  */
 
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -21,21 +24,44 @@ dev_t pciesw_chardev_devt(u32 id)
 	return MKDEV(MAJOR(pciesw_chardev_base), id);
 }
 
+/**
+ * struct pciesw_chardev_file - an open /dev/pcieswN
+ * @pdev: the switch instance, referenced while open
+ * @dma: its DMA submissions and completions
+ */
+struct pciesw_chardev_file {
+	struct pciesw_dev *pdev;
+	struct pciesw_dma_file *dma;
+};
+
 static int pciesw_chardev_open(struct inode *inode, struct file *file)
 {
 	struct pciesw_dev *pdev = container_of(inode->i_cdev,
 					       struct pciesw_dev, cdev);
+	struct pciesw_chardev_file *cf;
 
+	cf = kzalloc(sizeof(*cf), GFP_KERNEL);
+	if (!cf)
+		return -ENOMEM;
+	cf->dma = pciesw_dma_file_open(pdev->sw);
+	if (!cf->dma) {
+		kfree(cf);
+		return -ENOMEM;
+	}
 	get_device(&pdev->dev);
-	file->private_data = pdev;
+	cf->pdev = pdev;
+	file->private_data = cf;
 	return nonseekable_open(inode, file);
 }
 
+/* DMA still in flight for this file is cancelled or waited for. */
 static int pciesw_chardev_release(struct inode *inode, struct file *file)
 {
-	struct pciesw_dev *pdev = file->private_data;
+	struct pciesw_chardev_file *cf = file->private_data;
 
-	put_device(&pdev->dev);
+	pciesw_dma_file_release(cf->dma);
+	put_device(&cf->pdev->dev);
+	kfree(cf);
 	return 0;
 }
 
@@ -101,20 +127,94 @@ static long pciesw_ioctl_ep_map(struct pciesw_switch *sw,
 	return 0;
 }
 
+/*
+ * The ABI checks of the submit structure; the model checks the
+ * descriptors.  On failure nr_submitted is 0 and error_index names the
+ * descriptor at fault, or PCIESW_DMA_NO_INDEX (also on success).
+ */
+static long pciesw_ioctl_dma_submit(struct pciesw_chardev_file *cf,
+				    struct pciesw_dma_submit __user *uarg)
+{
+	struct pciesw_dma_desc *descs = NULL;
+	struct pciesw_dma_submit sub;
+	u32 idx = PCIESW_DMA_NO_INDEX;
+	int err;
+
+	if (copy_from_user(&sub, uarg, sizeof(sub)))
+		return -EFAULT;
+	if (sub.size != sizeof(sub))
+		return -EINVAL;
+	if (sub.flags || sub.desc_size != sizeof(*descs) ||
+	    memchr_inv(sub.reserved, 0, sizeof(sub.reserved)) ||
+	    !sub.nr_descs || sub.nr_descs > PCIESW_DMA_MAX_BATCH) {
+		err = -EINVAL;
+		goto out;
+	}
+	descs = kvmalloc_array(sub.nr_descs, sizeof(*descs), GFP_KERNEL);
+	if (!descs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (copy_from_user(descs, u64_to_user_ptr(sub.descs),
+			   array_size(sub.nr_descs, sizeof(*descs)))) {
+		err = -EFAULT;
+		goto out;
+	}
+	err = pciesw_dma_submit(cf->dma, descs, sub.nr_descs, &idx);
+out:
+	kvfree(descs);
+	sub.nr_submitted = err ? 0 : sub.nr_descs;
+	sub.error_index = idx;
+	/*
+	 * The outcome stays that of the submission: once submitted, the
+	 * completions tell even a caller whose structure is read-only.
+	 */
+	if (put_user(sub.nr_submitted, &uarg->nr_submitted))
+		return err;
+	put_user(sub.error_index, &uarg->error_index);
+	return err;
+}
+
 static long pciesw_chardev_ioctl(struct file *file, unsigned int cmd,
 				 unsigned long arg)
 {
-	struct pciesw_dev *pdev = file->private_data;
+	struct pciesw_chardev_file *cf = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
 	switch (cmd) {
 	case PCIESW_IOC_INFO:
-		return pciesw_ioctl_info(pdev->sw, uarg);
+		return pciesw_ioctl_info(cf->pdev->sw, uarg);
 	case PCIESW_IOC_EP_MAP:
-		return pciesw_ioctl_ep_map(pdev->sw, uarg);
+		return pciesw_ioctl_ep_map(cf->pdev->sw, uarg);
+	case PCIESW_IOC_DMA_SUBMIT:
+		return pciesw_ioctl_dma_submit(cf, uarg);
 	default:
 		return -ENOTTY;
 	}
+}
+
+/* Completion records (struct pciesw_dma_completion), whole ones only. */
+static ssize_t pciesw_chardev_read(struct file *file, char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	struct pciesw_chardev_file *cf = file->private_data;
+
+	return pciesw_dma_read(cf->dma, buf, count,
+			       file->f_flags & O_NONBLOCK);
+}
+
+/* POLLIN: a completion is ready; POLLHUP: the switch is gone, none left */
+static __poll_t pciesw_chardev_poll(struct file *file, poll_table *wait)
+{
+	struct pciesw_chardev_file *cf = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, pciesw_dma_file_wait(cf->dma), wait);
+	if (pciesw_dma_readable(cf->dma))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	else if (pciesw_dma_file_dead(cf->dma))
+		mask |= EPOLLHUP | EPOLLERR;
+	return mask;
 }
 
 /*
@@ -159,8 +259,8 @@ static const struct vm_operations_struct pciesw_vm_ops = {
 
 static int pciesw_chardev_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct pciesw_dev *pdev = file->private_data;
-	struct pciesw_switch *sw = pdev->sw;
+	struct pciesw_chardev_file *cf = file->private_data;
+	struct pciesw_switch *sw = cf->pdev->sw;
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 start = off & (PCIESW_MEM_MAX - 1);
 	u64 len = vma->vm_end - vma->vm_start;
@@ -190,6 +290,8 @@ const struct file_operations pciesw_chardev_fops = {
 	.owner = THIS_MODULE,
 	.open = pciesw_chardev_open,
 	.release = pciesw_chardev_release,
+	.read = pciesw_chardev_read,
+	.poll = pciesw_chardev_poll,
 	.unlocked_ioctl = pciesw_chardev_ioctl,
 	.mmap = pciesw_chardev_mmap,
 	.compat_ioctl = compat_ptr_ioctl,

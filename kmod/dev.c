@@ -179,6 +179,31 @@ static void pciesw_dev_uevent_vpd(struct pciesw_dev *pdev)
 	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
 }
 
+/* A switch setting changed: the settings as they are now. */
+static void pciesw_dev_uevent_switch(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+	char p2p[32], pacing[32], mps[32], channels[32];
+	char event[] = "PCIESW_EVENT=switch";
+	char *envp[6];
+
+	envp[0] = event;
+	envp[1] = p2p;
+	envp[2] = pacing;
+	envp[3] = mps;
+	envp[4] = channels;
+	envp[5] = NULL;
+	snprintf(p2p, sizeof(p2p), "PCIESW_HOST_P2P=%u",
+		 pciesw_switch_setting(sw, PCIESW_SETTING_HOST_P2P));
+	snprintf(pacing, sizeof(pacing), "PCIESW_DMA_PACING=%u",
+		 pciesw_switch_setting(sw, PCIESW_SETTING_DMA_PACING));
+	snprintf(mps, sizeof(mps), "PCIESW_MPS=%u",
+		 pciesw_switch_setting(sw, PCIESW_SETTING_MPS));
+	snprintf(channels, sizeof(channels), "PCIESW_DMA_CHANNELS=%u",
+		 pciesw_switch_setting(sw, PCIESW_SETTING_DMA_CHANNELS));
+	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
+}
+
 /* A counter reached its threshold: uevent on its port, or on the switch. */
 static void pciesw_dev_uevent_threshold(struct pciesw_dev *pdev,
 					const struct pciesw_event *ev)
@@ -267,6 +292,9 @@ static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
 	case PCIESW_EV_THERMAL_ALARM:
 		pciesw_hwmon_alarm(pdev, ev);
 		pciesw_dev_uevent_thermal(pdev, ev);
+		break;
+	case PCIESW_EV_SWITCH_CHANGE:
+		pciesw_dev_uevent_switch(pdev);
 		break;
 	default:
 		break;

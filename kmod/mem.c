@@ -118,3 +118,11 @@ struct page *pciesw_mem_page(struct pciesw_mem *mem, pgoff_t idx)
 	atomic64_inc(&mem->resident);
 	return page;
 }
+
+/* The page at index @idx if it exists, NULL if it reads as zeros. */
+struct page *pciesw_mem_peek(struct pciesw_mem *mem, pgoff_t idx)
+{
+	if (idx >= mem->size >> PAGE_SHIFT)
+		return NULL;
+	return xa_load(&mem->pages, idx);
+}

@@ -31,7 +31,17 @@ static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw)
 	    nla_put_u32(msg, PCIESW_A_SWITCH_LANES, prof->nr_lanes) ||
 	    nla_put_string(msg, PCIESW_A_SWITCH_SERIAL, sw->serial) ||
 	    nla_put_u32(msg, PCIESW_A_SWITCH_NR_GROUPS, sw->nr_groups) ||
-	    nla_put_u32(msg, PCIESW_A_SWITCH_NR_PORTS, sw->nr_ports))
+	    nla_put_u32(msg, PCIESW_A_SWITCH_NR_PORTS, sw->nr_ports) ||
+	    nla_put_u8(msg, PCIESW_A_SWITCH_HOST_P2P,
+		       pciesw_switch_setting(sw, PCIESW_SETTING_HOST_P2P)) ||
+	    nla_put_u8(msg, PCIESW_A_SWITCH_DMA_PACING,
+		       pciesw_switch_setting(sw, PCIESW_SETTING_DMA_PACING)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_MPS,
+			pciesw_switch_setting(sw, PCIESW_SETTING_MPS)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_DMA_CHANNELS,
+			pciesw_switch_setting(sw, PCIESW_SETTING_DMA_CHANNELS)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_DMA_INFLIGHT,
+			pciesw_dma_inflight(sw)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -119,7 +129,9 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 	    nla_put_u64_64bit(msg, PCIESW_A_PORT_SURPRISE_DOWN,
 			      link->surprise_down, PCIESW_A_PAD) ||
 	    nla_put_u64_64bit(msg, PCIESW_A_PORT_BER, pciesw_port_ber(port),
-			      PCIESW_A_PAD))
+			      PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_PORT_BANDWIDTH,
+			      pciesw_port_bandwidth(port), PCIESW_A_PAD))
 		return -EMSGSIZE;
 	/* ACS is a capability of downstream ports only */
 	if (port->role == PCIESW_PORT_ROLE_DOWNSTREAM &&
@@ -519,16 +531,18 @@ static int pciesw_nl_locked(struct genl_info *info,
 	return err;
 }
 
-/* The endpoint a request names by ep-id or ep-name. */
-static struct pciesw_endpoint *pciesw_nl_find_ep(struct pciesw_switch *sw,
-						 struct genl_info *info)
+/* The endpoint a request names by @id_attr or @name_attr. */
+static struct pciesw_endpoint *pciesw_nl_find_ep_by(struct pciesw_switch *sw,
+						    struct genl_info *info,
+						    int id_attr, int name_attr,
+						    const char *need)
 {
-	struct nlattr *id = info->attrs[PCIESW_A_EP_ID];
-	struct nlattr *name = info->attrs[PCIESW_A_EP_NAME];
+	struct nlattr *id = info->attrs[id_attr];
+	struct nlattr *name = info->attrs[name_attr];
 	struct pciesw_endpoint *ep;
 
 	if (!id && !name) {
-		NL_SET_ERR_MSG(info->extack, "need ep-id or ep-name");
+		pciesw_nl_err(info->extack, NULL, need);
 		return ERR_PTR(-EINVAL);
 	}
 	ep = id ? pciesw_ep_find(sw, nla_get_u32(id)) :
@@ -539,6 +553,14 @@ static struct pciesw_endpoint *pciesw_nl_find_ep(struct pciesw_switch *sw,
 		return ERR_PTR(-ENOENT);
 	}
 	return ep;
+}
+
+/* The endpoint a request names by ep-id or ep-name. */
+static struct pciesw_endpoint *pciesw_nl_find_ep(struct pciesw_switch *sw,
+						 struct genl_info *info)
+{
+	return pciesw_nl_find_ep_by(sw, info, PCIESW_A_EP_ID, PCIESW_A_EP_NAME,
+				    "need ep-id or ep-name");
 }
 
 static struct pciesw_port *pciesw_nl_find_port(struct pciesw_switch *sw,
@@ -1261,6 +1283,118 @@ static int pciesw_nl_thermal_set_doit(struct sk_buff *skb,
 	return pciesw_nl_locked(info, pciesw_nl_thermal_set_locked);
 }
 
+/* ---- switch settings, p2p-check ---- */
+
+/* The attribute of each setting; the policy checked the ranges. */
+static const struct {
+	int attr;
+	bool u8;
+} pciesw_nl_settings[PCIESW_NR_SETTINGS] = {
+	[PCIESW_SETTING_HOST_P2P] = { PCIESW_A_SWITCH_HOST_P2P, true },
+	[PCIESW_SETTING_DMA_PACING] = { PCIESW_A_SWITCH_DMA_PACING, true },
+	[PCIESW_SETTING_MPS] = { PCIESW_A_SWITCH_MPS, false },
+	[PCIESW_SETTING_DMA_CHANNELS] = { PCIESW_A_SWITCH_DMA_CHANNELS, false },
+};
+
+static int pciesw_nl_switch_set_locked(struct pciesw_switch *sw,
+				       struct genl_info *info)
+{
+	struct pciesw_settings set = { };
+	enum pciesw_setting bad = 0;
+	const char *why = NULL;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < PCIESW_NR_SETTINGS; i++) {
+		struct nlattr *a = info->attrs[pciesw_nl_settings[i].attr];
+
+		if (!a)
+			continue;
+		set.set |= BIT(i);
+		set.val[i] = pciesw_nl_settings[i].u8 ? nla_get_u8(a) :
+							nla_get_u32(a);
+	}
+	if (!set.set) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	err = pciesw_switch_set(sw, &set, &bad, &why);
+	if (err)
+		pciesw_nl_err(info->extack,
+			      info->attrs[pciesw_nl_settings[bad].attr], why);
+	return err;
+}
+
+static int pciesw_nl_switch_set_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_switch_set_locked);
+}
+
+struct pciesw_nl_p2p {
+	struct pciesw_switch *sw;
+	const struct pciesw_endpoint *ep;
+	const struct pciesw_endpoint *peer;
+	struct pciesw_route route;
+};
+
+static int pciesw_nl_fill_p2p(struct sk_buff *msg, const void *obj)
+{
+	const struct pciesw_nl_p2p *p = obj;
+	const struct pciesw_route *r = &p->route;
+	unsigned int i;
+
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, p->sw->id) ||
+	    nla_put_u32(msg, PCIESW_A_EP_ID, p->ep->id) ||
+	    nla_put_u32(msg, PCIESW_A_PEER_EP_ID, p->peer->id) ||
+	    nla_put_u32(msg, PCIESW_A_P2P_ROUTE, r->kind) ||
+	    nla_put_u32(msg, PCIESW_A_P2P_DISTANCE, r->distance) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_P2P_BANDWIDTH,
+			      pciesw_route_bandwidth(p->sw, r), PCIESW_A_PAD) ||
+	    nla_put_u8(msg, PCIESW_A_SWITCH_HOST_P2P,
+		       pciesw_switch_setting(p->sw, PCIESW_SETTING_HOST_P2P)))
+		return -EMSGSIZE;
+	for (i = 0; i < r->nr_ports; i++)
+		if (nla_put_u32(msg, PCIESW_A_P2P_PORT, r->ports[i]))
+			return -EMSGSIZE;
+	for (i = 0; i < r->nr_redirect; i++)
+		if (nla_put_u32(msg, PCIESW_A_P2P_REDIRECT_PORT, r->redirect[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
+static int pciesw_nl_p2p_check_locked(struct pciesw_switch *sw,
+				      struct genl_info *info)
+{
+	struct pciesw_nl_p2p p = { .sw = sw };
+	struct pciesw_endpoint *ep, *peer;
+	int err;
+
+	ep = pciesw_nl_find_ep(sw, info);
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	peer = pciesw_nl_find_ep_by(sw, info, PCIESW_A_PEER_EP_ID,
+				    PCIESW_A_PEER_EP_NAME,
+				    "need peer-ep-id or peer-ep-name");
+	if (IS_ERR(peer))
+		return PTR_ERR(peer);
+	err = pciesw_route_find(sw, ep, peer, &p.route);
+	if (err) {
+		NL_SET_ERR_MSG(info->extack, "switch has no upstream port");
+		return err;
+	}
+	p.ep = ep;
+	p.peer = peer;
+	return pciesw_nl_reply(info, PCIESW_CMD_P2P_CHECK, pciesw_nl_fill_p2p,
+			       &p);
+}
+
+static int pciesw_nl_p2p_check_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	return pciesw_nl_locked(info, pciesw_nl_p2p_check_locked);
+}
+
 static int pciesw_nl_switch_new_doit(struct sk_buff *skb,
 				     struct genl_info *info)
 {
@@ -1438,6 +1572,26 @@ static const struct nla_policy pciesw_thermal_set_policy[] = {
 	[PCIESW_A_SENSOR_OVERRIDE_CLEAR] = { .type = NLA_FLAG },
 };
 
+static const struct nla_policy pciesw_switch_set_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_SWITCH_HOST_P2P] = NLA_POLICY_MAX(NLA_U8, 1),
+	[PCIESW_A_SWITCH_DMA_PACING] = NLA_POLICY_MAX(NLA_U8, 1),
+	[PCIESW_A_SWITCH_MPS] = NLA_POLICY_RANGE(NLA_U32, PCIESW_MPS_MIN,
+						 PCIESW_MPS_MAX),
+	[PCIESW_A_SWITCH_DMA_CHANNELS] =
+		NLA_POLICY_RANGE(NLA_U32, 1, PCIESW_DMA_CHANNELS_MAX),
+};
+
+static const struct nla_policy pciesw_p2p_check_policy[] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_EP_ID] = { .type = NLA_U32 },
+	[PCIESW_A_EP_NAME] = { .type = NLA_NUL_STRING,
+			       .len = PCIESW_NAME_LEN - 1 },
+	[PCIESW_A_PEER_EP_ID] = { .type = NLA_U32 },
+	[PCIESW_A_PEER_EP_NAME] = { .type = NLA_NUL_STRING,
+				    .len = PCIESW_NAME_LEN - 1 },
+};
+
 static const struct genl_ops pciesw_nl_ops[] = {
 	{
 		.cmd = PCIESW_CMD_SWITCH_GET,
@@ -1572,6 +1726,19 @@ static const struct genl_ops pciesw_nl_ops[] = {
 		.maxattr = ARRAY_SIZE(pciesw_thermal_set_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = PCIESW_CMD_SWITCH_SET,
+		.doit = pciesw_nl_switch_set_doit,
+		.policy = pciesw_switch_set_policy,
+		.maxattr = ARRAY_SIZE(pciesw_switch_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIESW_CMD_P2P_CHECK,
+		.doit = pciesw_nl_p2p_check_doit,
+		.policy = pciesw_p2p_check_policy,
+		.maxattr = ARRAY_SIZE(pciesw_p2p_check_policy) - 1,
+	},
 };
 
 static const struct genl_multicast_group pciesw_nl_mcgrps[] = {
@@ -1701,6 +1868,10 @@ static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
 	case PCIESW_EV_THERMAL_ALARM:
 		pciesw_nl_notify(PCIESW_CMD_THERMAL_ALARM_NTF,
 				 pciesw_nl_fill_alarm_any, ev);
+		break;
+	case PCIESW_EV_SWITCH_CHANGE:
+		pciesw_nl_notify(PCIESW_CMD_SWITCH_CHANGE_NTF,
+				 pciesw_nl_fill_switch_any, ev->sw);
 		break;
 	case PCIESW_EV_PORTS_REMOVE:
 	case PCIESW_EV_PORTS_ADD:

@@ -327,11 +327,13 @@ struct pciesw_port {
  *	array is fixed for the switch's life, its counters are lockless
  * @armed: bit c: an uncrossed switch-wide threshold watches counter c
  *	(written under @lock, read locklessly)
- * @mps: Max_Payload_Size in bytes, splits data into TLPs
+ * @mps: Max_Payload_Size in bytes, splits data into TLPs; written under
+ *	@lock (switch-set), read locklessly (READ_ONCE)
  * @mrrs: Max_Read_Request_Size in bytes, splits reads into requests
  * @egress_bytes: bytes sent on all ports ever (drives the thermal model)
  * @health_work: checks thresholds, retrains links past the BER limit
  * @thermal_work: advances the thermal model while it is not settled
+ * @dma: the DMA engine (dma.c), from creation to release
  * @lock: protects everything below it
  * @published: events reach the views (after publish, until unpublish)
  * @dead: set once when the switch is unpublished; no new state changes
@@ -343,6 +345,14 @@ struct pciesw_port {
  * @nr_thresholds: entries of @thresholds in use
  * @thresholds: counter thresholds, in the order they were set
  * @thermal: the thermal model
+ * @host_p2p: the host bridge above the card forwards peer-to-peer traffic
+ * @dma_pacing: DMA completions wait for the modelled end of their transfer
+ *	(read locklessly by the DMA workers)
+ * @dma_channels: DMA channels descriptors may name, 1..16
+ * @link_free: per lane, the CLOCK_MONOTONIC ns at which the link of the
+ *	port starting at that lane is free again, [0] switch to device
+ *	(egress), [1] device to switch (ingress): the bandwidth model's
+ *	directional timelines (route.c)
  */
 struct pciesw_switch {
 	u32 id;
@@ -357,6 +367,7 @@ struct pciesw_switch {
 	atomic64_t egress_bytes;
 	struct work_struct health_work;
 	struct delayed_work thermal_work;
+	struct pciesw_dma *dma;
 	struct mutex lock;	/* protects all fields below */
 	bool published;
 	bool dead;
@@ -372,6 +383,10 @@ struct pciesw_switch {
 	unsigned int nr_thresholds;
 	struct pciesw_threshold thresholds[PCIESW_MAX_THRESHOLDS];
 	struct pciesw_thermal thermal;
+	bool host_p2p;
+	bool dma_pacing;
+	u32 dma_channels;
+	u64 (*link_free)[2];
 };
 
 struct pciesw_switch *pciesw_switch_create(u32 id,
@@ -429,6 +444,7 @@ u64 pciesw_mem_resident(const struct pciesw_mem *mem);
 void pciesw_mem_unplug(struct pciesw_mem *mem);
 bool pciesw_mem_gone(const struct pciesw_mem *mem);
 struct page *pciesw_mem_page(struct pciesw_mem *mem, unsigned long idx);
+struct page *pciesw_mem_peek(struct pciesw_mem *mem, unsigned long idx);
 
 /* endpoint.c; all called with sw->lock held */
 struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
@@ -513,6 +529,121 @@ int pciesw_sensor_set_limits(struct pciesw_switch *sw, int sensor,
 int pciesw_sensor_set_override(struct pciesw_switch *sw, int sensor,
 			       const int *temp, const char **why);
 
+/*
+ * Switch settings (dma.c): each view changes them through
+ * pciesw_switch_set(), which checks every value before it changes any.
+ */
+#define PCIESW_DMA_CHANNELS_MAX		16
+#define PCIESW_DMA_CHANNELS_DEFAULT	4
+#define PCIESW_MPS_MIN			128
+#define PCIESW_MPS_MAX			4096
+
+enum pciesw_setting {
+	PCIESW_SETTING_HOST_P2P,	/* 0 or 1 */
+	PCIESW_SETTING_DMA_PACING,	/* 0 or 1 */
+	PCIESW_SETTING_MPS,		/* bytes, power of 2, 128..4096 */
+	PCIESW_SETTING_DMA_CHANNELS,	/* 1..16 */
+	PCIESW_NR_SETTINGS
+};
+
+/**
+ * struct pciesw_settings - a change of switch settings
+ * @set: bit s: @val[s] is the new value of setting s
+ * @val: by enum pciesw_setting
+ */
+struct pciesw_settings {
+	unsigned long set;
+	u32 val[PCIESW_NR_SETTINGS];
+};
+
+int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
+		      enum pciesw_setting *bad, const char **why);
+u32 pciesw_switch_setting(const struct pciesw_switch *sw,
+			  enum pciesw_setting s);
+
+/*
+ * route.c: how traffic crosses the switch, and the bandwidth model.  All
+ * called with sw->lock held.
+ */
+
+/* ports a route crosses: at most source, upstream twice, destination */
+#define PCIESW_ROUTE_MAX_PORTS	4
+
+/**
+ * struct pciesw_route - the way a transfer takes through the switch
+ * @kind: direct, through the host bridge, or refused; a transfer to or
+ *	from host memory is DIRECT (it has no peer-to-peer decision to make)
+ * @host_src: the data comes from host memory through the upstream port
+ * @host_dst: the data goes to host memory through the upstream port
+ * @distance: p2pdma-style hops between the two endpoints: 0 within one
+ *	device, 4 direct, 8 through the host bridge
+ * @src_lane: first lane of the port the data enters the switch through
+ * @dst_lane: first lane of the port the data leaves the switch through
+ * @up_lane: first lane of the upstream port
+ * @nr_ports: entries of @ports
+ * @ports: ids of the ports crossed, in order (as they were when routed)
+ * @nr_groups: entries of @groups
+ * @groups: the lane groups whose ports it crosses, each once
+ * @nr_redirect: entries of @redirect
+ * @redirect: ids of the ports whose ACS redirect keeps it from being direct
+ */
+struct pciesw_route {
+	enum pciesw_p2p_route kind;
+	bool host_src;
+	bool host_dst;
+	u32 distance;
+	u16 src_lane;
+	u16 dst_lane;
+	u16 up_lane;
+	u8 nr_ports;
+	u8 ports[PCIESW_ROUTE_MAX_PORTS];
+	u8 nr_groups;
+	u8 groups[3];
+	u8 nr_redirect;
+	u8 redirect[2];
+};
+
+int pciesw_route_init(struct pciesw_switch *sw);
+void pciesw_route_release(struct pciesw_switch *sw);
+void pciesw_route_lanes_reset(struct pciesw_switch *sw, unsigned int first,
+			      unsigned int nr);
+u64 pciesw_link_rate(enum pciesw_link_speed speed, unsigned int width,
+		     u32 mps);
+u64 pciesw_port_bandwidth(const struct pciesw_port *port);
+int pciesw_route_find(struct pciesw_switch *sw,
+		      const struct pciesw_endpoint *src,
+		      const struct pciesw_endpoint *dst,
+		      struct pciesw_route *r);
+u64 pciesw_route_bandwidth(struct pciesw_switch *sw,
+			   const struct pciesw_route *r);
+int pciesw_route_reserve(struct pciesw_switch *sw,
+			 const struct pciesw_route *r, u64 len, u64 now,
+			 u64 *end);
+
+/*
+ * dma.c: the DMA engine.  Channels run on an unbound workqueue of the
+ * switch; each open file of /dev/pcieswN has its own completion queue.
+ */
+struct pciesw_dma;
+struct pciesw_dma_file;
+struct wait_queue_head;
+
+int pciesw_dma_init(struct pciesw_switch *sw);
+void pciesw_dma_stop(struct pciesw_switch *sw);
+void pciesw_dma_release(struct pciesw_switch *sw);
+bool pciesw_dma_group_busy(struct pciesw_switch *sw, unsigned int group);
+unsigned int pciesw_dma_inflight(struct pciesw_switch *sw);
+struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw);
+void pciesw_dma_file_release(struct pciesw_dma_file *f);
+int pciesw_dma_submit(struct pciesw_dma_file *f,
+		      const struct pciesw_dma_desc *descs, unsigned int n,
+		      u32 *error_index);
+ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
+			size_t count, bool nonblock);
+bool pciesw_dma_readable(struct pciesw_dma_file *f);
+bool pciesw_dma_file_dead(struct pciesw_dma_file *f);
+struct wait_queue_head *pciesw_dma_file_wait(struct pciesw_dma_file *f);
+
 /* Events: the one way state changes leave the model. */
 enum pciesw_event_type {
 	PCIESW_EV_SWITCH_CREATE,
@@ -526,6 +657,7 @@ enum pciesw_event_type {
 	PCIESW_EV_VPD_CHANGE,		/* the VPD image changed */
 	PCIESW_EV_THRESHOLD,		/* @counter of @port reached @threshold */
 	PCIESW_EV_THERMAL_ALARM,	/* @sensor's @level alarm is @active */
+	PCIESW_EV_SWITCH_CHANGE,	/* a switch setting changed */
 };
 
 /**

@@ -103,10 +103,10 @@ static enum pciesw_ep_type pciesw_group_ep_type(const struct pciesw_group *g)
 							PCIESW_EP_TYPE_NVME;
 }
 
-/* DMA in flight on a port of @g?  The DMA engine adds its traffic here. */
+/* DMA in flight whose route crosses a port of @g? */
 static bool pciesw_group_busy(const struct pciesw_group *g)
 {
-	return false;
+	return pciesw_dma_group_busy(g->sw, g->id);
 }
 
 int pciesw_group_find_config(const struct pciesw_group *g, const char *name)
@@ -192,6 +192,7 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 	}
 	/* the group's new ports start with fresh counters */
 	pciesw_health_lanes_reset(sw, g->desc->first_lane, g->desc->nr_lanes);
+	pciesw_route_lanes_reset(sw, g->desc->first_lane, g->desc->nr_lanes);
 	/* later groups' ports move, keeping their state */
 	memmove(&sw->ports[first + new_n], &sw->ports[first + old_n],
 		tail * sizeof(sw->ports[0]));
@@ -255,6 +256,10 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		return NULL;
 	}
 	pciesw_thermal_init(sw);
+	if (pciesw_dma_init(sw)) {
+		pciesw_switch_put(sw);
+		return NULL;
+	}
 
 	mutex_lock(&sw->lock);
 	sw->nr_groups = profile->nr_groups;
@@ -295,6 +300,7 @@ static void pciesw_switch_release(struct kref *kref)
 	unsigned int i;
 
 	/* unpublished (or never published): no events, no link work */
+	pciesw_dma_release(sw);
 	pciesw_health_release(sw);
 	list_for_each_entry_safe(ep, tmp, &sw->endpoints, node) {
 		list_del(&ep->node);
@@ -344,6 +350,8 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw)
 	pciesw_switch_event(sw, PCIESW_EV_SWITCH_DELETE);
 	sw->published = false;
 	mutex_unlock(&sw->lock);
+	/* dead refuses new DMA: finish what is in flight */
+	pciesw_dma_stop(sw);
 	/* dead stops the works from re-arming themselves */
 	cancel_delayed_work_sync(&sw->link_work);
 	pciesw_health_stop(sw);

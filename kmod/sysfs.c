@@ -89,6 +89,8 @@ PCIESW_PORT_ATTR_RO(failed_lanes, "0x%x", port->link.failed_lanes);
 PCIESW_PORT_ATTR_RO(acs_redirect, "%u", port->acs_redirect);
 PCIESW_PORT_ATTR_RO(surprise_down_count, "%llu", port->link.surprise_down);
 PCIESW_PORT_ATTR_RO(endpoint, "%s", port->ep ? port->ep->name : "");
+/* modelled bytes/s in each direction, 0 while the link is down */
+PCIESW_PORT_ATTR_RO(bandwidth, "%llu", pciesw_port_bandwidth(port));
 
 static ssize_t pciesw_port_fmt_history(struct pciesw_port *port, char *buf)
 {
@@ -384,6 +386,7 @@ static struct attribute *pciesw_port_attrs[] = {
 	&dev_attr_acs_redirect.attr,
 	&dev_attr_surprise_down_count.attr,
 	&dev_attr_endpoint.attr,
+	&dev_attr_bandwidth.attr,
 	&dev_attr_ep_add.attr,
 	&dev_attr_ep_remove.attr,
 	&dev_attr_ber.attr,

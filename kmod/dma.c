@@ -1,0 +1,1125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DMA engine: peer-to-peer and host transfers between endpoint memory
+ * windows and user memory, and the switch settings that govern it.
+ *
+ * Submission (process context, pciesw_dma_submit()) checks a whole batch,
+ * pins host buffers, resolves endpoints to references on their page stores
+ * and decides each descriptor's route, then, under sw->lock, counts the
+ * batch in flight (per file, per switch, per lane group crossed: the
+ * group-busy hook of re-bifurcation) and queues it on its channels.
+ *
+ * Channels: one work item each on an unbound workqueue of the switch
+ * (max_active = dma-channels), so channels run in parallel on the CPUs and
+ * a channel runs its descriptors in order.  A worker takes a descriptor,
+ * checks its route and links and books it on the bandwidth model (under
+ * sw->lock), moves the bytes with the CPU in chunks, counts the traffic on
+ * every port crossed, unpins and drops its references, and then hands the
+ * completion over in channel order: at once, or with pacing at the
+ * modelled end of the transfer.  While completions wait for their time the
+ * worker keeps moving the next descriptors, so the links of the model
+ * stay busy back to back.
+ *
+ * Every descriptor completes exactly once: ok, p2p-refused, unplugged,
+ * link-down, nomem, or cancelled when its file is closed or the switch is
+ * removed before it ran.  A completion goes to its file's queue (read()),
+ * or is freed when the file is closed.  Closing a file cancels what it has
+ * queued and waits for what is running; removing the switch does that for
+ * every file, and no worker runs after pciesw_dma_stop().
+ *
+ * Locks, outermost first: sw->lock, then a channel's lock, or a file's
+ * lock, or dma->files_lock; the last three never nest.
+ */
+
+#include <linux/highmem.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "pciesw.h"
+
+/* bytes moved between two checks for an unplug, and counted at a time */
+#define PCIESW_DMA_CHUNK	SZ_64K
+
+/**
+ * struct pciesw_dma_end - one side of a transfer, as a worker sees it
+ * @mem: the endpoint's page store (referenced), NULL for host memory
+ * @pages: host memory: the pinned pages
+ * @nr_pages: entries of @pages
+ * @off: endpoint: offset in the window; host: offset from the start of
+ *	the first pinned page
+ */
+struct pciesw_dma_end {
+	struct pciesw_mem *mem;
+	struct page **pages;
+	unsigned long nr_pages;
+	u64 off;
+};
+
+/**
+ * struct pciesw_dma_xfer - one submitted descriptor
+ * @node: in its channel's queue, then its channel's done list, then its
+ *	file's completion queue (each under that owner's lock)
+ * @file: the file it completes to
+ * @chan: the channel it runs on
+ * @src: where the bytes come from
+ * @dst: where they go
+ * @len: bytes to move
+ * @route: its route, decided at submission
+ * @deliver_at: CLOCK_MONOTONIC ns before which its completion is held
+ * @comp: the completion record read() returns
+ */
+struct pciesw_dma_xfer {
+	struct list_head node;
+	struct pciesw_dma_file *file;
+	struct pciesw_dma_chan *chan;
+	struct pciesw_dma_end src;
+	struct pciesw_dma_end dst;
+	u64 len;
+	struct pciesw_route route;
+	u64 deliver_at;
+	struct pciesw_dma_completion comp;
+};
+
+/**
+ * struct pciesw_dma_chan - a DMA channel
+ * @dma: the engine
+ * @id: channel number
+ * @lock: protects @queue, @done and @kicks
+ * @queue: descriptors waiting to run, in submission order
+ * @done: descriptors that ran, waiting for their completion time, in order
+ * @kicks: bumped when the worker must look again (new work, a file
+ *	closed, the engine stops)
+ * @wait: the worker sleeps here until the next completion is due
+ * @work: the channel's worker
+ */
+struct pciesw_dma_chan {
+	struct pciesw_dma *dma;
+	unsigned int id;
+	spinlock_t lock;	/* protects queue, done, kicks */
+	struct list_head queue;
+	struct list_head done;
+	unsigned long kicks;
+	wait_queue_head_t wait;
+	struct work_struct work;
+};
+
+/**
+ * struct pciesw_dma - the DMA engine of a switch
+ * @sw: the switch
+ * @wq: runs the channels' workers
+ * @inflight: descriptors submitted and not yet completed
+ * @group_inflight: the same, per lane group the descriptor's route crosses
+ * @stopping: the switch is going: complete everything now
+ * @idle: pciesw_dma_stop() waits here for @inflight to reach 0
+ * @files_lock: protects @files
+ * @files: open files (struct pciesw_dma_file), to wake them at removal
+ * @chans: the channels, all PCIESW_DMA_CHANNELS_MAX of them; descriptors
+ *	may name the first sw->dma_channels
+ */
+struct pciesw_dma {
+	struct pciesw_switch *sw;
+	struct workqueue_struct *wq;
+	atomic_t inflight;
+	atomic_t group_inflight[PCIESW_MAX_GROUPS];
+	bool stopping;
+	wait_queue_head_t idle;
+	spinlock_t files_lock;	/* protects files */
+	struct list_head files;
+	struct pciesw_dma_chan chans[PCIESW_DMA_CHANNELS_MAX];
+};
+
+/**
+ * struct pciesw_dma_file - what an open /dev/pcieswN has submitted
+ * @sw: the switch, referenced
+ * @node: in dma->files
+ * @lock: protects everything below
+ * @closed: released: completions are freed, not queued
+ * @done: completions ready to read, in completion order
+ * @outstanding: descriptors submitted and not read back
+ * @inflight: descriptors submitted and not completed
+ * @pinned: bytes of host buffers pinned for this file
+ * @wait: readers and poll wait here for completions, release for
+ *	@inflight to reach 0
+ */
+struct pciesw_dma_file {
+	struct pciesw_switch *sw;
+	struct list_head node;
+	spinlock_t lock;	/* protects the fields below */
+	bool closed;
+	struct list_head done;
+	unsigned int outstanding;
+	unsigned int inflight;
+	u64 pinned;
+	wait_queue_head_t wait;
+};
+
+static void pciesw_dma_chan_work(struct work_struct *work);
+
+/* ---- settings ---- */
+
+static void pciesw_switch_changed(struct pciesw_switch *sw)
+{
+	struct pciesw_event ev = {
+		.type = PCIESW_EV_SWITCH_CHANGE,
+		.sw = sw,
+	};
+
+	pciesw_event(&ev);
+}
+
+u32 pciesw_switch_setting(const struct pciesw_switch *sw,
+			  enum pciesw_setting s)
+{
+	lockdep_assert_held(&sw->lock);
+	switch (s) {
+	case PCIESW_SETTING_HOST_P2P:
+		return sw->host_p2p;
+	case PCIESW_SETTING_DMA_PACING:
+		return sw->dma_pacing;
+	case PCIESW_SETTING_MPS:
+		return sw->mps;
+	case PCIESW_SETTING_DMA_CHANNELS:
+		return sw->dma_channels;
+	default:
+		return 0;
+	}
+}
+
+static int pciesw_switch_check(struct pciesw_switch *sw, enum pciesw_setting s,
+			       u32 v, const char **why)
+{
+	switch (s) {
+	case PCIESW_SETTING_HOST_P2P:
+	case PCIESW_SETTING_DMA_PACING:
+		if (v > 1) {
+			*why = "value must be 0 or 1";
+			return -EINVAL;
+		}
+		return 0;
+	case PCIESW_SETTING_MPS:
+		if (v < PCIESW_MPS_MIN || v > PCIESW_MPS_MAX ||
+		    !is_power_of_2(v)) {
+			*why = "MPS must be a power of 2 from 128 to 4096";
+			return -EINVAL;
+		}
+		break;
+	case PCIESW_SETTING_DMA_CHANNELS:
+		if (v < 1 || v > PCIESW_DMA_CHANNELS_MAX) {
+			*why = "DMA channels must be 1 to 16";
+			return -EINVAL;
+		}
+		break;
+	default:
+		*why = "unknown setting";
+		return -EINVAL;
+	}
+	if (atomic_read(&sw->dma->inflight)) {
+		*why = "DMA in flight on this switch";
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/**
+ * pciesw_switch_set - change switch settings
+ * @sw: the switch, sw->lock held
+ * @s: the settings to change
+ * @bad: set to the setting refused, on failure
+ * @why: set to a static message on failure
+ *
+ * Every value is checked before any changes: MPS and DMA channels are
+ * refused with -EBUSY while DMA is in flight.  A change of any value sends
+ * one PCIESW_EV_SWITCH_CHANGE.
+ */
+int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
+		      enum pciesw_setting *bad, const char **why)
+{
+	bool changed = false;
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&sw->lock);
+	if (sw->dead) {
+		*why = "switch is being removed";
+		return -ENODEV;
+	}
+	for (i = 0; i < PCIESW_NR_SETTINGS; i++) {
+		if (!(s->set & BIT(i)))
+			continue;
+		err = pciesw_switch_check(sw, i, s->val[i], why);
+		if (err) {
+			*bad = i;
+			return err;
+		}
+	}
+	for (i = 0; i < PCIESW_NR_SETTINGS; i++) {
+		u32 v = s->val[i];
+
+		if (!(s->set & BIT(i)) || pciesw_switch_setting(sw, i) == v)
+			continue;
+		changed = true;
+		switch (i) {
+		case PCIESW_SETTING_HOST_P2P:
+			sw->host_p2p = v;
+			break;
+		case PCIESW_SETTING_DMA_PACING:
+			WRITE_ONCE(sw->dma_pacing, v);
+			break;
+		case PCIESW_SETTING_MPS:
+			WRITE_ONCE(sw->mps, v);
+			break;
+		case PCIESW_SETTING_DMA_CHANNELS:
+			sw->dma_channels = v;
+			workqueue_set_max_active(sw->dma->wq, v);
+			break;
+		}
+	}
+	if (changed)
+		pciesw_switch_changed(sw);
+	return 0;
+}
+
+/* ---- engine state ---- */
+
+unsigned int pciesw_dma_inflight(struct pciesw_switch *sw)
+{
+	return atomic_read(&sw->dma->inflight);
+}
+
+/* DMA whose route crosses a port of lane group @group is in flight. */
+bool pciesw_dma_group_busy(struct pciesw_switch *sw, unsigned int group)
+{
+	lockdep_assert_held(&sw->lock);
+	return atomic_read(&sw->dma->group_inflight[group]) > 0;
+}
+
+int pciesw_dma_init(struct pciesw_switch *sw)
+{
+	struct pciesw_dma *dma;
+	unsigned int i;
+	int err;
+
+	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
+	if (!dma)
+		return -ENOMEM;
+	dma->sw = sw;
+	atomic_set(&dma->inflight, 0);
+	for (i = 0; i < ARRAY_SIZE(dma->group_inflight); i++)
+		atomic_set(&dma->group_inflight[i], 0);
+	init_waitqueue_head(&dma->idle);
+	spin_lock_init(&dma->files_lock);
+	INIT_LIST_HEAD(&dma->files);
+	for (i = 0; i < PCIESW_DMA_CHANNELS_MAX; i++) {
+		struct pciesw_dma_chan *chan = &dma->chans[i];
+
+		chan->dma = dma;
+		chan->id = i;
+		spin_lock_init(&chan->lock);
+		INIT_LIST_HEAD(&chan->queue);
+		INIT_LIST_HEAD(&chan->done);
+		init_waitqueue_head(&chan->wait);
+		INIT_WORK(&chan->work, pciesw_dma_chan_work);
+	}
+	err = pciesw_route_init(sw);
+	if (err)
+		goto err_free;
+	dma->wq = alloc_workqueue("%s_dma", WQ_UNBOUND,
+				  PCIESW_DMA_CHANNELS_DEFAULT, sw->name);
+	if (!dma->wq) {
+		err = -ENOMEM;
+		goto err_route;
+	}
+	sw->host_p2p = true;
+	sw->dma_pacing = false;
+	sw->dma_channels = PCIESW_DMA_CHANNELS_DEFAULT;
+	sw->dma = dma;
+	return 0;
+
+err_route:
+	pciesw_route_release(sw);
+err_free:
+	kfree(dma);
+	return err;
+}
+
+/* At release: nothing is in flight (see pciesw_dma_stop()). */
+void pciesw_dma_release(struct pciesw_switch *sw)
+{
+	struct pciesw_dma *dma = sw->dma;
+
+	if (!dma)
+		return;
+	WARN_ON(atomic_read(&dma->inflight));
+	WARN_ON(!list_empty(&dma->files));
+	destroy_workqueue(dma->wq);
+	pciesw_route_release(sw);
+	kfree(dma);
+	sw->dma = NULL;
+}
+
+/* ---- completion ---- */
+
+static void pciesw_dma_end_release(struct pciesw_dma_end *e, bool dirty)
+{
+	if (e->mem) {
+		pciesw_mem_put(e->mem);
+		e->mem = NULL;
+	}
+	if (e->pages) {
+		if (dirty)
+			unpin_user_pages_dirty_lock(e->pages, e->nr_pages, true);
+		else
+			unpin_user_pages(e->pages, e->nr_pages);
+		kvfree(e->pages);
+		e->pages = NULL;
+	}
+}
+
+/* Unpin and unreference what @x holds; its completion is still due. */
+static void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x)
+{
+	struct pciesw_dma_file *f = x->file;
+	bool host = x->src.pages || x->dst.pages;
+
+	pciesw_dma_end_release(&x->src, false);
+	pciesw_dma_end_release(&x->dst, true);
+	if (host) {
+		spin_lock(&f->lock);
+		f->pinned -= x->len;
+		spin_unlock(&f->lock);
+	}
+}
+
+static void pciesw_dma_xfer_free(struct pciesw_dma_xfer *x)
+{
+	kfree(x);
+}
+
+/*
+ * The one completion of @x (released already): to its file's queue, or
+ * freed when the file is closed.  Neither @x nor its file may be touched
+ * afterwards by the caller.
+ */
+static void pciesw_dma_complete(struct pciesw_dma_xfer *x)
+{
+	struct pciesw_dma_file *f = x->file;
+	struct pciesw_dma *dma = f->sw->dma;
+	unsigned int i;
+	bool closed;
+
+	for (i = 0; i < x->route.nr_groups; i++)
+		atomic_dec(&dma->group_inflight[x->route.groups[i]]);
+	if (atomic_dec_and_test(&dma->inflight))
+		wake_up_all(&dma->idle);
+
+	spin_lock(&f->lock);
+	closed = f->closed;
+	if (!closed)
+		list_add_tail(&x->node, &f->done);
+	f->inflight--;
+	/*
+	 * Under the lock: release checks @inflight under it too, so it
+	 * cannot free @f before this wake-up has returned.
+	 */
+	wake_up_all(&f->wait);
+	spin_unlock(&f->lock);
+	if (closed)
+		pciesw_dma_xfer_free(x);
+}
+
+/* A descriptor that never ran. */
+static void pciesw_dma_cancel(struct pciesw_dma_xfer *x)
+{
+	x->comp.status = PCIESW_DMA_STATUS_CANCELLED;
+	pciesw_dma_xfer_release(x);
+	pciesw_dma_complete(x);
+}
+
+/* ---- execution ---- */
+
+/*
+ * The page that backs byte @e->off of a side: for a source a missing
+ * endpoint page is NULL (it reads as zeros), for a destination it is
+ * allocated unless @zero says the bytes to write are zeros anyway.
+ */
+static struct page *pciesw_dma_page(struct pciesw_dma_end *e, bool dst,
+				    bool zero)
+{
+	unsigned long idx = e->off >> PAGE_SHIFT;
+
+	if (!e->mem)
+		return e->pages[idx];
+	if (!dst || zero)
+		return pciesw_mem_peek(e->mem, idx);
+	return pciesw_mem_page(e->mem, idx);
+}
+
+static bool pciesw_dma_gone(const struct pciesw_dma_xfer *x)
+{
+	return (x->src.mem && pciesw_mem_gone(x->src.mem)) ||
+	       (x->dst.mem && pciesw_mem_gone(x->dst.mem));
+}
+
+/* Count @bytes moved by @x on every port they crossed. */
+static void pciesw_dma_account(struct pciesw_switch *sw,
+			       const struct pciesw_dma_xfer *x, u64 bytes)
+{
+	const struct pciesw_route *r = &x->route;
+	struct pciesw_port_stats *src = &sw->stats[r->src_lane];
+	struct pciesw_port_stats *dst = &sw->stats[r->dst_lane];
+	struct pciesw_port_stats *up = &sw->stats[r->up_lane];
+
+	/* the engine's read requests go out, the data comes back */
+	pciesw_stats_account(sw, src, PCIESW_DIR_EGRESS, PCIESW_TLP_NON_POSTED,
+			     bytes);
+	pciesw_stats_account(sw, src, PCIESW_DIR_INGRESS,
+			     PCIESW_TLP_COMPLETION, bytes);
+	if (r->kind == PCIESW_P2P_ROUTE_HOST_BRIDGE) {
+		/* up to the host bridge and back down */
+		pciesw_stats_account(sw, up, PCIESW_DIR_EGRESS,
+				     PCIESW_TLP_POSTED, bytes);
+		pciesw_stats_account(sw, up, PCIESW_DIR_INGRESS,
+				     PCIESW_TLP_POSTED, bytes);
+	}
+	pciesw_stats_account(sw, dst, PCIESW_DIR_EGRESS, PCIESW_TLP_POSTED,
+			     bytes);
+}
+
+/*
+ * Move the bytes of @x, a chunk at a time, no piece spanning a page of
+ * either side.  Returns the status; x->comp.bytes says how far it got.
+ */
+static u32 pciesw_dma_copy(struct pciesw_switch *sw,
+			   struct pciesw_dma_xfer *x)
+{
+	u64 done = 0;
+
+	while (done < x->len) {
+		u64 chunk_end = min_t(u64, x->len, done + PCIESW_DMA_CHUNK);
+		u64 start = done;
+		u32 status = PCIESW_DMA_STATUS_OK;
+
+		if (pciesw_dma_gone(x))
+			return PCIESW_DMA_STATUS_UNPLUGGED;
+		while (done < chunk_end) {
+			size_t so = offset_in_page(x->src.off);
+			size_t doff = offset_in_page(x->dst.off);
+			size_t n = min_t(u64, chunk_end - done,
+					 PAGE_SIZE - max(so, doff));
+			struct page *sp, *dp;
+			void *d, *s;
+
+			sp = pciesw_dma_page(&x->src, false, false);
+			dp = pciesw_dma_page(&x->dst, true, !sp);
+			if (IS_ERR(dp)) {
+				status = PCIESW_DMA_STATUS_NOMEM;
+				break;
+			}
+			if (dp) {
+				d = kmap_local_page(dp);
+				if (sp) {
+					s = kmap_local_page(sp);
+					memcpy(d + doff, s + so, n);
+					kunmap_local(s);
+				} else {
+					memset(d + doff, 0, n);
+				}
+				kunmap_local(d);
+				flush_dcache_page(dp);
+			}
+			x->src.off += n;
+			x->dst.off += n;
+			done += n;
+		}
+		x->comp.bytes = done;
+		pciesw_dma_account(sw, x, done - start);
+		if (status != PCIESW_DMA_STATUS_OK)
+			return status;
+		cond_resched();
+	}
+	return PCIESW_DMA_STATUS_OK;
+}
+
+/*
+ * Run @x: check it can go, book it on the model, move the bytes.  Sets
+ * x->comp and x->deliver_at (0: as soon as its turn comes).
+ */
+static void pciesw_dma_run(struct pciesw_dma_xfer *x)
+{
+	struct pciesw_switch *sw = x->file->sw;
+	u64 now, end = 0;
+	u32 status;
+	int err;
+
+	x->deliver_at = 0;
+	mutex_lock(&sw->lock);
+	now = ktime_get_ns();
+	if (sw->dead || READ_ONCE(x->file->closed)) {
+		status = PCIESW_DMA_STATUS_CANCELLED;
+	} else if (pciesw_dma_gone(x)) {
+		status = PCIESW_DMA_STATUS_UNPLUGGED;
+	} else if (x->route.kind == PCIESW_P2P_ROUTE_REFUSED) {
+		/* the request entered the switch at the source's port */
+		pciesw_stats_error(sw, &sw->stats[x->route.src_lane],
+				   PCIESW_COUNTER_ACS_VIOLATION, 1);
+		status = PCIESW_DMA_STATUS_P2P_REFUSED;
+	} else {
+		err = pciesw_route_reserve(sw, &x->route, x->len, now, &end);
+		status = err ? PCIESW_DMA_STATUS_LINK_DOWN :
+			       PCIESW_DMA_STATUS_OK;
+	}
+	mutex_unlock(&sw->lock);
+
+	if (status == PCIESW_DMA_STATUS_OK) {
+		x->comp.duration_ns = end - now;
+		status = pciesw_dma_copy(sw, x);
+		if (status == PCIESW_DMA_STATUS_OK && READ_ONCE(sw->dma_pacing))
+			x->deliver_at = end;
+	}
+	x->comp.status = status;
+	pciesw_dma_xfer_release(x);
+}
+
+/*
+ * Hand over the completions of @chan that are due, in order; returns
+ * when the first one not due yet is, 0 if none is waiting.
+ */
+static u64 pciesw_dma_deliver(struct pciesw_dma_chan *chan)
+{
+	bool now_all = READ_ONCE(chan->dma->stopping);
+	struct pciesw_dma_xfer *x;
+	u64 next = 0;
+
+	for (;;) {
+		spin_lock(&chan->lock);
+		x = list_first_entry_or_null(&chan->done,
+					     struct pciesw_dma_xfer, node);
+		if (x && !now_all && !READ_ONCE(x->file->closed) &&
+		    x->deliver_at > ktime_get_ns()) {
+			next = x->deliver_at;
+			x = NULL;
+		}
+		if (x)
+			list_del(&x->node);
+		spin_unlock(&chan->lock);
+		if (!x)
+			return next;
+		pciesw_dma_complete(x);
+	}
+}
+
+static void pciesw_dma_chan_work(struct work_struct *work)
+{
+	struct pciesw_dma_chan *chan = container_of(work, struct pciesw_dma_chan,
+						    work);
+	struct pciesw_dma_xfer *x, *last;
+	unsigned long kicks;
+	u64 next, now;
+
+	for (;;) {
+		spin_lock(&chan->lock);
+		x = list_first_entry_or_null(&chan->queue,
+					     struct pciesw_dma_xfer, node);
+		if (x)
+			list_del(&x->node);
+		spin_unlock(&chan->lock);
+
+		if (x) {
+			pciesw_dma_run(x);
+			/* completions leave a channel in order */
+			spin_lock(&chan->lock);
+			if (!list_empty(&chan->done)) {
+				last = list_last_entry(&chan->done,
+						       struct pciesw_dma_xfer,
+						       node);
+				x->deliver_at = max(x->deliver_at,
+						    last->deliver_at);
+			}
+			list_add_tail(&x->node, &chan->done);
+			spin_unlock(&chan->lock);
+			pciesw_dma_deliver(chan);
+			continue;
+		}
+
+		spin_lock(&chan->lock);
+		kicks = chan->kicks;
+		spin_unlock(&chan->lock);
+		next = pciesw_dma_deliver(chan);
+		if (!next)
+			break;
+		/* wait for the next one's time, or for news */
+		now = ktime_get_ns();
+		if (next > now)
+			wait_event_interruptible_hrtimeout(chan->wait,
+							   READ_ONCE(chan->kicks) != kicks,
+							   ns_to_ktime(next - now));
+	}
+}
+
+/* ---- files ---- */
+
+struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw)
+{
+	struct pciesw_dma *dma = sw->dma;
+	struct pciesw_dma_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return NULL;
+	kref_get(&sw->refs);
+	f->sw = sw;
+	spin_lock_init(&f->lock);
+	INIT_LIST_HEAD(&f->done);
+	init_waitqueue_head(&f->wait);
+	spin_lock(&dma->files_lock);
+	list_add_tail(&f->node, &dma->files);
+	spin_unlock(&dma->files_lock);
+	return f;
+}
+
+static bool pciesw_dma_file_idle(struct pciesw_dma_file *f)
+{
+	bool idle;
+
+	spin_lock(&f->lock);
+	idle = !f->inflight;
+	spin_unlock(&f->lock);
+	return idle;
+}
+
+/*
+ * Take @f's descriptors (all of them when @f is NULL) off the channels'
+ * queues, and wake the workers so that completions waiting for their
+ * time are handed over now.  Returns them on @out.
+ */
+static void pciesw_dma_unqueue(struct pciesw_dma *dma,
+			       struct pciesw_dma_file *f,
+			       struct list_head *out)
+{
+	struct pciesw_dma_xfer *x, *tmp;
+	unsigned int i;
+
+	for (i = 0; i < PCIESW_DMA_CHANNELS_MAX; i++) {
+		struct pciesw_dma_chan *chan = &dma->chans[i];
+
+		spin_lock(&chan->lock);
+		list_for_each_entry_safe(x, tmp, &chan->queue, node)
+			if (!f || x->file == f)
+				list_move_tail(&x->node, out);
+		chan->kicks++;
+		spin_unlock(&chan->lock);
+		wake_up_all(&chan->wait);
+	}
+}
+
+/*
+ * The file is closed: what it queued completes as cancelled, what runs
+ * finishes; then nothing of it is left anywhere.
+ */
+void pciesw_dma_file_release(struct pciesw_dma_file *f)
+{
+	struct pciesw_dma *dma = f->sw->dma;
+	struct pciesw_dma_xfer *x, *tmp;
+	LIST_HEAD(cancelled);
+
+	spin_lock(&dma->files_lock);
+	list_del(&f->node);
+	spin_unlock(&dma->files_lock);
+
+	spin_lock(&f->lock);
+	f->closed = true;
+	spin_unlock(&f->lock);
+	pciesw_dma_unqueue(dma, f, &cancelled);
+	list_for_each_entry_safe(x, tmp, &cancelled, node) {
+		list_del(&x->node);
+		pciesw_dma_cancel(x);
+	}
+	wait_event(f->wait, pciesw_dma_file_idle(f));
+
+	/* nothing completes to @f any more: no lock needed */
+	list_for_each_entry_safe(x, tmp, &f->done, node) {
+		list_del(&x->node);
+		pciesw_dma_xfer_free(x);
+	}
+	WARN_ON(f->pinned);
+	pciesw_switch_put(f->sw);
+	kfree(f);
+}
+
+/*
+ * The switch is going (sw->dead is set, so nothing new is submitted):
+ * cancel what is queued, hand over what waits for its time, wait for the
+ * running transfers, and for the workers to return.
+ */
+void pciesw_dma_stop(struct pciesw_switch *sw)
+{
+	struct pciesw_dma *dma = sw->dma;
+	struct pciesw_dma_xfer *x, *tmp;
+	struct pciesw_dma_file *f;
+	LIST_HEAD(cancelled);
+
+	WRITE_ONCE(dma->stopping, true);
+	pciesw_dma_unqueue(dma, NULL, &cancelled);
+	list_for_each_entry_safe(x, tmp, &cancelled, node) {
+		list_del(&x->node);
+		pciesw_dma_cancel(x);
+	}
+	wait_event(dma->idle, !atomic_read(&dma->inflight));
+	drain_workqueue(dma->wq);
+
+	/* readers waiting for completions that will never come */
+	spin_lock(&dma->files_lock);
+	list_for_each_entry(f, &dma->files, node)
+		wake_up_all(&f->wait);
+	spin_unlock(&dma->files_lock);
+}
+
+bool pciesw_dma_file_dead(struct pciesw_dma_file *f)
+{
+	return READ_ONCE(f->sw->dead);
+}
+
+struct wait_queue_head *pciesw_dma_file_wait(struct pciesw_dma_file *f)
+{
+	return &f->wait;
+}
+
+bool pciesw_dma_readable(struct pciesw_dma_file *f)
+{
+	bool ready;
+
+	spin_lock(&f->lock);
+	ready = !list_empty(&f->done);
+	spin_unlock(&f->lock);
+	return ready;
+}
+
+/* Completions are ready, or none ever will be. */
+static bool pciesw_dma_read_ready(struct pciesw_dma_file *f)
+{
+	return pciesw_dma_readable(f) || pciesw_dma_file_dead(f);
+}
+
+/**
+ * pciesw_dma_read - read() of completion records
+ * @f: the file
+ * @buf: user buffer
+ * @count: its size; at least one record
+ * @nonblock: -EAGAIN rather than wait
+ *
+ * Returns whole records, as many as are ready and fit; waits for one
+ * unless @nonblock.  -ENODEV once the switch is gone and none are left.
+ */
+ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
+			size_t count, bool nonblock)
+{
+	const size_t rec = sizeof(struct pciesw_dma_completion);
+	size_t max = count / rec, n = 0;
+	struct pciesw_dma_xfer *x, *tmp;
+	LIST_HEAD(got);
+	int err;
+
+	if (!max)
+		return -EINVAL;
+	for (;;) {
+		spin_lock(&f->lock);
+		list_for_each_entry_safe(x, tmp, &f->done, node) {
+			if (n == max)
+				break;
+			list_move_tail(&x->node, &got);
+			n++;
+		}
+		spin_unlock(&f->lock);
+		if (n)
+			break;
+		if (pciesw_dma_file_dead(f))
+			return -ENODEV;
+		if (nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(f->wait,
+					       pciesw_dma_read_ready(f));
+		if (err)
+			return err;
+	}
+
+	n = 0;
+	list_for_each_entry_safe(x, tmp, &got, node) {
+		if (copy_to_user(buf + n * rec, &x->comp, rec))
+			break;
+		list_del(&x->node);
+		pciesw_dma_xfer_free(x);
+		n++;
+	}
+	spin_lock(&f->lock);
+	f->outstanding -= n;
+	/* what could not be copied goes back to the front, in order */
+	list_splice(&got, &f->done);
+	spin_unlock(&f->lock);
+	return n ? n * rec : -EFAULT;
+}
+
+/* ---- submission ---- */
+
+static bool pciesw_dma_loc_bad(const struct pciesw_dma_loc *l)
+{
+	return l->reserved;
+}
+
+/*
+ * Pin the host buffer of one side: @addr, @len bytes (@addr + @len does
+ * not wrap).
+ */
+static int pciesw_dma_pin(struct pciesw_dma_end *e, u64 addr, u64 len,
+			  bool write)
+{
+	unsigned long first = addr >> PAGE_SHIFT;
+	unsigned long last = (addr + len - 1) >> PAGE_SHIFT;
+	unsigned long nr = last - first + 1, done = 0;
+	int ret;
+
+	e->pages = kvmalloc_array(nr, sizeof(*e->pages), GFP_KERNEL);
+	if (!e->pages)
+		return -ENOMEM;
+	while (done < nr) {
+		/* pin_user_pages_fast() takes an int count */
+		int want = min_t(unsigned long, nr - done, SZ_64K);
+
+		ret = pin_user_pages_fast((first + done) << PAGE_SHIFT, want,
+					  write ? FOLL_WRITE : 0,
+					  e->pages + done);
+		if (ret <= 0)
+			break;
+		done += ret;
+	}
+	if (done < nr) {
+		unpin_user_pages(e->pages, done);
+		kvfree(e->pages);
+		e->pages = NULL;
+		return -EFAULT;
+	}
+	e->nr_pages = nr;
+	e->off = offset_in_page(addr);
+	return 0;
+}
+
+/*
+ * The checks of a descriptor that need no lock, and its host buffer
+ * pinned.  @x is zeroed; on failure nothing is left pinned.
+ */
+static int pciesw_dma_prepare(struct pciesw_dma_file *f,
+			      const struct pciesw_dma_desc *d,
+			      struct pciesw_dma_xfer *x)
+{
+	bool src_host = d->src.ep_id == PCIESW_DMA_HOST;
+	bool dst_host = d->dst.ep_id == PCIESW_DMA_HOST;
+	u64 addr = src_host ? d->src.addr : d->dst.addr;
+	u64 end;
+	int err;
+
+	if (d->flags || d->reserved || pciesw_dma_loc_bad(&d->src) ||
+	    pciesw_dma_loc_bad(&d->dst) || !d->len ||
+	    d->len > PCIESW_DMA_MAX_LEN || (src_host && dst_host))
+		return -EINVAL;
+	x->file = f;
+	x->len = d->len;
+	x->comp.user_data = d->user_data;
+	x->comp.channel = d->channel;
+	x->src.off = d->src.addr;
+	x->dst.off = d->dst.addr;
+	if (!src_host && !dst_host)
+		return 0;
+
+	if (check_add_overflow(addr, d->len, &end))
+		return -EOVERFLOW;
+	spin_lock(&f->lock);
+	if (f->pinned + d->len > PCIESW_DMA_MAX_PINNED) {
+		spin_unlock(&f->lock);
+		return -EAGAIN;
+	}
+	f->pinned += d->len;
+	spin_unlock(&f->lock);
+
+	err = pciesw_dma_pin(src_host ? &x->src : &x->dst, addr, d->len,
+			     dst_host);
+	if (err) {
+		spin_lock(&f->lock);
+		f->pinned -= d->len;
+		spin_unlock(&f->lock);
+	}
+	return err;
+}
+
+/* An endpoint side: the endpoint, with @addr + @len inside its window. */
+static int pciesw_dma_resolve(struct pciesw_switch *sw,
+			      const struct pciesw_dma_loc *l, u64 len,
+			      struct pciesw_endpoint **epp)
+{
+	struct pciesw_endpoint *ep;
+	u64 end;
+
+	*epp = NULL;
+	if (l->ep_id == PCIESW_DMA_HOST)
+		return 0;
+	ep = pciesw_ep_find(sw, l->ep_id);
+	if (!ep)
+		return -ENOENT;
+	if (check_add_overflow(l->addr, len, &end))
+		return -EOVERFLOW;
+	if (end > ep->mem_size)
+		return -ERANGE;
+	*epp = ep;
+	return 0;
+}
+
+/*
+ * The checks that need sw->lock (channel, endpoints, window bounds) and
+ * the route of each of @n descriptors, in order.  Returns the index of the
+ * first one refused in *@bad.
+ */
+static int pciesw_dma_resolve_all(struct pciesw_switch *sw,
+				  const struct pciesw_dma_desc *descs,
+				  struct pciesw_dma_xfer **xs, unsigned int n,
+				  unsigned int *bad)
+{
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&sw->lock);
+	for (i = 0; i < n; i++) {
+		const struct pciesw_dma_desc *d = &descs[i];
+		struct pciesw_endpoint *src, *dst;
+
+		*bad = i;
+		if (d->channel >= sw->dma_channels)
+			return -EINVAL;
+		err = pciesw_dma_resolve(sw, &d->src, d->len, &src);
+		if (!err)
+			err = pciesw_dma_resolve(sw, &d->dst, d->len, &dst);
+		if (!err)
+			err = pciesw_route_find(sw, src, dst, &xs[i]->route);
+		if (err)
+			return err;
+		if (src)
+			xs[i]->src.mem = pciesw_mem_get(src->mem);
+		if (dst)
+			xs[i]->dst.mem = pciesw_mem_get(dst->mem);
+	}
+	return 0;
+}
+
+/**
+ * pciesw_dma_submit - queue a batch of descriptors
+ * @f: the submitting file
+ * @descs: the descriptors
+ * @n: how many, 1..PCIESW_DMA_MAX_BATCH
+ * @error_index: on failure, the first descriptor refused, or
+ *	PCIESW_DMA_NO_INDEX
+ *
+ * All or nothing: the errors are those of the uAPI's list.  Host buffers
+ * are those of the calling process.
+ */
+int pciesw_dma_submit(struct pciesw_dma_file *f,
+		      const struct pciesw_dma_desc *descs, unsigned int n,
+		      u32 *error_index)
+{
+	struct pciesw_switch *sw = f->sw;
+	struct pciesw_dma *dma = sw->dma;
+	unsigned int i, j, prepared, bad = 0;
+	struct pciesw_dma_xfer **xs;
+	unsigned long kick = 0;
+	int err = 0, err2;
+
+	*error_index = PCIESW_DMA_NO_INDEX;
+	if (!n || n > PCIESW_DMA_MAX_BATCH)
+		return -EINVAL;
+	xs = kvcalloc(n, sizeof(*xs), GFP_KERNEL);
+	if (!xs)
+		return -ENOMEM;
+
+	/* without the lock: the checks that need none, and pinning */
+	for (prepared = 0; prepared < n; prepared++) {
+		xs[prepared] = kzalloc(sizeof(*xs[prepared]), GFP_KERNEL);
+		if (!xs[prepared]) {
+			err = -ENOMEM;
+			break;
+		}
+		err = pciesw_dma_prepare(f, &descs[prepared], xs[prepared]);
+		if (err) {
+			kfree(xs[prepared]);
+			xs[prepared] = NULL;
+			break;
+		}
+	}
+	if (err)
+		bad = prepared;
+
+	/* the rest, under the lock, of those that passed the first checks */
+	mutex_lock(&sw->lock);
+	if (sw->dead || !sw->published) {
+		err = -ENODEV;
+		bad = PCIESW_DMA_NO_INDEX;
+		goto out_unlock;
+	}
+	err2 = pciesw_dma_resolve_all(sw, descs, xs, prepared, &j);
+	if (err2) {
+		/* an earlier descriptor is at fault */
+		err = err2;
+		bad = j;
+		goto out_unlock;
+	}
+	if (err)
+		goto out_unlock;
+
+	spin_lock(&f->lock);
+	if (f->outstanding + n > PCIESW_DMA_MAX_INFLIGHT) {
+		bad = PCIESW_DMA_MAX_INFLIGHT - f->outstanding;
+		spin_unlock(&f->lock);
+		err = -EAGAIN;
+		goto out_unlock;
+	}
+	f->outstanding += n;
+	f->inflight += n;
+	spin_unlock(&f->lock);
+
+	atomic_add(n, &dma->inflight);
+	for (i = 0; i < n; i++) {
+		struct pciesw_dma_xfer *x = xs[i];
+		struct pciesw_dma_chan *chan = &dma->chans[descs[i].channel];
+
+		for (j = 0; j < x->route.nr_groups; j++)
+			atomic_inc(&dma->group_inflight[x->route.groups[j]]);
+		x->chan = chan;
+		spin_lock(&chan->lock);
+		list_add_tail(&x->node, &chan->queue);
+		chan->kicks++;
+		spin_unlock(&chan->lock);
+		kick |= BIT(chan->id);
+	}
+	for_each_set_bit(i, &kick, PCIESW_DMA_CHANNELS_MAX) {
+		wake_up_all(&dma->chans[i].wait);
+		queue_work(dma->wq, &dma->chans[i].work);
+	}
+	mutex_unlock(&sw->lock);
+	kvfree(xs);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&sw->lock);
+	for (i = 0; i < prepared; i++) {
+		pciesw_dma_xfer_release(xs[i]);
+		pciesw_dma_xfer_free(xs[i]);
+	}
+	kvfree(xs);
+	*error_index = bad;
+	return err;
+}
