@@ -14,11 +14,19 @@
  * a channel runs its descriptors in order.  A worker takes a descriptor,
  * checks its route and links and books it on the bandwidth model (under
  * sw->lock), moves the bytes with the CPU in chunks, counts the traffic on
- * every port crossed, unpins and drops its references, and then hands the
- * completion over in channel order: at once, or with pacing at the
- * modelled end of the transfer.  While completions wait for their time the
- * worker keeps moving the next descriptors, so the links of the model
- * stay busy back to back.
+ * every port crossed, unpins and drops its references and queues the
+ * completion on its file.  With pacing on, each chunk waits for the time
+ * the model says it has crossed the links, so the data arrives at link
+ * speed and the completion at the modelled end; closing the file or
+ * removing the switch ends the waiting (the transfer then finishes at
+ * memory speed).
+ *
+ * The model's clock for a descriptor starts when the channel could have
+ * started it: at submission, or when the channel's previous descriptor
+ * ended in the model, whichever is later.  So the modelled links stay busy
+ * back to back however late a worker wakes, and duration_ns = modelled end
+ * - that start: the transfer's time on its links, including waiting for
+ * links that other channels' transfers occupy, not for its own channel.
  *
  * Every descriptor completes exactly once: ok, p2p-refused, unplugged,
  * link-down, nomem, or cancelled when its file is closed or the switch is
@@ -67,26 +75,24 @@ struct pciesw_dma_end {
 
 /**
  * struct pciesw_dma_xfer - one submitted descriptor
- * @node: in its channel's queue, then its channel's done list, then its
- *	file's completion queue (each under that owner's lock)
+ * @node: in its channel's queue, then its file's completion queue (each
+ *	under that owner's lock)
  * @file: the file it completes to
- * @chan: the channel it runs on
  * @src: where the bytes come from
  * @dst: where they go
  * @len: bytes to move
+ * @submitted: CLOCK_MONOTONIC ns of its submission
  * @route: its route, decided at submission
- * @deliver_at: CLOCK_MONOTONIC ns before which its completion is held
  * @comp: the completion record read() returns
  */
 struct pciesw_dma_xfer {
 	struct list_head node;
 	struct pciesw_dma_file *file;
-	struct pciesw_dma_chan *chan;
 	struct pciesw_dma_end src;
 	struct pciesw_dma_end dst;
 	u64 len;
+	u64 submitted;
 	struct pciesw_route route;
-	u64 deliver_at;
 	struct pciesw_dma_completion comp;
 };
 
@@ -94,22 +100,23 @@ struct pciesw_dma_xfer {
  * struct pciesw_dma_chan - a DMA channel
  * @dma: the engine
  * @id: channel number
- * @lock: protects @queue, @done and @kicks
+ * @lock: protects @queue and @kicks
  * @queue: descriptors waiting to run, in submission order
- * @done: descriptors that ran, waiting for their completion time, in order
- * @kicks: bumped when the worker must look again (new work, a file
- *	closed, the engine stops)
- * @wait: the worker sleeps here until the next completion is due
+ * @kicks: bumped when a pacing worker must look again (a file closed,
+ *	the engine stops); read locklessly by the waiting worker
+ * @wait: a pacing worker sleeps here until its next chunk is due
+ * @busy_until: the modelled end of the channel's last transfer; only its
+ *	worker (one at a time) touches it
  * @work: the channel's worker
  */
 struct pciesw_dma_chan {
 	struct pciesw_dma *dma;
 	unsigned int id;
-	spinlock_t lock;	/* protects queue, done, kicks */
+	spinlock_t lock;	/* protects queue, kicks */
 	struct list_head queue;
-	struct list_head done;
 	unsigned long kicks;
 	wait_queue_head_t wait;
+	u64 busy_until;
 	struct work_struct work;
 };
 
@@ -200,9 +207,14 @@ static int pciesw_switch_check(struct pciesw_switch *sw, enum pciesw_setting s,
 {
 	switch (s) {
 	case PCIESW_SETTING_HOST_P2P:
+		if (v > 1) {
+			*why = "host-p2p must be 0 or 1";
+			return -EINVAL;
+		}
+		return 0;
 	case PCIESW_SETTING_DMA_PACING:
 		if (v > 1) {
-			*why = "value must be 0 or 1";
+			*why = "DMA pacing must be 0 or 1";
 			return -EINVAL;
 		}
 		return 0;
@@ -326,7 +338,6 @@ int pciesw_dma_init(struct pciesw_switch *sw)
 		chan->id = i;
 		spin_lock_init(&chan->lock);
 		INIT_LIST_HEAD(&chan->queue);
-		INIT_LIST_HEAD(&chan->done);
 		init_waitqueue_head(&chan->wait);
 		INIT_WORK(&chan->work, pciesw_dma_chan_work);
 	}
@@ -495,18 +506,46 @@ static void pciesw_dma_account(struct pciesw_switch *sw,
 			     bytes);
 }
 
+/* Stop waiting for the model: nobody will read it, or the switch goes. */
+static bool pciesw_dma_hurry(const struct pciesw_dma_xfer *x)
+{
+	return READ_ONCE(x->file->closed) ||
+	       READ_ONCE(x->file->sw->dma->stopping);
+}
+
+/* Pacing: wait until CLOCK_MONOTONIC @t, unless told to hurry. */
+static void pciesw_dma_pace(struct pciesw_dma_chan *chan,
+			    const struct pciesw_dma_xfer *x, u64 t)
+{
+	unsigned long kicks;
+	u64 now;
+
+	for (;;) {
+		kicks = READ_ONCE(chan->kicks);
+		now = ktime_get_ns();
+		if (now >= t || pciesw_dma_hurry(x))
+			return;
+		wait_event_interruptible_hrtimeout(chan->wait,
+						   READ_ONCE(chan->kicks) != kicks,
+						   ns_to_ktime(t - now));
+	}
+}
+
 /*
  * Move the bytes of @x, a chunk at a time, no piece spanning a page of
- * either side.  Returns the status; x->comp.bytes says how far it got.
+ * either side; with @end, each chunk waits for its modelled time on the
+ * links (from @start to @end in proportion to the bytes).  Returns the
+ * status; x->comp.bytes says how far it got.
  */
-static u32 pciesw_dma_copy(struct pciesw_switch *sw,
-			   struct pciesw_dma_xfer *x)
+static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
+			   struct pciesw_dma_xfer *x, u64 start, u64 end)
 {
+	struct pciesw_switch *sw = x->file->sw;
 	u64 done = 0;
 
 	while (done < x->len) {
 		u64 chunk_end = min_t(u64, x->len, done + PCIESW_DMA_CHUNK);
-		u64 start = done;
+		u64 first = done;
 		u32 status = PCIESW_DMA_STATUS_OK;
 
 		if (pciesw_dma_gone(x))
@@ -542,28 +581,28 @@ static u32 pciesw_dma_copy(struct pciesw_switch *sw,
 			done += n;
 		}
 		x->comp.bytes = done;
-		pciesw_dma_account(sw, x, done - start);
+		pciesw_dma_account(sw, x, done - first);
 		if (status != PCIESW_DMA_STATUS_OK)
 			return status;
+		if (end)
+			pciesw_dma_pace(chan, x, start +
+					mul_u64_u64_div_u64(end - start, done,
+							    x->len));
 		cond_resched();
 	}
 	return PCIESW_DMA_STATUS_OK;
 }
 
-/*
- * Run @x: check it can go, book it on the model, move the bytes.  Sets
- * x->comp and x->deliver_at (0: as soon as its turn comes).
- */
-static void pciesw_dma_run(struct pciesw_dma_xfer *x)
+/* Run @x on @chan: check it can go, book it on the model, move the bytes. */
+static void pciesw_dma_run(struct pciesw_dma_chan *chan,
+			   struct pciesw_dma_xfer *x)
 {
 	struct pciesw_switch *sw = x->file->sw;
-	u64 now, end = 0;
+	u64 ready, start = 0, end = 0;
+	bool paced = false;
 	u32 status;
-	int err;
 
-	x->deliver_at = 0;
 	mutex_lock(&sw->lock);
-	now = ktime_get_ns();
 	if (sw->dead || READ_ONCE(x->file->closed)) {
 		status = PCIESW_DMA_STATUS_CANCELLED;
 	} else if (pciesw_dma_gone(x)) {
@@ -574,57 +613,30 @@ static void pciesw_dma_run(struct pciesw_dma_xfer *x)
 				   PCIESW_COUNTER_ACS_VIOLATION, 1);
 		status = PCIESW_DMA_STATUS_P2P_REFUSED;
 	} else {
-		err = pciesw_route_reserve(sw, &x->route, x->len, now, &end);
-		status = err ? PCIESW_DMA_STATUS_LINK_DOWN :
-			       PCIESW_DMA_STATUS_OK;
+		ready = max(x->submitted, chan->busy_until);
+		if (pciesw_route_reserve(sw, &x->route, x->len, ready, &start,
+					 &end)) {
+			status = PCIESW_DMA_STATUS_LINK_DOWN;
+		} else {
+			status = PCIESW_DMA_STATUS_OK;
+			chan->busy_until = end;
+			x->comp.duration_ns = end - ready;
+			paced = READ_ONCE(sw->dma_pacing);
+		}
 	}
 	mutex_unlock(&sw->lock);
 
-	if (status == PCIESW_DMA_STATUS_OK) {
-		x->comp.duration_ns = end - now;
-		status = pciesw_dma_copy(sw, x);
-		if (status == PCIESW_DMA_STATUS_OK && READ_ONCE(sw->dma_pacing))
-			x->deliver_at = end;
-	}
+	if (status == PCIESW_DMA_STATUS_OK)
+		status = pciesw_dma_copy(chan, x, start, paced ? end : 0);
 	x->comp.status = status;
 	pciesw_dma_xfer_release(x);
-}
-
-/*
- * Hand over the completions of @chan that are due, in order; returns
- * when the first one not due yet is, 0 if none is waiting.
- */
-static u64 pciesw_dma_deliver(struct pciesw_dma_chan *chan)
-{
-	bool now_all = READ_ONCE(chan->dma->stopping);
-	struct pciesw_dma_xfer *x;
-	u64 next = 0;
-
-	for (;;) {
-		spin_lock(&chan->lock);
-		x = list_first_entry_or_null(&chan->done,
-					     struct pciesw_dma_xfer, node);
-		if (x && !now_all && !READ_ONCE(x->file->closed) &&
-		    x->deliver_at > ktime_get_ns()) {
-			next = x->deliver_at;
-			x = NULL;
-		}
-		if (x)
-			list_del(&x->node);
-		spin_unlock(&chan->lock);
-		if (!x)
-			return next;
-		pciesw_dma_complete(x);
-	}
 }
 
 static void pciesw_dma_chan_work(struct work_struct *work)
 {
 	struct pciesw_dma_chan *chan = container_of(work, struct pciesw_dma_chan,
 						    work);
-	struct pciesw_dma_xfer *x, *last;
-	unsigned long kicks;
-	u64 next, now;
+	struct pciesw_dma_xfer *x;
 
 	for (;;) {
 		spin_lock(&chan->lock);
@@ -633,36 +645,10 @@ static void pciesw_dma_chan_work(struct work_struct *work)
 		if (x)
 			list_del(&x->node);
 		spin_unlock(&chan->lock);
-
-		if (x) {
-			pciesw_dma_run(x);
-			/* completions leave a channel in order */
-			spin_lock(&chan->lock);
-			if (!list_empty(&chan->done)) {
-				last = list_last_entry(&chan->done,
-						       struct pciesw_dma_xfer,
-						       node);
-				x->deliver_at = max(x->deliver_at,
-						    last->deliver_at);
-			}
-			list_add_tail(&x->node, &chan->done);
-			spin_unlock(&chan->lock);
-			pciesw_dma_deliver(chan);
-			continue;
-		}
-
-		spin_lock(&chan->lock);
-		kicks = chan->kicks;
-		spin_unlock(&chan->lock);
-		next = pciesw_dma_deliver(chan);
-		if (!next)
-			break;
-		/* wait for the next one's time, or for news */
-		now = ktime_get_ns();
-		if (next > now)
-			wait_event_interruptible_hrtimeout(chan->wait,
-							   READ_ONCE(chan->kicks) != kicks,
-							   ns_to_ktime(next - now));
+		if (!x)
+			return;
+		pciesw_dma_run(chan, x);
+		pciesw_dma_complete(x);
 	}
 }
 
@@ -699,8 +685,8 @@ static bool pciesw_dma_file_idle(struct pciesw_dma_file *f)
 
 /*
  * Take @f's descriptors (all of them when @f is NULL) off the channels'
- * queues, and wake the workers so that completions waiting for their
- * time are handed over now.  Returns them on @out.
+ * queues, and wake the pacing workers so that they stop waiting.  Returns
+ * them on @out.
  */
 static void pciesw_dma_unqueue(struct pciesw_dma *dma,
 			       struct pciesw_dma_file *f,
@@ -716,7 +702,7 @@ static void pciesw_dma_unqueue(struct pciesw_dma *dma,
 		list_for_each_entry_safe(x, tmp, &chan->queue, node)
 			if (!f || x->file == f)
 				list_move_tail(&x->node, out);
-		chan->kicks++;
+		WRITE_ONCE(chan->kicks, chan->kicks + 1);
 		spin_unlock(&chan->lock);
 		wake_up_all(&chan->wait);
 	}
@@ -758,8 +744,8 @@ void pciesw_dma_file_release(struct pciesw_dma_file *f)
 
 /*
  * The switch is going (sw->dead is set, so nothing new is submitted):
- * cancel what is queued, hand over what waits for its time, wait for the
- * running transfers, and for the workers to return.
+ * cancel what is queued, let the running transfers finish without pacing,
+ * wait for them and for the workers to return.
  */
 void pciesw_dma_stop(struct pciesw_switch *sw)
 {
@@ -1038,6 +1024,7 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 	struct pciesw_dma_xfer **xs;
 	unsigned long kick = 0;
 	int err = 0, err2;
+	u64 now;
 
 	*error_index = PCIESW_DMA_NO_INDEX;
 	if (!n || n > PCIESW_DMA_MAX_BATCH)
@@ -1092,23 +1079,21 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 	spin_unlock(&f->lock);
 
 	atomic_add(n, &dma->inflight);
+	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		struct pciesw_dma_xfer *x = xs[i];
 		struct pciesw_dma_chan *chan = &dma->chans[descs[i].channel];
 
 		for (j = 0; j < x->route.nr_groups; j++)
 			atomic_inc(&dma->group_inflight[x->route.groups[j]]);
-		x->chan = chan;
+		x->submitted = now;
 		spin_lock(&chan->lock);
 		list_add_tail(&x->node, &chan->queue);
-		chan->kicks++;
 		spin_unlock(&chan->lock);
 		kick |= BIT(chan->id);
 	}
-	for_each_set_bit(i, &kick, PCIESW_DMA_CHANNELS_MAX) {
-		wake_up_all(&dma->chans[i].wait);
+	for_each_set_bit(i, &kick, PCIESW_DMA_CHANNELS_MAX)
 		queue_work(dma->wq, &dma->chans[i].work);
-	}
 	mutex_unlock(&sw->lock);
 	kvfree(xs);
 	return 0;

@@ -1285,7 +1285,7 @@ static int pciesw_nl_thermal_set_doit(struct sk_buff *skb,
 
 /* ---- switch settings, p2p-check ---- */
 
-/* The attribute of each setting; the policy checked the ranges. */
+/* The attribute of each setting. */
 static const struct {
 	int attr;
 	bool u8;
@@ -1572,14 +1572,13 @@ static const struct nla_policy pciesw_thermal_set_policy[] = {
 	[PCIESW_A_SENSOR_OVERRIDE_CLEAR] = { .type = NLA_FLAG },
 };
 
+/* the values are checked by pciesw_switch_set(): EINVAL, and its message */
 static const struct nla_policy pciesw_switch_set_policy[] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
-	[PCIESW_A_SWITCH_HOST_P2P] = NLA_POLICY_MAX(NLA_U8, 1),
-	[PCIESW_A_SWITCH_DMA_PACING] = NLA_POLICY_MAX(NLA_U8, 1),
-	[PCIESW_A_SWITCH_MPS] = NLA_POLICY_RANGE(NLA_U32, PCIESW_MPS_MIN,
-						 PCIESW_MPS_MAX),
-	[PCIESW_A_SWITCH_DMA_CHANNELS] =
-		NLA_POLICY_RANGE(NLA_U32, 1, PCIESW_DMA_CHANNELS_MAX),
+	[PCIESW_A_SWITCH_HOST_P2P] = { .type = NLA_U8 },
+	[PCIESW_A_SWITCH_DMA_PACING] = { .type = NLA_U8 },
+	[PCIESW_A_SWITCH_MPS] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_DMA_CHANNELS] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy pciesw_p2p_check_policy[] = {

@@ -618,7 +618,7 @@ u64 pciesw_route_bandwidth(struct pciesw_switch *sw,
 			   const struct pciesw_route *r);
 int pciesw_route_reserve(struct pciesw_switch *sw,
 			 const struct pciesw_route *r, u64 len, u64 now,
-			 u64 *end);
+			 u64 *start_out, u64 *end);
 
 /*
  * dma.c: the DMA engine.  Channels run on an unbound workqueue of the

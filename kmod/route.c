@@ -228,8 +228,10 @@ struct pciesw_route_use {
  * @sw: the switch
  * @r: the route (not refused)
  * @len: bytes
- * @now: when the transfer runs, CLOCK_MONOTONIC ns
- * @end: set to the modelled end of the transfer
+ * @now: when the transfer can start, CLOCK_MONOTONIC ns
+ * @start_out: set to when it starts: @now, or later when a link it needs is
+ *	still busy with earlier transfers
+ * @end: set to its modelled end, > @start
  *
  * The data enters the switch on the source's port (device to switch) and
  * leaves on the destination's (switch to device); through the host bridge
@@ -238,7 +240,7 @@ struct pciesw_route_use {
  */
 int pciesw_route_reserve(struct pciesw_switch *sw,
 			 const struct pciesw_route *r, u64 len, u64 now,
-			 u64 *end)
+			 u64 *start_out, u64 *end)
 {
 	struct pciesw_route_use use[4];
 	unsigned int i, n = 0;
@@ -263,12 +265,14 @@ int pciesw_route_reserve(struct pciesw_switch *sw,
 	}
 	last = start;
 	for (i = 0; i < n; i++) {
-		u64 t = start + mul_u64_u64_div_u64(len, NSEC_PER_SEC,
-						    use[i].rate);
+		/* rounded up: a byte takes time; len <= 2^30, no overflow */
+		u64 t = start + div64_u64(len * NSEC_PER_SEC + use[i].rate - 1,
+					  use[i].rate);
 
 		sw->link_free[use[i].lane][use[i].dir] = t;
 		last = max(last, t);
 	}
+	*start_out = start;
 	*end = last;
 	return 0;
 }
