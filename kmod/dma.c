@@ -57,6 +57,8 @@
 
 /* bytes moved between two checks for an unplug, and counted at a time */
 #define PCIESW_DMA_CHUNK	SZ_64K
+/* longest a pacing worker sleeps before it looks for an unplug again */
+#define PCIESW_DMA_PACE_MAX_NS	(10 * NSEC_PER_MSEC)
 
 /**
  * struct pciesw_dma_end - one side of a transfer, as a worker sees it
@@ -513,21 +515,26 @@ static bool pciesw_dma_hurry(const struct pciesw_dma_xfer *x)
 	       READ_ONCE(x->file->sw->dma->stopping);
 }
 
-/* Pacing: wait until CLOCK_MONOTONIC @t, unless told to hurry. */
+/*
+ * Pacing: wait until CLOCK_MONOTONIC @t, unless told to hurry or an
+ * endpoint of @x goes (nothing wakes us for that: look every
+ * PCIESW_DMA_PACE_MAX_NS).
+ */
 static void pciesw_dma_pace(struct pciesw_dma_chan *chan,
 			    const struct pciesw_dma_xfer *x, u64 t)
 {
 	unsigned long kicks;
-	u64 now;
+	u64 now, nap;
 
 	for (;;) {
 		kicks = READ_ONCE(chan->kicks);
 		now = ktime_get_ns();
-		if (now >= t || pciesw_dma_hurry(x))
+		if (now >= t || pciesw_dma_hurry(x) || pciesw_dma_gone(x))
 			return;
+		nap = min(t - now, PCIESW_DMA_PACE_MAX_NS);
 		wait_event_interruptible_hrtimeout(chan->wait,
 						   READ_ONCE(chan->kicks) != kicks,
-						   ns_to_ktime(t - now));
+						   ns_to_ktime(nap));
 	}
 }
 

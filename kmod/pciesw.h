@@ -11,6 +11,7 @@
 #define _PCIESW_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -432,7 +433,7 @@ const char *pciesw_speed_name(enum pciesw_link_speed speed);
  * (ep id << PCIESW_MAP_SHIFT) in /dev/pcieswN, so it is at most that big.
  */
 #define PCIESW_MAP_SHIFT	40
-#define PCIESW_MEM_MAX		(1ULL << PCIESW_MAP_SHIFT)
+#define PCIESW_MEM_MAX		BIT_ULL(PCIESW_MAP_SHIFT)
 
 struct pciesw_mem;
 struct page;
