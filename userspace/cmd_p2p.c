@@ -160,7 +160,9 @@ static bool print_check(const struct nlmsghdr *nlh, struct nlattr **tb,
 	if (!route.n)
 		print_text("-");
 	print_text("\n");
-	print_attr_bandwidth(PRINT_ANY, "p2p-bandwidth",
+	/* nothing moves on a refused route: no bottleneck to speak of */
+	print_attr_bandwidth(kind == PCIESW_P2P_ROUTE_REFUSED ? PRINT_JSON :
+			     PRINT_ANY, "p2p-bandwidth",
 			     "  bottleneck: %s each way\n",
 			     tb[PCIESW_A_P2P_BANDWIDTH]);
 	print_attr_flag(PRINT_JSON, "switch-host-p2p", NULL,
