@@ -186,6 +186,13 @@ void pciesw_stats_account(struct pciesw_switch *sw,
 	atomic64_add(div64_u64(bytes + unit - 1, unit), &st->counters[ct]);
 	touched = BIT(cb) | BIT(ct);
 
+	/*
+	 * Non-posted bytes are what read requests ask for; the requests
+	 * themselves carry no data, so they neither meet bit errors nor heat
+	 * the die.
+	 */
+	if (cls == PCIESW_TLP_NON_POSTED)
+		goto out;
 	ber = READ_ONCE(st->ber);
 	if (ber)
 		touched |= pciesw_stats_ber(st, ber, bytes);
@@ -193,6 +200,7 @@ void pciesw_stats_account(struct pciesw_switch *sw,
 		atomic64_add(bytes, &sw->egress_bytes);
 		pciesw_thermal_kick(sw);
 	}
+out:
 	if (test_bit(PCIESW_STATS_RETRAIN, &st->flags))
 		pciesw_health_kick(sw);
 	else

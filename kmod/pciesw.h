@@ -63,6 +63,7 @@ const struct pciesw_profile *pciesw_profile_find(const char *name);
 const struct pciesw_profile *pciesw_profile_default(void);
 unsigned int pciesw_profile_count(void);
 const struct pciesw_profile *pciesw_profile_get(unsigned int i);
+unsigned int pciesw_profile_max_ports(const struct pciesw_profile *p);
 int pciesw_profiles_check(void);
 
 struct pciesw_switch;
@@ -376,7 +377,7 @@ struct pciesw_switch {
 	unsigned int nr_groups;
 	struct pciesw_group groups[PCIESW_MAX_GROUPS];
 	unsigned int nr_ports;
-	struct pciesw_port ports[PCIESW_MAX_PORTS];
+	struct pciesw_port *ports;
 	struct list_head endpoints;
 	struct ida ep_ids;
 	struct ida ep_type_ids[PCIESW_EP_TYPE_MAX + 1];

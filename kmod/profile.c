@@ -115,6 +115,22 @@ const struct pciesw_profile *pciesw_profile_find(const char *name)
 	return NULL;
 }
 
+/* The most ports the card can have: each group at its widest split. */
+unsigned int pciesw_profile_max_ports(const struct pciesw_profile *p)
+{
+	unsigned int g, c, ports = 0;
+
+	for (g = 0; g < p->nr_groups; g++) {
+		unsigned int most = 0;
+
+		for (c = 0; c < p->groups[g].nr_configs; c++)
+			most = max_t(unsigned int, most,
+				     p->groups[g].configs[c].nr_ports);
+		ports += most;
+	}
+	return ports;
+}
+
 /* Refuse to load with a table that would build an impossible card. */
 int pciesw_profiles_check(void)
 {

@@ -233,8 +233,7 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	struct pciesw_switch *sw;
 	unsigned int g, i;
 
-	/* ~100 KiB with the LTSSM histories: no need for contiguous pages */
-	sw = kvzalloc(sizeof(*sw), GFP_KERNEL);
+	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return NULL;
 
@@ -257,6 +256,16 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	}
 	pciesw_thermal_init(sw);
 	if (pciesw_dma_init(sw)) {
+		pciesw_switch_put(sw);
+		return NULL;
+	}
+	/*
+	 * ~1 KiB a port with its LTSSM history: as many as the profile can
+	 * have, not PCIESW_MAX_PORTS, so a small card stays small
+	 */
+	sw->ports = kvcalloc(pciesw_profile_max_ports(profile),
+			     sizeof(*sw->ports), GFP_KERNEL);
+	if (!sw->ports) {
 		pciesw_switch_put(sw);
 		return NULL;
 	}
@@ -311,7 +320,8 @@ static void pciesw_switch_release(struct kref *kref)
 		ida_destroy(&sw->ep_type_ids[i]);
 	ida_destroy(&sw->ep_ids);
 	mutex_destroy(&sw->lock);
-	kvfree(sw);
+	kvfree(sw->ports);
+	kfree(sw);
 }
 
 void pciesw_switch_put(struct pciesw_switch *sw)

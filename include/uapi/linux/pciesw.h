@@ -128,8 +128,9 @@ enum pciesw_ep_type {
  * %PCIESW_COUNTER_RECEIVER_ERROR .. %PCIESW_COUNTER_HEADER_LOG_OVERFLOW,
  * uncorrectable %PCIESW_COUNTER_DATA_LINK_PROTOCOL ..
  * %PCIESW_COUNTER_ACS_VIOLATION.  Traffic: bytes and TLPs received
- * (ingress) and sent (egress) by the port, per TLP class (posted,
- * non-posted, completion).
+ * (ingress) and sent (egress) by the port, per TLP class: posted and
+ * completion bytes are data payload, one TLP per MPS bytes; non-posted
+ * bytes are what read requests ask for, one TLP per 512 bytes (MRRS).
  */
 enum pciesw_counter {
 	PCIESW_COUNTER_RECEIVER_ERROR,
