@@ -229,6 +229,7 @@ static const struct {
 	{ "port-change", PCIESW_CMD_PORT_CHANGE_NTF },
 	{ "ep-add", PCIESW_CMD_EP_ADD_NTF },
 	{ "ep-del", PCIESW_CMD_EP_DEL_NTF },
+	{ "vpd-change", PCIESW_CMD_VPD_CHANGE_NTF },
 };
 
 static const char *ntf_name(uint8_t cmd)
@@ -557,6 +558,7 @@ TEST_F_TIMEOUT(ev, sequence, 120)
 		     "port-change port=4 active=0 ep=nvme2",
 		     "port-change port=5 active=0 ep=nvme3",
 		     "group-change group=nvme config=16x1",
+		     "vpd-change",
 		     "~port-change port=2 ltssm=l0 active=1 width=1 ep=nvme0",
 		     "~port-change port=3 ltssm=l0 active=1 width=1 ep=nvme1",
 		     "~port-change port=4 ltssm=l0 active=1 width=1 ep=nvme2",
@@ -590,6 +592,7 @@ TEST_F_TIMEOUT(ev, sequence, 120)
 		     "ep-del ep=nvme3", "port-change port=5 active=0 ep=-",
 		     "port-change port=2 active=0 ep=nvme0",
 		     "group-change group=nvme config=1x16",
+		     "vpd-change",
 		     "port-change port=2 ltssm=l0 active=1 width=4 ep=nvme0");
 		static const char *const u[] = {
 			"remove pciesw175-port3/pciesw175-nvme1",
