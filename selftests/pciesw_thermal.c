@@ -510,7 +510,8 @@ TEST_F(thermal, model_rise_and_fall)
 {
 	const int tau = 1000, tol = 150;
 	int idle[NSENS], t[NSENS], prev[NSENS], start[NSENS], peak[NSENS];
-	int hi, rise[NSENS];
+	int hi, hi2, rise[NSENS];
+	long long hw;
 	uint64_t end, fed = 0, t0;
 	unsigned int i, samples = 0;
 	double secs;
@@ -560,8 +561,14 @@ TEST_F(thermal, model_rise_and_fall)
 	EXPECT_LE(abs(rise[1] - rise[2]), rise[1] / 10 + tol);
 	EXPECT_LE(abs(rise[1] - rise[3]), rise[1] / 10 + tol);
 	EXPECT_EQ(hi, peak[4] > peak[0] ? peak[4] : peak[0]);
-	/* read a moment later, already cooling */
-	EXPECT_LE(llabs(hi - hw_num(self->hw, "temp6_input")), 300);
+	/*
+	 * hwmon's temp6 is the same highest: cooling now, so read between
+	 * two netlink readings it lies between them (however slow the kernel)
+	 */
+	hw = hw_num(self->hw, "temp6_input");
+	ASSERT_TRUE(temps(&self->p, ID, t, &hi2));
+	EXPECT_LE(hw, hi + tol);
+	EXPECT_GE(hw, hi2 - tol);
 
 	/* traffic stops: it falls, monotonically, back to idle */
 	memcpy(prev, peak, sizeof(prev));
