@@ -49,17 +49,6 @@ struct pciesw_debugfs {
 	struct pciesw_debugfs_port ports[PCIESW_MAX_PORTS];
 };
 
-static int pciesw_debugfs_lock(struct pciesw_switch *sw)
-{
-	if (!mutex_trylock(&sw->lock))
-		return restart_syscall();
-	if (sw->dead) {
-		mutex_unlock(&sw->lock);
-		return -ENODEV;
-	}
-	return 0;
-}
-
 static const char * const pciesw_debugfs_dirs[] = {
 	[PCIESW_DIR_INGRESS] = "ingress",
 	[PCIESW_DIR_EGRESS] = "egress",
@@ -95,7 +84,7 @@ static ssize_t pciesw_debugfs_traffic_write(struct file *file,
 	if (d < 0 || c < 0 || !bytes || bytes > PCIESW_DEBUGFS_BYTES_MAX)
 		return -EINVAL;
 
-	ret = pciesw_debugfs_lock(sw);
+	ret = pciesw_view_lock(sw);
 	if (ret)
 		return ret;
 	if (dp->id < sw->nr_ports)
@@ -123,7 +112,7 @@ static ssize_t pciesw_debugfs_tick_write(struct file *file,
 	ret = kstrtobool_from_user(ubuf, count, &yes);
 	if (ret || !yes)
 		return -EINVAL;
-	ret = pciesw_debugfs_lock(sw);
+	ret = pciesw_view_lock(sw);
 	if (ret)
 		return ret;
 	pciesw_thermal_update(sw);

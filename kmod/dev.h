@@ -10,6 +10,7 @@
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/sched/signal.h>
 #include <linux/platform_device.h>
 
 #include <pciesw_compat.h>
@@ -60,6 +61,23 @@ static inline struct pciesw_dev *to_pciesw_dev(struct device *dev)
 static inline struct pciesw_child *to_pciesw_child(struct device *dev)
 {
 	return container_of(dev, struct pciesw_child, dev);
+}
+
+/*
+ * Lock @sw from a sysfs or debugfs file.  Removing a child device waits
+ * for its files' readers while sw->lock is held, so those readers must not
+ * sleep on it: they restart the syscall instead.  -ENODEV once the switch
+ * is dead.
+ */
+static inline int pciesw_view_lock(struct pciesw_switch *sw)
+{
+	if (!mutex_trylock(&sw->lock))
+		return restart_syscall();
+	if (sw->dead) {
+		mutex_unlock(&sw->lock);
+		return -ENODEV;
+	}
+	return 0;
 }
 
 extern pciesw_bus_t pciesw_bus_type;

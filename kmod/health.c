@@ -222,18 +222,6 @@ u64 pciesw_counter_read(struct pciesw_switch *sw,
 	return sum;
 }
 
-/* The port whose first lane is @lane, NULL if none. */
-static struct pciesw_port *pciesw_lane_port(struct pciesw_switch *sw,
-					    unsigned int lane)
-{
-	unsigned int i;
-
-	for (i = 0; i < sw->nr_ports; i++)
-		if (sw->ports[i].first_lane == lane)
-			return &sw->ports[i];
-	return NULL;
-}
-
 /* The port threshold @t watches; NULL for a switch-wide one. */
 struct pciesw_port *pciesw_threshold_port(struct pciesw_switch *sw,
 					  const struct pciesw_threshold *t)
@@ -241,7 +229,7 @@ struct pciesw_port *pciesw_threshold_port(struct pciesw_switch *sw,
 	lockdep_assert_held(&sw->lock);
 	if (t->lane == PCIESW_THRESHOLD_SWITCH)
 		return NULL;
-	return pciesw_lane_port(sw, t->lane);
+	return pciesw_port_by_lane(sw, t->lane);
 }
 
 struct pciesw_threshold *pciesw_threshold_find(struct pciesw_switch *sw,

@@ -399,6 +399,8 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw);
 struct pciesw_switch *pciesw_switch_get(u32 id);
 struct pciesw_switch *pciesw_switch_get_next(u32 *id);
 unsigned int pciesw_switch_nr_endpoints(struct pciesw_switch *sw);
+struct pciesw_port *pciesw_port_by_lane(struct pciesw_switch *sw,
+					unsigned int lane);
 void pciesw_group_config_name(const struct pciesw_group_desc *desc,
 			      unsigned int config, char *buf, size_t len);
 int pciesw_group_find_config(const struct pciesw_group *g, const char *name);

@@ -114,18 +114,6 @@ static struct pciesw_port *pciesw_upstream_port(struct pciesw_switch *sw)
 	return NULL;
 }
 
-/* The port whose first lane is @lane, NULL if there is none now. */
-static struct pciesw_port *pciesw_route_port(struct pciesw_switch *sw,
-					     unsigned int lane)
-{
-	unsigned int i;
-
-	for (i = 0; i < sw->nr_ports; i++)
-		if (sw->ports[i].first_lane == lane)
-			return &sw->ports[i];
-	return NULL;
-}
-
 static void pciesw_route_add_port(struct pciesw_route *r,
 				  const struct pciesw_port *port)
 {
@@ -256,7 +244,7 @@ int pciesw_route_reserve(struct pciesw_switch *sw,
 						      PCIESW_LINK_RX };
 	}
 	for (i = 0; i < n; i++) {
-		struct pciesw_port *port = pciesw_route_port(sw, use[i].lane);
+		struct pciesw_port *port = pciesw_port_by_lane(sw, use[i].lane);
 
 		use[i].rate = port ? pciesw_port_bandwidth(port) : 0;
 		if (!use[i].rate)

@@ -397,6 +397,22 @@ struct pciesw_switch *pciesw_switch_get_next(u32 *id)
 	return sw;
 }
 
+/*
+ * The port whose first lane is @lane, NULL if there is none now.  A lane
+ * names a port across the renumbering of re-bifurcations.
+ */
+struct pciesw_port *pciesw_port_by_lane(struct pciesw_switch *sw,
+					unsigned int lane)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&sw->lock);
+	for (i = 0; i < sw->nr_ports; i++)
+		if (sw->ports[i].first_lane == lane)
+			return &sw->ports[i];
+	return NULL;
+}
+
 unsigned int pciesw_switch_nr_endpoints(struct pciesw_switch *sw)
 {
 	unsigned int i, n = 0;

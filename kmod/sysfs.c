@@ -19,19 +19,6 @@
 
 #include "dev.h"
 
-static int pciesw_child_lock(struct pciesw_child *child)
-{
-	struct pciesw_switch *sw = child->sw;
-
-	if (!mutex_trylock(&sw->lock))
-		return restart_syscall();
-	if (sw->dead) {
-		mutex_unlock(&sw->lock);
-		return -ENODEV;
-	}
-	return 0;
-}
-
 /* ---- ports ---- */
 
 typedef ssize_t (*pciesw_port_fmt)(struct pciesw_port *port, char *buf);
@@ -42,7 +29,7 @@ static ssize_t pciesw_port_show(struct device *dev, char *buf,
 	struct pciesw_child *child = to_pciesw_child(dev);
 	ssize_t ret;
 
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	if (child->index < child->sw->nr_ports)
@@ -135,7 +122,7 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 		dev_err(dev, "ep_add: unknown endpoint type (gpu, nvme, generic)\n");
 		return -EINVAL;
 	}
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	ep = pciesw_ep_add(&child->sw->ports[child->index], t,
@@ -162,7 +149,7 @@ static ssize_t ep_remove_store(struct device *dev,
 	ret = kstrtobool(buf, &yes);
 	if (ret || !yes)
 		return -EINVAL;
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	port = &child->sw->ports[child->index];
@@ -197,7 +184,7 @@ static ssize_t pciesw_counter_show(struct device *dev,
 	u64 v = 0;
 	int ret;
 
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	if (child->index < sw->nr_ports)
@@ -261,7 +248,7 @@ static ssize_t errors_clear_store(struct device *dev,
 	ret = kstrtobool(buf, &yes);
 	if (ret || !yes)
 		return -EINVAL;
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	if (child->index < child->sw->nr_ports)
@@ -349,7 +336,7 @@ static ssize_t ber_store(struct device *dev, struct device_attribute *attr,
 	ret = kstrtou64(buf, 0, &ber);
 	if (ret)
 		return ret;
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	if (child->index < child->sw->nr_ports)
@@ -418,7 +405,7 @@ static ssize_t pciesw_group_show(struct device *dev, char *buf,
 	struct pciesw_child *child = to_pciesw_child(dev);
 	ssize_t ret;
 
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	ret = fmt(&child->sw->groups[child->index], buf);
@@ -503,7 +490,7 @@ static ssize_t group_config_store(struct device *dev,
 		dev_err(dev, "config: bifurcation not allowed for this lane group\n");
 		return -EINVAL;
 	}
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	ret = pciesw_group_set_config(g, cfg, &why);
@@ -551,7 +538,7 @@ static ssize_t pciesw_ep_show(struct device *dev, char *buf,
 	struct pciesw_endpoint *ep;
 	ssize_t ret;
 
-	ret = pciesw_child_lock(child);
+	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
 	ep = pciesw_ep_find(child->sw, child->index);

@@ -512,8 +512,8 @@ TEST_F(thermal, model_rise_and_fall)
 	int idle[NSENS], t[NSENS], prev[NSENS], start[NSENS], peak[NSENS];
 	int hi, hi2, rise[NSENS];
 	long long hw;
-	uint64_t end, fed = 0, t0;
-	unsigned int i, samples = 0;
+	uint64_t end, fed = 0, t0, last, now, gap = 0;
+	unsigned int i, samples = 0, stalled = 0;
 	double secs;
 
 	if (!tp_have_feed(ID))
@@ -524,24 +524,44 @@ TEST_F(thermal, model_rise_and_fall)
 	ASSERT_TRUE(wait_temps(&self->p, ID, idle, 50, 1000, start));
 	memcpy(prev, start, sizeof(prev));
 
-	/* ~50 GB/s for 2.5 tau */
+	/*
+	 * ~50 GB/s for 2.5 tau.  The model sees the rate of each 250 ms
+	 * tick: when this process was not scheduled for a while (a busy
+	 * host), the load really dropped, so the temperature may too; such
+	 * windows are not judged, and most must be.
+	 */
 	t0 = tp_now_ns();
 	end = t0 + 2500ULL * 1000000;
+	last = t0;
 	while (tp_now_ns() < end) {
 		ASSERT_EQ(0, tp_feed(ID, 1, "egress", "posted", 1000000000ULL));
 		fed += 1000000000ULL;
+		now = tp_now_ns();
+		if (now - last > gap)
+			gap = now - last;
+		last = now;
 		tp_msleep(20);
 		if (++samples % 5)
 			continue;
 		ASSERT_TRUE(temps(&self->p, ID, t, &hi));
-		for (i = 0; i < NSENS; i++) {
-			EXPECT_GE(t[i], prev[i] - tol)
-				TH_LOG("%s fell from %d to %d while loaded",
-				       labels[i], prev[i], t[i]);
-			if (t[i] > prev[i])
-				prev[i] = t[i];
+		if (gap > 60 * 1000000ULL) {
+			stalled++;
+		} else {
+			for (i = 0; i < NSENS; i++) {
+				EXPECT_GE(t[i], prev[i] - tol)
+					TH_LOG("%s fell from %d to %d while loaded",
+					       labels[i], prev[i], t[i]);
+			}
 		}
+		/* judged against the highest since the last stall */
+		for (i = 0; i < NSENS; i++)
+			if (gap > 60 * 1000000ULL || t[i] > prev[i])
+				prev[i] = t[i];
+		gap = 0;
 	}
+	EXPECT_LE(stalled, samples / 5 / 2)
+		TH_LOG("%u of %u windows with the feeder stalled", stalled,
+		       samples / 5);
 	secs = (tp_now_ns() - t0) / 1e9;
 	ASSERT_TRUE(temps(&self->p, ID, peak, &hi));
 	for (i = 0; i < NSENS; i++) {
