@@ -12,7 +12,7 @@
 # 20 load/unload cycles with lspci reading in a loop.
 #
 # Skipped when the kernel has no PCI support or lspci/switchctl are
-# missing.  Uses switch ids 60-61.  PCIESW_KO names the module file (run.sh
+# missing.  Uses switch ids 64-65.  PCIESW_KO names the module file (run.sh
 # sets it) for the load/unload part; leaves the module unloaded.
 
 . "$(dirname "$0")/lib.sh"
@@ -21,12 +21,12 @@
 [[ -d /sys/bus/pci/devices ]] || skip_all "kernel without PCI support"
 command -v lspci >/dev/null || skip_all "lspci (pciutils) not installed"
 command -v setpci >/dev/null || skip_all "setpci (pciutils) not installed"
-sctl_init 60 61
+sctl_init 64 65
 
 D=$PCIESW_DEVS
 PCI=/sys/bus/pci/devices
 NL=$'\n'
-ID=60
+ID=64
 SW=pciesw$ID
 
 dom() { printf '%05x' $((0x20000 + $1)); }
