@@ -331,10 +331,10 @@ echo 1 >"$PCI/$P/remove"
 pci_count $SW
 check_eq "remove the upstream port: the whole tree goes" 0 "$N"
 # a hot-plug while the tree is removed changes nothing on the PCI bus
-wr "$D/$SW-port4/ep_remove" 1
+wr "$D/$SW-port2/ep_remove" 1 || fail "ep_remove port2: $W_ERR"
 echo 1 >/sys/bus/pci/rescan
 tree_ok "rescan: the tree is back, without the unplugged endpoint" $SW
-wr "$D/$SW-port4/ep_add" nvme
+wr "$D/$SW-port2/ep_add" nvme || fail "ep_add port2: $W_ERR"
 settled $SW
 tree_ok "hot-plug after rescan" $SW
 links_ok "after remove/rescan: PCI link = model" $SW
