@@ -139,6 +139,15 @@ PCIESW_SETTING_ATTR(host_p2p, HOST_P2P);
 PCIESW_SETTING_ATTR(dma_pacing, DMA_PACING);
 PCIESW_SETTING_ATTR(mps, MPS);
 PCIESW_SETTING_ATTR(dma_channels, DMA_CHANNELS);
+PCIESW_SETTING_ATTR(pci_view, PCI_VIEW);
+
+/* the PCI domain the switch's PCI view uses (while pci_view is 1) */
+static ssize_t pci_domain_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%05x\n", pciesw_pci_domain(dev_to_sw(dev)));
+}
+static DEVICE_ATTR_RO(pci_domain);
 
 /* The raw VPD image, like a PCI device's vpd file; size 0: read to EOF. */
 static ssize_t vpd_read(struct file *filp, struct kobject *kobj,
@@ -260,6 +269,8 @@ static struct attribute *pciesw_dev_attrs[] = {
 	&pciesw_setting_attr_mps.attr.attr,
 	&pciesw_setting_attr_dma_channels.attr.attr,
 	&dev_attr_dma_inflight.attr,
+	&pciesw_setting_attr_pci_view.attr.attr,
+	&dev_attr_pci_domain.attr,
 	NULL
 };
 

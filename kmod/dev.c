@@ -262,6 +262,7 @@ static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
 
 	if (!pdev || pdev->sw != ev->sw)
 		return NOTIFY_DONE;
+	pciesw_pci_event(pdev, ev);
 	switch (ev->type) {
 	case PCIESW_EV_PORTS_REMOVE:
 		pciesw_debugfs_ports_del(pdev, ev->first);
@@ -402,11 +403,16 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 	err = pciesw_debugfs_add(pdev);
 	if (err)
 		goto err_hwmon_del;
-	err = pciesw_switch_publish(sw);
+	err = pciesw_pci_add(pdev);
 	if (err)
 		goto err_debugfs_del;
+	err = pciesw_switch_publish(sw);
+	if (err)
+		goto err_pci_del;
 	return 0;
 
+err_pci_del:
+	pciesw_pci_del(pdev);
 err_debugfs_del:
 	pciesw_debugfs_del(pdev);
 err_hwmon_del:
@@ -427,6 +433,7 @@ static void pciesw_dev_remove(struct pciesw_dev *pdev)
 	u32 id = pdev->sw->id;
 
 	pciesw_switch_unpublish(pdev->sw);
+	pciesw_pci_del(pdev);
 	pciesw_debugfs_del(pdev);
 	pciesw_hwmon_del(pdev);
 	pciesw_dev_children_del(pdev);

@@ -40,6 +40,8 @@ struct pciesw_child {
  * @thermal: the platform device @hwmon hangs off (hwmon.c)
  * @hwmon: the hwmon device of the temperature sensors
  * @dbg: the debugfs directory (debugfs.c; changed under sw->lock)
+ * @pci: the PCI hierarchy while the PCI view is on (pci.c; changed under
+ *	sw->lock)
  */
 struct pciesw_dev {
 	struct device dev;
@@ -51,6 +53,7 @@ struct pciesw_dev {
 	struct platform_device *thermal;
 	struct device *hwmon;
 	struct pciesw_debugfs *dbg;
+	struct pciesw_pci *pci;
 };
 
 static inline struct pciesw_dev *to_pciesw_dev(struct device *dev)
@@ -102,5 +105,10 @@ int pciesw_debugfs_add(struct pciesw_dev *pdev);
 void pciesw_debugfs_del(struct pciesw_dev *pdev);
 void pciesw_debugfs_ports_add(struct pciesw_dev *pdev, unsigned int first);
 void pciesw_debugfs_ports_del(struct pciesw_dev *pdev, unsigned int first);
+
+/* pci.c */
+int pciesw_pci_add(struct pciesw_dev *pdev);
+void pciesw_pci_del(struct pciesw_dev *pdev);
+void pciesw_pci_event(struct pciesw_dev *pdev, const struct pciesw_event *ev);
 
 #endif /* _PCIESW_DEV_H */

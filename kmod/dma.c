@@ -199,6 +199,8 @@ u32 pciesw_switch_setting(const struct pciesw_switch *sw,
 		return sw->mps;
 	case PCIESW_SETTING_DMA_CHANNELS:
 		return sw->dma_channels;
+	case PCIESW_SETTING_PCI_VIEW:
+		return sw->pci_view;
 	default:
 		return 0;
 	}
@@ -217,6 +219,12 @@ static int pciesw_switch_check(struct pciesw_switch *sw, enum pciesw_setting s,
 	case PCIESW_SETTING_DMA_PACING:
 		if (v > 1) {
 			*why = "DMA pacing must be 0 or 1";
+			return -EINVAL;
+		}
+		return 0;
+	case PCIESW_SETTING_PCI_VIEW:
+		if (v > 1) {
+			*why = "pci-view must be 0 or 1";
 			return -EINVAL;
 		}
 		return 0;
@@ -296,6 +304,9 @@ int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
 			sw->dma_channels = v;
 			workqueue_set_max_active(sw->dma->wq, v);
 			break;
+		case PCIESW_SETTING_PCI_VIEW:
+			sw->pci_view = v;
+			break;
 		}
 	}
 	if (changed)
@@ -355,6 +366,7 @@ int pciesw_dma_init(struct pciesw_switch *sw)
 	sw->host_p2p = true;
 	sw->dma_pacing = false;
 	sw->dma_channels = PCIESW_DMA_CHANNELS_DEFAULT;
+	sw->pci_view = true;
 	sw->dma = dma;
 	return 0;
 

@@ -3,8 +3,9 @@
  * pciesw: a virtual PCIe 5.0 switch card.
  *
  * Load order: the views' infrastructure first (char device region, bus,
- * netlink family), then the switches, so that nothing is reachable before
- * the code that serves it; unload runs the same steps backwards.
+ * netlink family, PCI driver), then the switches, so that nothing is
+ * reachable before the code that serves it; unload runs the same steps
+ * backwards.
  */
 
 #include <linux/module.h>
@@ -41,9 +42,12 @@ static int __init pciesw_init(void)
 	err = pciesw_netlink_init();
 	if (err)
 		goto err_bus;
-	err = pciesw_dev_init();
+	err = pciesw_pci_init();
 	if (err)
 		goto err_netlink;
+	err = pciesw_dev_init();
+	if (err)
+		goto err_pci;
 
 	for (i = 0; i < nr_switches; i++) {
 		err = pciesw_dev_new(i, NULL, &why);
@@ -56,6 +60,8 @@ static int __init pciesw_init(void)
 
 err_devs:
 	pciesw_dev_exit();
+err_pci:
+	pciesw_pci_exit();
 err_netlink:
 	pciesw_netlink_exit();
 err_bus:
@@ -68,6 +74,7 @@ err_chardev:
 static void __exit pciesw_exit(void)
 {
 	pciesw_dev_exit();
+	pciesw_pci_exit();
 	pciesw_netlink_exit();
 	pciesw_bus_exit();
 	pciesw_chardev_exit();

@@ -41,7 +41,11 @@ static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw)
 	    nla_put_u32(msg, PCIESW_A_SWITCH_DMA_CHANNELS,
 			pciesw_switch_setting(sw, PCIESW_SETTING_DMA_CHANNELS)) ||
 	    nla_put_u32(msg, PCIESW_A_SWITCH_DMA_INFLIGHT,
-			pciesw_dma_inflight(sw)))
+			pciesw_dma_inflight(sw)) ||
+	    nla_put_u8(msg, PCIESW_A_SWITCH_PCI_VIEW,
+		       pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_PCI_DOMAIN,
+			pciesw_pci_domain(sw)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -106,6 +110,7 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 {
 	const struct pciesw_group *g = port->group;
 	const struct pciesw_link *link = &port->link;
+	char pci[PCIESW_PCI_NAME_LEN];
 
 	lockdep_assert_held(&g->sw->lock);
 	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, g->sw->id) ||
@@ -141,12 +146,19 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 	    (nla_put_u32(msg, PCIESW_A_EP_ID, port->ep->id) ||
 	     nla_put_string(msg, PCIESW_A_EP_NAME, port->ep->name)))
 		return -EMSGSIZE;
+	if (pciesw_switch_setting(g->sw, PCIESW_SETTING_PCI_VIEW)) {
+		pciesw_port_pci_name(port, pci, sizeof(pci));
+		if (nla_put_string(msg, PCIESW_A_PORT_PCI_NAME, pci))
+			return -EMSGSIZE;
+	}
 	return pciesw_nl_fill_history(msg, port);
 }
 
 static int pciesw_nl_fill_ep(struct sk_buff *msg,
 			     const struct pciesw_endpoint *ep)
 {
+	char pci[PCIESW_PCI_NAME_LEN];
+
 	lockdep_assert_held(&ep->sw->lock);
 	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, ep->sw->id) ||
 	    nla_put_u32(msg, PCIESW_A_EP_ID, ep->id) ||
@@ -160,6 +172,11 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 			      pciesw_mem_resident(ep->mem), PCIESW_A_PAD) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_ID, ep->port->id))
 		return -EMSGSIZE;
+	if (pciesw_switch_setting(ep->sw, PCIESW_SETTING_PCI_VIEW)) {
+		pciesw_ep_pci_name(ep, pci, sizeof(pci));
+		if (nla_put_string(msg, PCIESW_A_EP_PCI_NAME, pci))
+			return -EMSGSIZE;
+	}
 	return 0;
 }
 
@@ -1294,6 +1311,7 @@ static const struct {
 	[PCIESW_SETTING_DMA_PACING] = { PCIESW_A_SWITCH_DMA_PACING, true },
 	[PCIESW_SETTING_MPS] = { PCIESW_A_SWITCH_MPS, false },
 	[PCIESW_SETTING_DMA_CHANNELS] = { PCIESW_A_SWITCH_DMA_CHANNELS, false },
+	[PCIESW_SETTING_PCI_VIEW] = { PCIESW_A_SWITCH_PCI_VIEW, true },
 };
 
 static int pciesw_nl_switch_set_locked(struct pciesw_switch *sw,
@@ -1579,6 +1597,7 @@ static const struct nla_policy pciesw_switch_set_policy[] = {
 	[PCIESW_A_SWITCH_DMA_PACING] = { .type = NLA_U8 },
 	[PCIESW_A_SWITCH_MPS] = { .type = NLA_U32 },
 	[PCIESW_A_SWITCH_DMA_CHANNELS] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_PCI_VIEW] = { .type = NLA_U8 },
 };
 
 static const struct nla_policy pciesw_p2p_check_policy[] = {

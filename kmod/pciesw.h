@@ -49,6 +49,9 @@ struct pciesw_profile {
 	const char *description;
 	const char *part_number;
 	const char *serial_prefix;
+	/* PCI device and subsystem ids of the switch's ports (vendor 0x1000) */
+	u16 pci_device;
+	u16 pci_subdevice;
 	u16 nr_lanes;
 	/* fastest speed of every port of the switch */
 	enum pciesw_link_speed max_speed;
@@ -351,6 +354,7 @@ struct pciesw_port {
  * @dma_pacing: DMA completions wait for the modelled end of their transfer
  *	(read locklessly by the DMA workers)
  * @dma_channels: DMA channels descriptors may name, 1..16
+ * @pci_view: the card shows on the PCI bus (the PCI view follows it)
  * @link_free: per lane, the CLOCK_MONOTONIC ns at which the link of the
  *	port starting at that lane is free again, [0] switch to device
  *	(egress), [1] device to switch (ingress): the bandwidth model's
@@ -388,6 +392,7 @@ struct pciesw_switch {
 	bool host_p2p;
 	bool dma_pacing;
 	u32 dma_channels;
+	bool pci_view;
 	u64 (*link_free)[2];
 };
 
@@ -408,6 +413,27 @@ struct pciesw_group *pciesw_group_find(struct pciesw_switch *sw,
 				       const char *name);
 int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 			    const char **why);
+
+/*
+ * The card's PCI topology, as its firmware numbers it (switch.c): the
+ * upstream port is device 0 of its own root bus 00 in domain
+ * PCIESW_PCI_DOMAIN_BASE + id, its internal bus is 01, downstream port k
+ * (port id k + 1) is a device on bus 01 whose secondary bus is 2 + k, and
+ * the endpoint behind it is device 0 there.  More than 32 downstream ports
+ * make the devices on bus 01 multi-function, 8 ports each.
+ */
+#define PCIESW_PCI_DOMAIN_BASE	0x20000
+#define PCIESW_PCI_NAME_LEN	16	/* "2000f:01:1f.7" */
+
+u32 pciesw_pci_domain(const struct pciesw_switch *sw);
+unsigned int pciesw_pci_max_down(const struct pciesw_profile *profile);
+bool pciesw_pci_multifunction(const struct pciesw_profile *profile);
+u8 pciesw_pci_down_devfn(const struct pciesw_profile *profile, unsigned int k);
+int pciesw_pci_down_index(const struct pciesw_profile *profile, u8 devfn);
+void pciesw_port_pci_name(const struct pciesw_port *port, char *buf,
+			  size_t len);
+void pciesw_ep_pci_name(const struct pciesw_endpoint *ep, char *buf,
+			size_t len);
 
 /* link.c: LTSSM and negotiation; all called with sw->lock held */
 void pciesw_link_init(struct pciesw_port *port);
@@ -547,6 +573,7 @@ enum pciesw_setting {
 	PCIESW_SETTING_DMA_PACING,	/* 0 or 1 */
 	PCIESW_SETTING_MPS,		/* bytes, power of 2, 128..4096 */
 	PCIESW_SETTING_DMA_CHANNELS,	/* 1..16 */
+	PCIESW_SETTING_PCI_VIEW,	/* 0 or 1: the card is on the PCI bus */
 	PCIESW_NR_SETTINGS
 };
 
@@ -716,5 +743,7 @@ int pciesw_chardev_init(void);
 void pciesw_chardev_exit(void);
 int pciesw_netlink_init(void);
 void pciesw_netlink_exit(void);
+int pciesw_pci_init(void);
+void pciesw_pci_exit(void);
 
 #endif /* _PCIESW_H */

@@ -67,6 +67,12 @@ mkdir -p "$out/generated"
 		echo "#define pciesw_nl_range_t struct netlink_range_validation"
 		echo "#define pciesw_nl_srange_t struct netlink_range_validation_signed"
 	fi
+	# the driver override moved from pci_dev into struct device (6.12.y)
+	if has 'device_set_driver_override\(' include/linux/device.h; then
+		echo "#define pciesw_pci_set_override(pdev, name) device_set_driver_override(&(pdev)->dev, name)"
+	else
+		echo "#define pciesw_pci_set_override(pdev, name) driver_set_override(&(pdev)->dev, &(pdev)->driver_override, name, strlen(name))"
+	fi
 } > "$out/generated/pciesw_compat.h.new"
 # rewrite only on change, so an unchanged header does not rebuild everything
 if cmp -s "$out/generated/pciesw_compat.h.new" "$out/generated/pciesw_compat.h"; then

@@ -41,7 +41,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_lanes pciesw_link pciesw_hotplug pciesw_events
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
-	   pciesw_dma_switchctl.sh pciesw_dma)
+	   pciesw_dma_switchctl.sh pciesw_dma pciesw_pci.sh)
 
 ko=
 timeout_s=180

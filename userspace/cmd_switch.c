@@ -218,19 +218,22 @@ int cmd_switch_del(int argc, char **argv)
 struct switch_settings {
 	int host_p2p;
 	int pacing;
+	int pci_view;
 	bool has_mps, has_channels;
 	uint32_t mps;
 	uint32_t channels;
 };
 
 /* The words of "switch set", each with a value, each at most once. */
-enum { SW_HOST_P2P, SW_PACING, SW_MPS, SW_CHANNELS, NR_SW_WORDS };
+enum { SW_HOST_P2P, SW_PACING, SW_MPS, SW_CHANNELS, SW_PCI_VIEW,
+	NR_SW_WORDS };
 
 static const char *const sw_words[NR_SW_WORDS] = {
 	[SW_HOST_P2P] = "host-p2p",
 	[SW_PACING] = "pacing",
 	[SW_MPS] = "mps",
 	[SW_CHANNELS] = "channels",
+	[SW_PCI_VIEW] = "pci-view",
 };
 
 /* A number setting; the module says what range it takes. */
@@ -252,7 +255,8 @@ static int parse_switch_settings(int argc, char **argv,
 	bool seen[NR_SW_WORDS] = { false };
 	int i, w, ret;
 
-	*ss = (struct switch_settings){ .host_p2p = -1, .pacing = -1 };
+	*ss = (struct switch_settings){ .host_p2p = -1, .pacing = -1,
+					.pci_view = -1 };
 	if (!argc)
 		return usage_error("nothing to set");
 	for (i = 0; i < argc; i += 2) {
@@ -275,6 +279,10 @@ static int parse_switch_settings(int argc, char **argv,
 		case SW_PACING:
 			ret = parse_on_off(sw_words[w], argv[i + 1], "on",
 					   "off", &ss->pacing);
+			break;
+		case SW_PCI_VIEW:
+			ret = parse_on_off(sw_words[w], argv[i + 1], "on",
+					   "off", &ss->pci_view);
 			break;
 		case SW_MPS:
 			ss->has_mps = true;
@@ -321,6 +329,8 @@ int cmd_switch_set(int argc, char **argv)
 		nl_put_u8(req, PCIESW_A_SWITCH_HOST_P2P, ss.host_p2p);
 	if (ss.pacing >= 0)
 		nl_put_u8(req, PCIESW_A_SWITCH_DMA_PACING, ss.pacing);
+	if (ss.pci_view >= 0)
+		nl_put_u8(req, PCIESW_A_SWITCH_PCI_VIEW, ss.pci_view);
 	/* numbers out of range are sent too: the module says what it takes */
 	if (ss.has_mps)
 		nl_put_u32(req, PCIESW_A_SWITCH_MPS, ss.mps);

@@ -277,6 +277,10 @@ static const char *const attr_names[] = {
 	[PCIESW_A_P2P_PORT] = "p2p-port",
 	[PCIESW_A_P2P_BANDWIDTH] = "p2p-bandwidth",
 	[PCIESW_A_P2P_REDIRECT_PORT] = "p2p-redirect-port",
+	[PCIESW_A_SWITCH_PCI_VIEW] = "switch-pci-view",
+	[PCIESW_A_SWITCH_PCI_DOMAIN] = "switch-pci-domain",
+	[PCIESW_A_PORT_PCI_NAME] = "port-pci-name",
+	[PCIESW_A_EP_PCI_NAME] = "ep-pci-name",
 };
 
 /*

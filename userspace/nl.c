@@ -460,6 +460,10 @@ static struct nla_policy reply_policy[PCIESW_A_MAX + 1] = {
 	[PCIESW_A_P2P_PORT] = { .type = NLA_U32 },
 	[PCIESW_A_P2P_BANDWIDTH] = { .type = NLA_U64 },
 	[PCIESW_A_P2P_REDIRECT_PORT] = { .type = NLA_U32 },
+	[PCIESW_A_SWITCH_PCI_VIEW] = { .type = NLA_U8 },
+	[PCIESW_A_SWITCH_PCI_DOMAIN] = { .type = NLA_U32 },
+	[PCIESW_A_PORT_PCI_NAME] = { .type = NLA_STRING },
+	[PCIESW_A_EP_PCI_NAME] = { .type = NLA_STRING },
 };
 
 int nl_parse_hdr(const struct nlmsghdr *nlh, struct nlattr **tb)

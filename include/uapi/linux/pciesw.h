@@ -329,6 +329,10 @@ enum pciesw_a {
 	PCIESW_A_P2P_PORT,		/* u32, multi-attr, in order */
 	PCIESW_A_P2P_BANDWIDTH,		/* u64, bytes/s */
 	PCIESW_A_P2P_REDIRECT_PORT,	/* u32, multi-attr */
+	PCIESW_A_SWITCH_PCI_VIEW,	/* u8, on the PCI bus */
+	PCIESW_A_SWITCH_PCI_DOMAIN,	/* u32, PCI domain of the view */
+	PCIESW_A_PORT_PCI_NAME,		/* string, "20000:01:00.0" */
+	PCIESW_A_EP_PCI_NAME,		/* string */
 
 	/* private: */
 	__PCIESW_A_MAX,

@@ -1,0 +1,1272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PCI view: every switch is also a PCI hierarchy the PCI core, lspci and
+ * /sys/bus/pci see.  Like the VMD driver, each switch gets a root bus in its
+ * own domain (> 0xffff, see pciesw.h) whose config space is emulated by
+ * pciesw_pci_ops: an upstream port, a downstream port per model port and an
+ * endpoint behind each populated downstream port.
+ *
+ * Config space is generated from the model: each function keeps a 4 KiB
+ * image of what software wrote (command, bus numbers, windows, MSI, control
+ * registers) and the live fields (LnkSta, LnkCtl2 target speed, SltSta
+ * presence, DevSta and AER status, ACS control, VPD data) are filled in at
+ * read time from a snapshot the model's events keep up to date, and from
+ * the lockless error counters.  Config accessors may run in atomic context
+ * (x86 has lockless config access), so they never touch sw->lock: the
+ * snapshot and the images are protected by a raw spinlock of the hierarchy.
+ *
+ * Hot-plug, bifurcation and the pci_view setting change the PCI devices as
+ * pciehp would: under pci_lock_rescan_remove(), removing the devices below
+ * a port, or rescanning its bus.  The view keeps no pointer to a pci_dev or
+ * child bus (software may remove them through sysfs at any time): it finds
+ * them by bus number when it needs them.
+ *
+ * Lock order: sw->lock (events, settings) -> pci_rescan_remove_lock ->
+ * the PCI core's locks -> pciesw_pci.lock.  Nothing called by the PCI core
+ * takes sw->lock.
+ */
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "dev.h"
+
+static bool pci_view = true;
+module_param(pci_view, bool, 0444);
+MODULE_PARM_DESC(pci_view,
+		 "Show new switches on the PCI bus, default 1 (per switch: pcieswN/pci_view)");
+
+#if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
+
+#include <linux/delay.h>
+#include <linux/pci.h>
+
+/* Broadcom, maker of the PEX switches; 0x02b2: its placeholder endpoint */
+#define PCIESW_PCI_VENDOR	0x1000
+#define PCIESW_PCI_EP_DEVICE	0x02b2
+#define PCIESW_PCI_REVISION	0xb0
+
+/* where the capabilities are, the same in every function */
+#define CAP_PM		0x40
+#define CAP_MSI		0x48
+#define CAP_EXP		0x60
+#define CAP_SSVID	0xa0	/* bridges */
+#define CAP_VPD		0xa8	/* upstream port */
+#define ECAP_AER	0x100
+#define ECAP_DSN	0x148	/* ports */
+#define ECAP_ACS	0x158	/* downstream ports */
+
+enum pciesw_pci_kind {
+	PCIESW_PCI_UP,
+	PCIESW_PCI_DOWN,
+	PCIESW_PCI_EP,
+	PCIESW_PCI_NR_KINDS
+};
+
+/*
+ * Bits software can write, and bits it clears by writing 1, by kind: built
+ * once at init, read-only afterwards.
+ */
+static u8 pciesw_pci_wmask[PCIESW_PCI_NR_KINDS][PCI_CFG_SPACE_EXP_SIZE];
+static u8 pciesw_pci_w1cmask[PCIESW_PCI_NR_KINDS][PCI_CFG_SPACE_EXP_SIZE];
+
+/* The AER status bit of each error counter. */
+static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
+	[PCIESW_COUNTER_RECEIVER_ERROR] = PCI_ERR_COR_RCVR,
+	[PCIESW_COUNTER_BAD_TLP] = PCI_ERR_COR_BAD_TLP,
+	[PCIESW_COUNTER_BAD_DLLP] = PCI_ERR_COR_BAD_DLLP,
+	[PCIESW_COUNTER_REPLAY_NUM_ROLLOVER] = PCI_ERR_COR_REP_ROLL,
+	[PCIESW_COUNTER_REPLAY_TIMER_TIMEOUT] = PCI_ERR_COR_REP_TIMER,
+	[PCIESW_COUNTER_ADVISORY_NON_FATAL] = PCI_ERR_COR_ADV_NFAT,
+	[PCIESW_COUNTER_CORRECTED_INTERNAL] = PCI_ERR_COR_INTERNAL,
+	[PCIESW_COUNTER_HEADER_LOG_OVERFLOW] = PCI_ERR_COR_LOG_OVER,
+	[PCIESW_COUNTER_DATA_LINK_PROTOCOL] = PCI_ERR_UNC_DLP,
+	[PCIESW_COUNTER_SURPRISE_DOWN] = PCI_ERR_UNC_SURPDN,
+	[PCIESW_COUNTER_POISONED_TLP] = PCI_ERR_UNC_POISON_TLP,
+	[PCIESW_COUNTER_FLOW_CONTROL_PROTOCOL] = PCI_ERR_UNC_FCP,
+	[PCIESW_COUNTER_COMPLETION_TIMEOUT] = PCI_ERR_UNC_COMP_TIME,
+	[PCIESW_COUNTER_COMPLETER_ABORT] = PCI_ERR_UNC_COMP_ABORT,
+	[PCIESW_COUNTER_UNEXPECTED_COMPLETION] = PCI_ERR_UNC_UNX_COMP,
+	[PCIESW_COUNTER_RECEIVER_OVERFLOW] = PCI_ERR_UNC_RX_OVER,
+	[PCIESW_COUNTER_MALFORMED_TLP] = PCI_ERR_UNC_MALF_TLP,
+	[PCIESW_COUNTER_ECRC] = PCI_ERR_UNC_ECRC,
+	[PCIESW_COUNTER_UNSUPPORTED_REQUEST] = PCI_ERR_UNC_UNSUP,
+	[PCIESW_COUNTER_ACS_VIOLATION] = PCI_ERR_UNC_ACSV,
+};
+
+/**
+ * struct pciesw_pci_fn - one emulated PCI function
+ * @kind: upstream port, downstream port or endpoint
+ * @speed: negotiated link speed (enum pciesw_link_speed), 0 when down
+ * @width: negotiated link width
+ * @target: Target Link Speed
+ * @max_speed: fastest speed it supports (LnkCap)
+ * @active: Data Link Layer Link Active
+ * @present: a device is in the slot (downstream ports)
+ * @acs: ACS P2P Request/Completion Redirect
+ * @stats: the port's error counters, NULL for endpoints; they live as
+ *	long as the switch, which the hierarchy references
+ * @aer_base: counter values when software last cleared each status bit
+ * @vpd_addr: the VPD address register, F bit included
+ * @vpd_data: the VPD data register
+ * @cfg: config space as software wrote it; live fields are filled in on
+ *	read (pciesw_pci_dword())
+ */
+struct pciesw_pci_fn {
+	enum pciesw_pci_kind kind;
+	u8 speed;
+	u8 width;
+	u8 target;
+	u8 max_speed;
+	bool active;
+	bool present;
+	bool acs;
+	struct pciesw_port_stats *stats;
+	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
+	u16 vpd_addr;
+	u32 vpd_data;
+	u8 cfg[PCI_CFG_SPACE_EXP_SIZE];
+};
+
+/**
+ * struct pciesw_pci - the PCI hierarchy of one switch
+ * @sysdata: x86's bus->sysdata: the domain number lives here
+ * @sw: the switch, referenced until the hierarchy is freed
+ * @profile: sw->profile
+ * @domain: PCI domain number
+ * @max_down: downstream ports the profile can have (bounds @down, @ep)
+ * @busn: the root bus's bus number range
+ * @root: the root bus, from creation until removal
+ * @bridge: the host bridge; the hierarchy owns its first reference
+ * @node: entry in pciesw_pci_orphans
+ * @module_ref: the orphan holds a reference to the module
+ * @lock: protects everything below it; taken by the config accessors,
+ *	which may run in atomic context, so a raw spinlock
+ * @dead: the root bus is gone: config cycles find no device
+ * @dsn: Device Serial Number of the switch ports
+ * @vpd: the card's VPD image, as the model last built it
+ * @vpd_len: bytes of @vpd in use
+ * @up: the upstream port
+ * @down: downstream port k (port id k + 1)
+ * @ep: the endpoint behind downstream port k
+ */
+struct pciesw_pci {
+	struct pci_sysdata sysdata;
+	struct pciesw_switch *sw;
+	const struct pciesw_profile *profile;
+	u32 domain;
+	unsigned int max_down;
+	struct resource busn;
+	struct pci_bus *root;
+	struct pci_host_bridge *bridge;
+	struct list_head node;
+	bool module_ref;
+	raw_spinlock_t lock;	/* protects all fields below */
+	bool dead;
+	u64 dsn;
+	u8 vpd[PCIESW_VPD_MAX];
+	unsigned int vpd_len;
+	struct pciesw_pci_fn *up;
+	struct pciesw_pci_fn *down[PCIESW_MAX_PORTS];
+	struct pciesw_pci_fn *ep[PCIESW_MAX_PORTS];
+};
+
+/* Protects pciesw_pci_orphans. */
+static DEFINE_MUTEX(pciesw_pci_orphans_lock);
+/* removed hierarchies whose PCI devices something outside still holds */
+static LIST_HEAD(pciesw_pci_orphans);
+static void pciesw_pci_reap_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pciesw_pci_reaper, pciesw_pci_reap_work);
+
+static struct pci_ops pciesw_pci_ops;
+
+/* ---- config space images ---- */
+
+static u32 get32(const u8 *b, unsigned int off)
+{
+	return b[off] | b[off + 1] << 8 | b[off + 2] << 16 | (u32)b[off + 3] << 24;
+}
+
+static void put32(u8 *b, unsigned int off, u32 v)
+{
+	b[off] = v;
+	b[off + 1] = v >> 8;
+	b[off + 2] = v >> 16;
+	b[off + 3] = v >> 24;
+}
+
+static u16 get16(const u8 *b, unsigned int off)
+{
+	return b[off] | b[off + 1] << 8;
+}
+
+static void put16(u8 *b, unsigned int off, u16 v)
+{
+	b[off] = v;
+	b[off + 1] = v >> 8;
+}
+
+static void or16(u8 *b, unsigned int off, u16 v)
+{
+	put16(b, off, get16(b, off) | v);
+}
+
+static bool pciesw_pci_bridge(enum pciesw_pci_kind kind)
+{
+	return kind != PCIESW_PCI_EP;
+}
+
+/* Writable and write-1-to-clear bits of a kind of function. */
+static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
+{
+	u8 *w = pciesw_pci_wmask[kind], *c = pciesw_pci_w1cmask[kind];
+
+	put16(w, PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
+	      PCI_COMMAND_PARITY | PCI_COMMAND_SERR | PCI_COMMAND_INTX_DISABLE |
+	      (pciesw_pci_bridge(kind) ? PCI_COMMAND_IO : 0));
+	put16(c, PCI_STATUS, PCI_STATUS_PARITY | PCI_STATUS_SIG_TARGET_ABORT |
+	      PCI_STATUS_REC_TARGET_ABORT | PCI_STATUS_REC_MASTER_ABORT |
+	      PCI_STATUS_SIG_SYSTEM_ERROR | PCI_STATUS_DETECTED_PARITY);
+	w[PCI_CACHE_LINE_SIZE] = 0xff;
+	w[PCI_INTERRUPT_LINE] = 0xff;
+	if (pciesw_pci_bridge(kind)) {
+		w[PCI_PRIMARY_BUS] = 0xff;
+		w[PCI_SECONDARY_BUS] = 0xff;
+		w[PCI_SUBORDINATE_BUS] = 0xff;
+		w[PCI_SEC_LATENCY_TIMER] = 0xff;
+		/* windows: real registers, read as disabled until written */
+		w[PCI_IO_BASE] = 0xf0;
+		w[PCI_IO_LIMIT] = 0xf0;
+		put16(c, PCI_SEC_STATUS, PCI_STATUS_PARITY |
+		      PCI_STATUS_SIG_TARGET_ABORT | PCI_STATUS_REC_TARGET_ABORT |
+		      PCI_STATUS_REC_MASTER_ABORT | PCI_STATUS_SIG_SYSTEM_ERROR |
+		      PCI_STATUS_DETECTED_PARITY);
+		put32(w, PCI_MEMORY_BASE, 0xfff0fff0);
+		put32(w, PCI_PREF_MEMORY_BASE, 0xfff0fff0);
+		put32(w, PCI_PREF_BASE_UPPER32, 0xffffffff);
+		put32(w, PCI_PREF_LIMIT_UPPER32, 0xffffffff);
+		put32(w, PCI_IO_BASE_UPPER16, 0xffffffff);
+		put16(w, PCI_BRIDGE_CONTROL, PCI_BRIDGE_CTL_PARITY |
+		      PCI_BRIDGE_CTL_SERR | PCI_BRIDGE_CTL_ISA |
+		      PCI_BRIDGE_CTL_VGA | PCI_BRIDGE_CTL_MASTER_ABORT |
+		      PCI_BRIDGE_CTL_BUS_RESET);
+	}
+	/* PM: power state, PME enable; PME status is write-1-to-clear */
+	put16(w, CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_STATE_MASK |
+	      PCI_PM_CTRL_PME_ENABLE);
+	put16(c, CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_PME_STATUS);
+	/* MSI: enable, one message, a 64-bit address */
+	put16(w, CAP_MSI + PCI_MSI_FLAGS, PCI_MSI_FLAGS_ENABLE |
+	      PCI_MSI_FLAGS_QSIZE);
+	put32(w, CAP_MSI + PCI_MSI_ADDRESS_LO, 0xfffffffc);
+	put32(w, CAP_MSI + PCI_MSI_ADDRESS_HI, 0xffffffff);
+	put16(w, CAP_MSI + PCI_MSI_DATA_64, 0xffff);
+	/* PCIe */
+	put16(w, CAP_EXP + PCI_EXP_DEVCTL, 0x7fff);
+	put16(w, CAP_EXP + PCI_EXP_LNKCTL, PCI_EXP_LNKCTL_ASPMC |
+	      PCI_EXP_LNKCTL_RCB | PCI_EXP_LNKCTL_LD | PCI_EXP_LNKCTL_CCC |
+	      PCI_EXP_LNKCTL_ES | PCI_EXP_LNKCTL_CLKREQ_EN |
+	      PCI_EXP_LNKCTL_HAWD | PCI_EXP_LNKCTL_LBMIE |
+	      PCI_EXP_LNKCTL_LABIE);
+	if (kind == PCIESW_PCI_DOWN) {
+		put16(w, CAP_EXP + PCI_EXP_SLTCTL, PCI_EXP_SLTCTL_DLLSCE |
+		      PCI_EXP_SLTCTL_PDCE);
+		put16(c, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC |
+		      PCI_EXP_SLTSTA_DLLSC);
+		put16(c, CAP_EXP + PCI_EXP_LNKSTA, 0);
+	}
+	put16(w, CAP_EXP + PCI_EXP_DEVCTL2, 0x07ff);
+	/* LnkCtl2: the target speed is the model's, the rest is stored */
+	put16(w, CAP_EXP + PCI_EXP_LNKCTL2, 0xfff0);
+	/* AER: masks, severity; status is handled in pciesw_pci_store() */
+	put32(w, ECAP_AER + PCI_ERR_UNCOR_MASK, 0x003ff030);
+	put32(w, ECAP_AER + PCI_ERR_UNCOR_SEVER, 0x003ff030);
+	put32(w, ECAP_AER + PCI_ERR_COR_MASK, 0x0000f1c1);
+	put32(w, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENE |
+	      PCI_ERR_CAP_ECRC_CHKE);
+	/* ACS: redirect follows the model; the rest is stored */
+	if (kind == PCIESW_PCI_DOWN)
+		put16(w, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_SV | PCI_ACS_UF);
+}
+
+/* Supported Link Speeds Vector: bit n for generation n */
+static u32 pciesw_pci_speeds(u8 max)
+{
+	return max ? GENMASK(max, 1) : 0;
+}
+
+static u16 pciesw_pci_encode(u32 bytes)
+{
+	return bytes >= 128 ? ilog2(bytes) - 7 : 0;
+}
+
+/*
+ * A function as firmware leaves it.  @k: the downstream index; @port: the
+ * port it is or is behind; @ep: the endpoint (PCIESW_PCI_EP).
+ */
+static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
+					       enum pciesw_pci_kind kind,
+					       unsigned int k,
+					       const struct pciesw_port *port,
+					       const struct pciesw_endpoint *ep)
+{
+	const struct pciesw_profile *prof = h->profile;
+	struct pciesw_pci_fn *fn;
+	u8 *cfg, max_width, type;
+	u32 lnkcap;
+
+	fn = kzalloc(sizeof(*fn), GFP_KERNEL);
+	if (!fn)
+		return NULL;
+	fn->kind = kind;
+	cfg = fn->cfg;
+	put16(cfg, PCI_VENDOR_ID, PCIESW_PCI_VENDOR);
+	put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	cfg[PCI_REVISION_ID] = PCIESW_PCI_REVISION;
+	cfg[PCI_CAPABILITY_LIST] = CAP_PM;
+	if (kind == PCIESW_PCI_EP) {
+		static const u32 class[] = {
+			[PCIESW_EP_TYPE_GPU] = PCI_CLASS_DISPLAY_3D << 8,
+			[PCIESW_EP_TYPE_NVME] = PCI_CLASS_STORAGE_EXPRESS,
+			[PCIESW_EP_TYPE_GENERIC] = PCI_CLASS_NOT_DEFINED << 8,
+		};
+
+		put16(cfg, PCI_DEVICE_ID, PCIESW_PCI_EP_DEVICE);
+		put32(cfg, PCI_CLASS_REVISION,
+		      class[ep->type] << 8 | PCIESW_PCI_REVISION);
+		cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_NORMAL;
+		put16(cfg, PCI_SUBSYSTEM_VENDOR_ID, PCIESW_PCI_VENDOR);
+		put16(cfg, PCI_SUBSYSTEM_ID, ep->type);
+		fn->max_speed = ep->max_speed;
+		max_width = ep->max_width;
+		type = PCI_EXP_TYPE_ENDPOINT;
+	} else {
+		put16(cfg, PCI_DEVICE_ID, prof->pci_device);
+		put32(cfg, PCI_CLASS_REVISION,
+		      PCI_CLASS_BRIDGE_PCI << 16 | PCIESW_PCI_REVISION);
+		cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_BRIDGE;
+		if (kind == PCIESW_PCI_UP) {
+			cfg[PCI_PRIMARY_BUS] = 0;
+			cfg[PCI_SECONDARY_BUS] = 1;
+			cfg[PCI_SUBORDINATE_BUS] = 1 + h->max_down;
+			type = PCI_EXP_TYPE_UPSTREAM;
+		} else {
+			if (pciesw_pci_multifunction(prof) && !(k % 8))
+				cfg[PCI_HEADER_TYPE] |= 0x80;
+			cfg[PCI_PRIMARY_BUS] = 1;
+			cfg[PCI_SECONDARY_BUS] = 2 + k;
+			cfg[PCI_SUBORDINATE_BUS] = 2 + k;
+			type = PCI_EXP_TYPE_DOWNSTREAM;
+		}
+		/* no windows: I/O F0/00, memory FFF0/0000, prefetchable 64-bit */
+		cfg[PCI_IO_BASE] = 0xf0;
+		cfg[PCI_IO_LIMIT] = 0x00;
+		put16(cfg, PCI_MEMORY_BASE, 0xfff0);
+		put16(cfg, PCI_MEMORY_LIMIT, 0x0000);
+		put16(cfg, PCI_PREF_MEMORY_BASE, 0xfff1);
+		put16(cfg, PCI_PREF_MEMORY_LIMIT, 0x0001);
+		fn->max_speed = port->max_speed;
+		max_width = port->nr_lanes;
+		fn->stats = port->stats;
+	}
+
+	/* PM: D0, no soft reset from D3hot */
+	cfg[CAP_PM] = PCI_CAP_ID_PM;
+	cfg[CAP_PM + PCI_CAP_LIST_NEXT] = CAP_MSI;
+	put16(cfg, CAP_PM + PCI_PM_PMC, 3);
+	put16(cfg, CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
+	/* MSI: one message, 64-bit */
+	cfg[CAP_MSI] = PCI_CAP_ID_MSI;
+	cfg[CAP_MSI + PCI_CAP_LIST_NEXT] = CAP_EXP;
+	put16(cfg, CAP_MSI + PCI_MSI_FLAGS, PCI_MSI_FLAGS_64BIT);
+
+	/* PCI Express */
+	cfg[CAP_EXP] = PCI_CAP_ID_EXP;
+	cfg[CAP_EXP + PCI_CAP_LIST_NEXT] = kind == PCIESW_PCI_EP ? 0 : CAP_SSVID;
+	put16(cfg, CAP_EXP + PCI_EXP_FLAGS, 2 | type << 4 |
+	      (kind == PCIESW_PCI_DOWN ? PCI_EXP_FLAGS_SLOT : 0));
+	put32(cfg, CAP_EXP + PCI_EXP_DEVCAP,
+	      pciesw_pci_encode(PCIESW_MPS_MAX) | PCI_EXP_DEVCAP_RBER);
+	put16(cfg, CAP_EXP + PCI_EXP_DEVCTL, PCI_EXP_DEVCTL_RELAX_EN |
+	      PCI_EXP_DEVCTL_NOSNOOP_EN |
+	      pciesw_pci_encode(PCIESW_MPS_DEFAULT) << 5 |
+	      pciesw_pci_encode(PCIESW_MRRS_DEFAULT) << 12);
+	lnkcap = fn->max_speed | max_width << 4;
+	if (kind == PCIESW_PCI_DOWN)
+		lnkcap |= PCI_EXP_LNKCAP_DLLLARC;
+	if (kind != PCIESW_PCI_EP)
+		lnkcap |= port->id << 24;
+	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
+	if (kind == PCIESW_PCI_DOWN)
+		put32(cfg, CAP_EXP + PCI_EXP_SLTCAP, port->id << 19);
+	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP2, pciesw_pci_speeds(fn->max_speed));
+
+	if (kind != PCIESW_PCI_EP) {
+		cfg[CAP_SSVID] = PCI_CAP_ID_SSVID;
+		cfg[CAP_SSVID + PCI_CAP_LIST_NEXT] =
+			kind == PCIESW_PCI_UP ? CAP_VPD : 0;
+		put16(cfg, CAP_SSVID + 4, PCIESW_PCI_VENDOR);
+		put16(cfg, CAP_SSVID + 6, prof->pci_subdevice);
+	}
+	if (kind == PCIESW_PCI_UP) {
+		cfg[CAP_VPD] = PCI_CAP_ID_VPD;
+		cfg[CAP_VPD + PCI_CAP_LIST_NEXT] = 0;
+	}
+
+	/* extended: AER, DSN (ports), ACS (downstream ports) */
+	put32(cfg, ECAP_AER, PCI_EXT_CAP_ID_ERR | 2 << 16 |
+	      (kind == PCIESW_PCI_EP ? 0 : ECAP_DSN) << 20);
+	put32(cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER, PCI_ERR_UNC_DLP |
+	      PCI_ERR_UNC_SURPDN | PCI_ERR_UNC_FCP | PCI_ERR_UNC_RX_OVER |
+	      PCI_ERR_UNC_MALF_TLP);
+	put32(cfg, ECAP_AER + PCI_ERR_COR_MASK, PCI_ERR_COR_ADV_NFAT);
+	if (kind != PCIESW_PCI_EP) {
+		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
+		      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : 0) << 20);
+		put32(cfg, ECAP_DSN + 4, lower_32_bits(h->dsn));
+		put32(cfg, ECAP_DSN + 8, upper_32_bits(h->dsn));
+	}
+	if (kind == PCIESW_PCI_DOWN) {
+		put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16);
+		put16(cfg, ECAP_ACS + PCI_ACS_CAP, PCI_ACS_SV | PCI_ACS_RR |
+		      PCI_ACS_CR | PCI_ACS_UF);
+	}
+	return fn;
+}
+
+/*
+ * Take the link state of @port into @fn; with h->lock held.  A downstream
+ * port latches presence and link-active changes in its Slot Status.
+ */
+static void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
+			       const struct pciesw_port *port)
+{
+	const struct pciesw_link *link = &port->link;
+	bool active = pciesw_link_active(port);
+
+	if (fn->kind == PCIESW_PCI_DOWN) {
+		if (active != fn->active)
+			or16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA,
+			     PCI_EXP_SLTSTA_DLLSC);
+		if (!!port->ep != fn->present)
+			or16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA,
+			     PCI_EXP_SLTSTA_PDC);
+		fn->present = !!port->ep;
+		fn->acs = port->acs_redirect;
+	}
+	fn->active = active;
+	fn->speed = active ? link->speed : 0;
+	fn->width = active ? link->width : 0;
+	fn->target = link->target_speed ? link->target_speed :
+					  port->max_speed;
+}
+
+/* AER status from the counters: bits whose counter moved since cleared */
+static u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr)
+{
+	unsigned int first = corr ? PCIESW_COUNTER_FIRST_CORRECTABLE :
+				    PCIESW_COUNTER_FIRST_UNCORRECTABLE;
+	unsigned int last = corr ? PCIESW_COUNTER_LAST_CORRECTABLE :
+				   PCIESW_COUNTER_LAST_UNCORRECTABLE;
+	unsigned int c;
+	u32 status = 0;
+
+	if (!fn->stats)
+		return 0;
+	for (c = first; c <= last; c++) {
+		u64 v = atomic64_read(&fn->stats->counters[c]);
+
+		/* the counters were cleared: so is the status */
+		if (v < fn->aer_base[c])
+			fn->aer_base[c] = v;
+		if (v > fn->aer_base[c])
+			status |= pciesw_pci_aer_bit[c];
+	}
+	return status;
+}
+
+static void pciesw_pci_aer_clear(struct pciesw_pci_fn *fn, bool corr, u32 bits)
+{
+	unsigned int first = corr ? PCIESW_COUNTER_FIRST_CORRECTABLE :
+				    PCIESW_COUNTER_FIRST_UNCORRECTABLE;
+	unsigned int last = corr ? PCIESW_COUNTER_LAST_CORRECTABLE :
+				   PCIESW_COUNTER_LAST_UNCORRECTABLE;
+	unsigned int c;
+
+	if (!fn->stats)
+		return;
+	for (c = first; c <= last; c++)
+		if (bits & pciesw_pci_aer_bit[c])
+			fn->aer_base[c] =
+				atomic64_read(&fn->stats->counters[c]);
+}
+
+/* The dword at @off as software reads it; with h->lock held. */
+static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
+			    unsigned int off)
+{
+	u32 v = get32(fn->cfg, off);
+	u32 uncor, cor;
+	u16 sta;
+
+	switch (off) {
+	case CAP_EXP + PCI_EXP_DEVCTL:
+		cor = pciesw_pci_aer_status(fn, true) &
+		      ~get32(fn->cfg, ECAP_AER + PCI_ERR_COR_MASK);
+		uncor = pciesw_pci_aer_status(fn, false) &
+			~get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_MASK);
+		sta = 0;
+		if (cor)
+			sta |= PCI_EXP_DEVSTA_CED;
+		if (uncor & get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER))
+			sta |= PCI_EXP_DEVSTA_FED;
+		if (uncor & ~get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER))
+			sta |= PCI_EXP_DEVSTA_NFED;
+		if (uncor & PCI_ERR_UNC_UNSUP)
+			sta |= PCI_EXP_DEVSTA_URD;
+		return (v & 0xffff) | sta << 16;
+	case CAP_EXP + PCI_EXP_LNKCTL:
+		sta = fn->speed | fn->width << 4;
+		if (fn->kind == PCIESW_PCI_DOWN && fn->active)
+			sta |= PCI_EXP_LNKSTA_DLLLA;
+		return (v & 0xffff) | sta << 16;
+	case CAP_EXP + PCI_EXP_SLTCTL:
+		if (fn->kind == PCIESW_PCI_DOWN && fn->present)
+			v |= PCI_EXP_SLTSTA_PDS << 16;
+		return v;
+	case CAP_EXP + PCI_EXP_LNKCTL2:
+		return (v & ~PCI_EXP_LNKCTL2_TLS) | fn->target;
+	case ECAP_AER + PCI_ERR_UNCOR_STATUS:
+		return pciesw_pci_aer_status(fn, false);
+	case ECAP_AER + PCI_ERR_COR_STATUS:
+		return pciesw_pci_aer_status(fn, true);
+	case ECAP_AER + PCI_ERR_CAP:
+		uncor = pciesw_pci_aer_status(fn, false);
+		return (v & ~PCI_ERR_CAP_FEP(0x1f)) |
+		       (uncor ? __ffs(uncor) : 0);
+	case ECAP_ACS + PCI_ACS_CAP:
+		if (fn->kind != PCIESW_PCI_DOWN)
+			return v;
+		v &= ~((PCI_ACS_RR | PCI_ACS_CR) << 16);
+		if (fn->acs)
+			v |= (PCI_ACS_RR | PCI_ACS_CR) << 16;
+		return v;
+	case CAP_VPD:
+		if (fn->kind != PCIESW_PCI_UP)
+			return v;
+		return (v & 0xffff) | fn->vpd_addr << 16;
+	case CAP_VPD + PCI_VPD_DATA:
+		return fn->kind == PCIESW_PCI_UP ? fn->vpd_data : v;
+	default:
+		return v;
+	}
+}
+
+/*
+ * VPD: a write of the address with F clear asks for the dword there, which
+ * is ready at once (F set).  Writes (F set) are not supported: the data is
+ * dropped and F cleared, so software does not time out; the card's VPD-W
+ * is written through pcieswN/vpd or netlink.
+ */
+static void pciesw_pci_vpd_addr(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
+				u16 addr)
+{
+	unsigned int a = addr & PCI_VPD_ADDR_MASK, i;
+
+	if (addr & PCI_VPD_ADDR_F) {
+		fn->vpd_addr = a;
+		return;
+	}
+	fn->vpd_data = 0;
+	for (i = 0; i < 4; i++)
+		if (a + i < h->vpd_len)
+			fn->vpd_data |= (u32)h->vpd[a + i] << (8 * i);
+	fn->vpd_addr = a | PCI_VPD_ADDR_F;
+}
+
+/* Software writes the bytes @mask of @val at @off; with h->lock held. */
+static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
+			     unsigned int off, u32 val, u32 mask)
+{
+	u32 old, wm, w1c, v;
+
+	switch (off) {
+	case ECAP_AER + PCI_ERR_UNCOR_STATUS:
+		pciesw_pci_aer_clear(fn, false, val & mask);
+		return;
+	case ECAP_AER + PCI_ERR_COR_STATUS:
+		pciesw_pci_aer_clear(fn, true, val & mask);
+		return;
+	case CAP_VPD:
+		if (fn->kind != PCIESW_PCI_UP)
+			break;
+		if (mask & 0xffff0000)
+			pciesw_pci_vpd_addr(h, fn, val >> 16);
+		return;
+	case CAP_VPD + PCI_VPD_DATA:
+		if (fn->kind != PCIESW_PCI_UP)
+			break;
+		fn->vpd_data = (fn->vpd_data & ~mask) | (val & mask);
+		return;
+	}
+	old = get32(fn->cfg, off);
+	wm = get32(pciesw_pci_wmask[fn->kind], off) & mask;
+	w1c = get32(pciesw_pci_w1cmask[fn->kind], off) & mask;
+	v = (old & ~wm) | (val & wm);
+	v &= ~(val & w1c);
+	put32(fn->cfg, off, v);
+}
+
+/*
+ * The function a config cycle on bus @busnr reaches, routed as the switch
+ * routes it: by the bus numbers software left in the bridges.
+ */
+static struct pciesw_pci_fn *pciesw_pci_fn_find(struct pciesw_pci *h,
+						unsigned int busnr,
+						unsigned int devfn)
+{
+	struct pciesw_pci_fn *up = h->up;
+	unsigned int sec, sub, k;
+	int i;
+
+	if (h->dead || !up)
+		return NULL;
+	if (busnr == h->busn.start)
+		return devfn ? NULL : up;
+	sec = up->cfg[PCI_SECONDARY_BUS];
+	sub = up->cfg[PCI_SUBORDINATE_BUS];
+	if (!sec || busnr < sec || busnr > sub)
+		return NULL;
+	if (busnr == sec) {
+		i = pciesw_pci_down_index(h->profile, devfn);
+		return i < 0 ? NULL : h->down[i];
+	}
+	for (k = 0; k < h->max_down; k++) {
+		struct pciesw_pci_fn *d = h->down[k];
+
+		if (d && d->cfg[PCI_SECONDARY_BUS] == busnr)
+			return devfn ? NULL : h->ep[k];
+	}
+	return NULL;
+}
+
+static struct pciesw_pci *pciesw_pci_of(struct pci_bus *bus)
+{
+	return container_of(bus->sysdata, struct pciesw_pci, sysdata);
+}
+
+static int pciesw_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
+			   int size, u32 *val)
+{
+	struct pciesw_pci *h = pciesw_pci_of(bus);
+	struct pciesw_pci_fn *fn;
+	unsigned long flags;
+	u32 v;
+
+	if (where < 0 || where + size > PCI_CFG_SPACE_EXP_SIZE) {
+		PCI_SET_ERROR_RESPONSE(val);
+		return PCIBIOS_BAD_REGISTER_NUMBER;
+	}
+	raw_spin_lock_irqsave(&h->lock, flags);
+	fn = pciesw_pci_fn_find(h, bus->number, devfn);
+	if (fn)
+		v = pciesw_pci_dword(h, fn, where & ~3);
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	if (!fn) {
+		PCI_SET_ERROR_RESPONSE(val);
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	}
+	v >>= 8 * (where & 3);
+	if (size < 4)
+		v &= BIT(8 * size) - 1;
+	*val = v;
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static int pciesw_pci_write(struct pci_bus *bus, unsigned int devfn, int where,
+			    int size, u32 val)
+{
+	struct pciesw_pci *h = pciesw_pci_of(bus);
+	unsigned int shift = 8 * (where & 3);
+	struct pciesw_pci_fn *fn;
+	unsigned long flags;
+	u32 mask;
+
+	if (where < 0 || where + size > PCI_CFG_SPACE_EXP_SIZE)
+		return PCIBIOS_BAD_REGISTER_NUMBER;
+	mask = (size == 4 ? ~0U : BIT(8 * size) - 1) << shift;
+	raw_spin_lock_irqsave(&h->lock, flags);
+	fn = pciesw_pci_fn_find(h, bus->number, devfn);
+	if (fn)
+		pciesw_pci_store(h, fn, where & ~3, val << shift, mask);
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	return fn ? PCIBIOS_SUCCESSFUL : PCIBIOS_DEVICE_NOT_FOUND;
+}
+
+static struct pci_ops pciesw_pci_ops = {
+	.read = pciesw_pci_read,
+	.write = pciesw_pci_write,
+};
+
+/* ---- keeping the functions in step with the model (sw->lock held) ---- */
+
+static void pciesw_pci_vpd_load(struct pciesw_pci *h)
+{
+	u8 *img = kmalloc(PCIESW_VPD_MAX, GFP_KERNEL);
+	unsigned long flags;
+	ssize_t n;
+
+	if (!img)
+		return;
+	n = pciesw_vpd_read(h->sw, img, 0, PCIESW_VPD_MAX);
+	raw_spin_lock_irqsave(&h->lock, flags);
+	if (n > 0) {
+		memcpy(h->vpd, img, n);
+		h->vpd_len = n;
+	}
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	kfree(img);
+}
+
+/* Functions for ports @first.. and the endpoints behind them. */
+static void pciesw_pci_fns_add(struct pciesw_pci *h, unsigned int first)
+{
+	struct pciesw_switch *sw = h->sw;
+	struct pciesw_pci_fn *fn, *efn;
+	unsigned long flags;
+	unsigned int i, k;
+
+	for (i = first; i < sw->nr_ports; i++) {
+		struct pciesw_port *port = &sw->ports[i];
+
+		if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
+			fn = pciesw_pci_fn_new(h, PCIESW_PCI_UP, 0, port, NULL);
+			if (!fn)
+				continue;
+			raw_spin_lock_irqsave(&h->lock, flags);
+			pciesw_pci_fn_link(fn, port);
+			h->up = fn;
+			raw_spin_unlock_irqrestore(&h->lock, flags);
+			continue;
+		}
+		k = i - 1;
+		if (k >= h->max_down)
+			continue;
+		fn = pciesw_pci_fn_new(h, PCIESW_PCI_DOWN, k, port, NULL);
+		efn = fn && port->ep ?
+		      pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port, port->ep) :
+		      NULL;
+		raw_spin_lock_irqsave(&h->lock, flags);
+		if (fn) {
+			pciesw_pci_fn_link(fn, port);
+			/* a port that starts populated has nothing to latch */
+			put16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA, 0);
+			h->down[k] = fn;
+		}
+		if (efn) {
+			pciesw_pci_fn_link(efn, port);
+			h->ep[k] = efn;
+		}
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+	}
+}
+
+/* Drop the functions of downstream ports k >= @first_down (and up if 0). */
+static void pciesw_pci_fns_del(struct pciesw_pci *h, unsigned int first_down,
+			       bool up)
+{
+	struct pciesw_pci_fn *gone[2 * PCIESW_MAX_PORTS + 1];
+	unsigned int k, n = 0;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&h->lock, flags);
+	for (k = first_down; k < h->max_down; k++) {
+		gone[n++] = h->down[k];
+		gone[n++] = h->ep[k];
+		h->down[k] = NULL;
+		h->ep[k] = NULL;
+	}
+	if (up) {
+		gone[n++] = h->up;
+		h->up = NULL;
+	}
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	while (n--)
+		kfree(gone[n]);
+}
+
+/* The secondary bus number software gave downstream port @k, 0 if none. */
+static unsigned int pciesw_pci_secondary(struct pciesw_pci *h,
+					 struct pciesw_pci_fn *fn)
+{
+	unsigned long flags;
+	unsigned int sec = 0;
+
+	raw_spin_lock_irqsave(&h->lock, flags);
+	if (fn)
+		sec = fn->cfg[PCI_SECONDARY_BUS];
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	return sec;
+}
+
+/* With the rescan lock: the bus software numbered @busnr, if it exists. */
+static struct pci_bus *pciesw_pci_bus(struct pciesw_pci *h, unsigned int busnr)
+{
+	return busnr ? pci_find_bus(h->domain, busnr) : NULL;
+}
+
+/*
+ * As pciehp_unconfigure_device(): remove the devices on @bus, last first;
+ * with @first_down >= 0 only downstream ports k >= @first_down.
+ */
+static void pciesw_pci_remove_devices(struct pciesw_pci *h, struct pci_bus *bus,
+				      int first_down)
+{
+	struct pci_dev *dev, *tmp;
+
+	list_for_each_entry_safe_reverse(dev, tmp, &bus->devices, bus_list) {
+		if (first_down >= 0 &&
+		    pciesw_pci_down_index(h->profile, dev->devfn) < first_down)
+			continue;
+		pci_dev_get(dev);
+		pci_stop_and_remove_bus_device(dev);
+		pci_dev_put(dev);
+	}
+}
+
+/* As pciehp_configure_device(): find what is new below @busnr. */
+static void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr,
+			      bool root)
+{
+	struct pci_bus *bus;
+
+	pci_lock_rescan_remove();
+	bus = root ? h->root : pciesw_pci_bus(h, busnr);
+	if (bus)
+		pci_rescan_bus(bus);
+	pci_unlock_rescan_remove();
+}
+
+static void pciesw_pci_ports_remove(struct pciesw_pci *h, unsigned int first)
+{
+	struct pci_bus *bus;
+
+	pci_lock_rescan_remove();
+	if (first)
+		bus = pciesw_pci_bus(h, pciesw_pci_secondary(h, h->up));
+	else
+		bus = h->root;
+	if (bus)
+		pciesw_pci_remove_devices(h, bus, first ? first - 1 : -1);
+	pci_unlock_rescan_remove();
+	pciesw_pci_fns_del(h, first ? first - 1 : 0, !first);
+}
+
+static void pciesw_pci_ports_add(struct pciesw_pci *h, unsigned int first)
+{
+	pciesw_pci_fns_add(h, first);
+	if (!first)
+		pciesw_pci_rescan(h, 0, true);
+	else
+		pciesw_pci_rescan(h, pciesw_pci_secondary(h, h->up), false);
+}
+
+static void pciesw_pci_ep_add(struct pciesw_pci *h, struct pciesw_port *port)
+{
+	unsigned int k = port->id - 1;
+	struct pciesw_pci_fn *fn;
+	unsigned long flags;
+
+	if (k >= h->max_down || !h->down[k])
+		return;
+	fn = pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port, port->ep);
+	raw_spin_lock_irqsave(&h->lock, flags);
+	pciesw_pci_fn_link(h->down[k], port);
+	if (fn) {
+		pciesw_pci_fn_link(fn, port);
+		kfree(h->ep[k]);
+		h->ep[k] = fn;
+	}
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	pciesw_pci_rescan(h, pciesw_pci_secondary(h, h->down[k]), false);
+}
+
+static void pciesw_pci_ep_del(struct pciesw_pci *h, struct pciesw_port *port)
+{
+	unsigned int k = port->id - 1;
+	struct pciesw_pci_fn *fn;
+	unsigned long flags;
+	struct pci_bus *bus;
+
+	if (k >= h->max_down || !h->down[k])
+		return;
+	pci_lock_rescan_remove();
+	bus = pciesw_pci_bus(h, pciesw_pci_secondary(h, h->down[k]));
+	if (bus)
+		pciesw_pci_remove_devices(h, bus, -1);
+	pci_unlock_rescan_remove();
+	raw_spin_lock_irqsave(&h->lock, flags);
+	fn = h->ep[k];
+	h->ep[k] = NULL;
+	/* the model still lists the endpoint on the port: it is leaving */
+	h->down[k]->present = false;
+	or16(h->down[k]->cfg, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC);
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	kfree(fn);
+}
+
+static void pciesw_pci_port_change(struct pciesw_pci *h,
+				   struct pciesw_port *port)
+{
+	unsigned long flags;
+	unsigned int k;
+
+	raw_spin_lock_irqsave(&h->lock, flags);
+	if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
+		if (h->up)
+			pciesw_pci_fn_link(h->up, port);
+	} else {
+		k = port->id - 1;
+		if (k < h->max_down && h->down[k]) {
+			pciesw_pci_fn_link(h->down[k], port);
+			if (h->ep[k])
+				pciesw_pci_fn_link(h->ep[k], port);
+		}
+	}
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+}
+
+/* ---- hierarchies ---- */
+
+/* The serial as a DSN: "PSW4" in ASCII above the serial's number. */
+static u64 pciesw_pci_dsn(const struct pciesw_switch *sw)
+{
+	size_t plen = strlen(sw->profile->serial_prefix);
+	u32 hi = 0, lo = 0;
+	unsigned int i;
+
+	for (i = 0; i < 4 && sw->serial[i]; i++)
+		hi = hi << 8 | sw->serial[i];
+	if (kstrtou32(sw->serial + plen, 10, &lo))
+		lo = sw->id;
+	return (u64)hi << 32 | lo;
+}
+
+static void pciesw_pci_free(struct pciesw_pci *h)
+{
+	pciesw_pci_fns_del(h, 0, true);
+	pciesw_switch_put(h->sw);
+	kfree(h);
+}
+
+/*
+ * The hierarchy owns the host bridge's first reference; when that is the
+ * only one left, no pci_dev or bus of the hierarchy exists any more and
+ * nothing can reach the config accessors: free it.
+ */
+static bool pciesw_pci_try_free(struct pciesw_pci *h)
+{
+	if (kref_read(&h->bridge->dev.kobj.kref) > 1)
+		return false;
+	put_device(&h->bridge->dev);
+	pciesw_pci_free(h);
+	return true;
+}
+
+/* Free the orphans nothing holds any more; true when none is left. */
+static bool pciesw_pci_reap(void)
+{
+	struct pciesw_pci *h, *tmp;
+	unsigned int puts = 0;
+	bool empty;
+
+	mutex_lock(&pciesw_pci_orphans_lock);
+	list_for_each_entry_safe(h, tmp, &pciesw_pci_orphans, node) {
+		bool ref = h->module_ref;
+
+		list_del(&h->node);
+		if (!pciesw_pci_try_free(h)) {
+			list_add(&h->node, &pciesw_pci_orphans);
+			continue;
+		}
+		if (ref)
+			puts++;
+	}
+	empty = list_empty(&pciesw_pci_orphans);
+	if (!empty)
+		schedule_delayed_work(&pciesw_pci_reaper, HZ);
+	mutex_unlock(&pciesw_pci_orphans_lock);
+	/* pciesw_pci_exit() waits for this work: the module stays */
+	while (puts--)
+		module_put(THIS_MODULE);
+	return empty;
+}
+
+static void pciesw_pci_reap_work(struct work_struct *work)
+{
+	pciesw_pci_reap();
+}
+
+static int pciesw_pci_create(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+	struct pciesw_pci *h;
+	struct pci_bus *root, *child;
+	LIST_HEAD(resources);
+
+	lockdep_assert_held(&sw->lock);
+	if (sw->nr_ports < 1 ||
+	    sw->ports[0].role != PCIESW_PORT_ROLE_UPSTREAM)
+		return -EINVAL;
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	kref_get(&sw->refs);
+	h->sw = sw;
+	h->profile = sw->profile;
+	h->domain = pciesw_pci_domain(sw);
+	h->max_down = min_t(unsigned int, pciesw_pci_max_down(sw->profile),
+			    PCIESW_MAX_PORTS);
+	h->sysdata.domain = h->domain;
+	h->sysdata.node = NUMA_NO_NODE;
+	h->dsn = pciesw_pci_dsn(sw);
+	h->busn.name = "pciesw";
+	h->busn.start = 0;
+	h->busn.end = 1 + h->max_down;
+	h->busn.flags = IORESOURCE_BUS | IORESOURCE_PCI_FIXED;
+	INIT_LIST_HEAD(&h->node);
+	raw_spin_lock_init(&h->lock);
+	pciesw_pci_vpd_load(h);
+	pciesw_pci_fns_add(h, 0);
+	if (!h->up) {
+		pciesw_pci_free(h);
+		return -ENOMEM;
+	}
+
+	pci_add_resource(&resources, &h->busn);
+	pci_lock_rescan_remove();
+	root = pci_create_root_bus(&pdev->dev, h->busn.start, &pciesw_pci_ops,
+				   &h->sysdata, &resources);
+	if (!root) {
+		pci_unlock_rescan_remove();
+		pci_free_resource_list(&resources);
+		pciesw_pci_free(h);
+		return -ENODEV;
+	}
+	h->root = root;
+	h->bridge = to_pci_host_bridge(root->bridge);
+	pci_scan_child_bus(root);
+	pci_assign_unassigned_bus_resources(root);
+	/* the root bus is not PCIe: configure MPS from the ports below it */
+	list_for_each_entry(child, &root->children, node)
+		pcie_bus_configure_settings(child);
+	pci_bus_add_devices(root);
+	pci_unlock_rescan_remove();
+	pdev->pci = h;
+	return 0;
+}
+
+static void pciesw_pci_destroy(struct pciesw_dev *pdev)
+{
+	struct pciesw_pci *h = pdev->pci;
+	unsigned long flags;
+
+	pdev->pci = NULL;
+	pci_lock_rescan_remove();
+	pci_stop_root_bus(h->root);
+	pci_remove_root_bus(h->root);
+	pci_unlock_rescan_remove();
+	raw_spin_lock_irqsave(&h->lock, flags);
+	h->dead = true;
+	h->root = NULL;
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	if (pciesw_pci_try_free(h))
+		return;
+	/*
+	 * Something still holds one of its pci_devs: they read as absent,
+	 * the memory stays until the last reference goes, and the module
+	 * cannot be unloaded until then (or unloading waits for it).
+	 */
+	pr_warn("pciesw: PCI domain %05x: devices still referenced, freed when released\n",
+		h->domain);
+	mutex_lock(&pciesw_pci_orphans_lock);
+	h->module_ref = try_module_get(THIS_MODULE);
+	list_add_tail(&h->node, &pciesw_pci_orphans);
+	schedule_delayed_work(&pciesw_pci_reaper, HZ);
+	mutex_unlock(&pciesw_pci_orphans_lock);
+}
+
+/**
+ * pciesw_pci_event - keep the PCI hierarchy of @pdev in step with the model
+ * @pdev: the switch instance
+ * @ev: the event, delivered with sw->lock held
+ */
+void pciesw_pci_event(struct pciesw_dev *pdev, const struct pciesw_event *ev)
+{
+	struct pciesw_pci *h = pdev->pci;
+	bool on;
+
+	if (ev->type == PCIESW_EV_SWITCH_CHANGE) {
+		on = pciesw_switch_setting(pdev->sw, PCIESW_SETTING_PCI_VIEW);
+		if (on && !h && pciesw_pci_create(pdev))
+			dev_err(&pdev->dev, "cannot create the PCI view\n");
+		else if (!on && h)
+			pciesw_pci_destroy(pdev);
+		return;
+	}
+	if (!h)
+		return;
+	switch (ev->type) {
+	case PCIESW_EV_PORTS_REMOVE:
+		pciesw_pci_ports_remove(h, ev->first);
+		break;
+	case PCIESW_EV_PORTS_ADD:
+		pciesw_pci_ports_add(h, ev->first);
+		break;
+	case PCIESW_EV_EP_ADD:
+		pciesw_pci_ep_add(h, ev->port);
+		break;
+	case PCIESW_EV_EP_DEL:
+		pciesw_pci_ep_del(h, ev->port);
+		break;
+	case PCIESW_EV_PORT_CHANGE:
+		pciesw_pci_port_change(h, ev->port);
+		break;
+	case PCIESW_EV_VPD_CHANGE:
+		pciesw_pci_vpd_load(h);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * pciesw_pci_add - put a new switch on the PCI bus, unless it is off
+ * @pdev: the switch instance, not yet published
+ */
+int pciesw_pci_add(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+	struct pciesw_settings off = { .set = BIT(PCIESW_SETTING_PCI_VIEW) };
+	enum pciesw_setting bad;
+	const char *why;
+	int err = 0;
+
+	mutex_lock(&sw->lock);
+	if (!pci_view)
+		pciesw_switch_set(sw, &off, &bad, &why);
+	if (pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW))
+		err = pciesw_pci_create(pdev);
+	mutex_unlock(&sw->lock);
+	return err;
+}
+
+/* Take the switch off the PCI bus; it is unpublished, no events race. */
+void pciesw_pci_del(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+
+	mutex_lock(&sw->lock);
+	if (pdev->pci)
+		pciesw_pci_destroy(pdev);
+	mutex_unlock(&sw->lock);
+}
+
+/*
+ * The endpoints are claimed by this placeholder driver: a driver override
+ * set before the PCI core matches drivers keeps nvme (class 01:08:02) and
+ * the like from probing devices that have no registers behind them.
+ */
+static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
+{
+	return dev->bus->ops == &pciesw_pci_ops ? 0 : -ENODEV;
+}
+
+static void pciesw_pci_remove(struct pci_dev *dev)
+{
+}
+
+static struct pci_driver pciesw_pci_driver = {
+	.name = "pciesw",
+	.probe = pciesw_pci_probe,
+	.remove = pciesw_pci_remove,
+};
+
+static int pciesw_pci_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	struct pci_dev *dev = to_pci_dev(data);
+
+	if (action != BUS_NOTIFY_ADD_DEVICE || dev->bus->ops != &pciesw_pci_ops ||
+	    dev->hdr_type != PCI_HEADER_TYPE_NORMAL)
+		return NOTIFY_DONE;
+	if (pciesw_pci_set_override(dev, pciesw_pci_driver.name))
+		pci_warn(dev, "cannot set the driver override\n");
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pciesw_pci_nb = {
+	.notifier_call = pciesw_pci_notify,
+};
+
+int pciesw_pci_init(void)
+{
+	unsigned int k;
+	int err;
+
+	for (k = 0; k < PCIESW_PCI_NR_KINDS; k++)
+		pciesw_pci_masks_init(k);
+	err = bus_register_notifier(&pci_bus_type, &pciesw_pci_nb);
+	if (err)
+		return err;
+	err = pci_register_driver(&pciesw_pci_driver);
+	if (err)
+		bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
+	return err;
+}
+
+/* After every switch is gone: wait for the orphans, then unregister. */
+void pciesw_pci_exit(void)
+{
+	unsigned int waited = 0;
+
+	for (;;) {
+		cancel_delayed_work_sync(&pciesw_pci_reaper);
+		if (pciesw_pci_reap())
+			break;
+		if (!(waited++ % 100))
+			pr_warn("pciesw: unload waits for references to removed PCI devices\n");
+		msleep(100);
+	}
+	cancel_delayed_work_sync(&pciesw_pci_reaper);
+	pci_unregister_driver(&pciesw_pci_driver);
+	bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
+}
+
+#else /* no PCI: the view is absent, the setting has no effect */
+
+void pciesw_pci_event(struct pciesw_dev *pdev, const struct pciesw_event *ev)
+{
+}
+
+int pciesw_pci_add(struct pciesw_dev *pdev)
+{
+	return 0;
+}
+
+void pciesw_pci_del(struct pciesw_dev *pdev)
+{
+}
+
+int pciesw_pci_init(void)
+{
+	return 0;
+}
+
+void pciesw_pci_exit(void)
+{
+}
+
+#endif

@@ -1,0 +1,396 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The PCI view: every switch is a PCI hierarchy in domain 0x20000 + id.
+# The default card's tree in lspci -tv, drivers (pcieport on the ports,
+# pciesw on the endpoints), lspci -vvv decoding VPD (checksum good), DSN,
+# AER, ACS as the model says; the PCI core's current_link_width/speed
+# against the model and switchctl for every port, after a lane failure
+# too; AER status from injected errors and its write-1-to-clear; the tree
+# after bifurcation changes and hot-unplug/plug; remove + rescan; the
+# pci_view setting (sysfs, switchctl); the pci_view=0 module parameter;
+# 20 load/unload cycles with lspci reading in a loop.
+#
+# Skipped when the kernel has no PCI support or lspci/switchctl are
+# missing.  Uses switch ids 64-65.  PCIESW_KO names the module file (run.sh
+# sets it) for the load/unload part; leaves the module unloaded.
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/switchctl_lib.sh"
+
+[[ -d /sys/bus/pci/devices ]] || skip_all "kernel without PCI support"
+command -v lspci >/dev/null || skip_all "lspci (pciutils) not installed"
+command -v setpci >/dev/null || skip_all "setpci (pciutils) not installed"
+sctl_init 64 65
+
+D=$PCIESW_DEVS
+PCI=/sys/bus/pci/devices
+NL=$'\n'
+ID=64
+SW=pciesw$ID
+
+dom() { printf '%05x' $((0x20000 + $1)); }
+
+# pci_port SW PORT: PCI name of a port (not multi-function profiles)
+pci_port() {
+	local d
+	d=$(dom "${1#pciesw}")
+	if (($2 == 0)); then
+		P="$d:00:00.0"
+	else
+		printf -v P '%s:01:%02x.0' "$d" $(($2 - 1))
+	fi
+}
+
+# pci_ep SW PORT: PCI name of the endpoint behind a downstream port
+pci_ep() {
+	printf -v P '%s:%02x:00.0' "$(dom "${1#pciesw}")" $(($2 + 1))
+}
+
+# settled SW: ports with an endpoint (and the upstream port) in L0
+settled() {
+	local i p st ep
+	for ((i = 0; i < 250; i++)); do
+		local all=1
+		for p in "$D/$1"-port*; do
+			rd "$p/ltssm_state"; st=$R
+			rd "$p/endpoint"; ep=$R
+			rd "$p/role"
+			if [[ $R == upstream || -n $ep ]]; then
+				[[ $st == l0 || $st == disabled ]] || all=0
+			fi
+		done
+		((all)) && return 0
+		nap
+	done
+	return 1
+}
+
+# expected SW: ports + endpoints of the model, into N
+expected() {
+	local p
+	N=0
+	for p in "$D/$1"-port*; do
+		N=$((N + 1))
+		rd "$p/endpoint"
+		[[ -n $R ]] && N=$((N + 1))
+	done
+}
+
+# pci_count SW: PCI devices of its domain, into N
+pci_count() {
+	local f
+	N=0
+	for f in "$PCI/$(dom "${1#pciesw}")":*; do
+		[[ -e $f ]] && N=$((N + 1))
+	done
+}
+
+# tree_ok DESC SW: the PCI devices are exactly the model's ports and eps
+tree_ok() {
+	local want p i port bad=
+	expected "$2"; want=$N
+	pci_count "$2"
+	if ((N != want)); then
+		fail "$1: $N PCI devices, model has $want ports + endpoints"
+		return 1
+	fi
+	for p in "$D/$2"-port*; do
+		i=${p##*-port}
+		pci_port "$2" "$i"; port=$P
+		[[ -e $PCI/$port ]] || bad+=" $port"
+		rd "$p/endpoint"
+		if [[ -n $R ]]; then
+			pci_ep "$2" "$i"
+			[[ -e $PCI/$P ]] || bad+=" $P"
+		fi
+	done
+	if [[ -n $bad ]]; then
+		fail "$1: missing$bad"
+		return 1
+	fi
+	ok "$1"
+}
+
+# links_ok DESC SW: PCI current_link_width/speed == the model, every port
+# and every endpoint (whose link is its port's)
+links_ok() {
+	local p i w s bad=
+	for p in "$D/$2"-port*; do
+		i=${p##*-port}
+		rd "$p/current_link_width"; w=$R
+		rd "$p/current_link_speed"; s=$R
+		pci_port "$2" "$i"
+		rd "$PCI/$P/current_link_width"
+		[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
+		rd "$PCI/$P/current_link_speed"
+		[[ $R == "$s" ]] || bad+=" $P:speed:$R!=$s"
+		rd "$p/endpoint"
+		if [[ -n $R ]]; then
+			pci_ep "$2" "$i"
+			rd "$PCI/$P/current_link_width"
+			[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
+		fi
+	done
+	if [[ -n $bad ]]; then
+		fail "$1:$bad"
+		return 1
+	fi
+	ok "$1"
+}
+
+# lspci_has DESC DEV REGEX: lspci -vvv of DEV matches REGEX
+lspci_has() {
+	local out
+	# stderr apart: without /lib/modules lspci complains about libkmod
+	out=$(lspci -vvv -s "$2" 2>/dev/null)
+	if [[ $out =~ $3 ]]; then
+		ok "$1"
+	else
+		fail "$1"
+		diag "lspci -vvv -s $2:" "$out"
+	fi
+}
+
+lspci_hasnt() {
+	local out
+	out=$(lspci -vvv -s "$2" 2>/dev/null)
+	if [[ $out =~ $3 ]]; then
+		fail "$1"
+		diag "$out"
+	else
+		ok "$1"
+	fi
+}
+
+# driver DEV: the name of the driver bound to DEV, into R
+driver() {
+	R=$(readlink "$PCI/$1/driver" 2>/dev/null)
+	R=${R##*/}
+}
+
+# ---- the default card, as loaded ----------------------------------------
+SW0=pciesw0
+if [[ ! -e $D/$SW0 ]]; then
+	skip_all "pciesw0 is not there (the runner loads the module with it)"
+fi
+rd "$D/$SW0/pci_view"
+check_eq "pciesw0: pci_view is on by default" 1 "$R"
+rd "$D/$SW0/pci_domain"
+check_eq "pciesw0: pci_domain" 20000 "$R"
+settled $SW0 || diag "pciesw0 did not settle"
+tree_ok "pciesw0: PCI devices = model ports + endpoints" $SW0
+
+out=$(lspci -tv 2>/dev/null)
+if [[ $out == *"[20000:00]---00.0-[01-"*"Virtual PCIe Placeholder Endpoint"* ]]; then
+	ok "lspci -tv shows the card's tree"
+else
+	fail "lspci -tv shows the card's tree"
+	diag "$out"
+fi
+diag "$out"
+
+bad=
+for p in "$D/$SW0"-port*; do
+	i=${p##*-port}
+	pci_port $SW0 "$i"
+	driver "$P"
+	[[ $R == pcieport ]] || bad+=" $P:$R"
+	rd "$p/endpoint"
+	if [[ -n $R ]]; then
+		pci_ep $SW0 "$i"
+		driver "$P"
+		[[ $R == pciesw ]] || bad+=" $P:$R"
+	fi
+done
+check_eq "ports bound to pcieport, endpoints to pciesw" "" "$bad"
+rd "$PCI/20000:02:00.0/class"
+check_eq "gpu endpoint: 3D controller class" 0x030200 "$R"
+rd "$PCI/20000:03:00.0/class"
+check_eq "nvme endpoint: NVM Express class" 0x010802 "$R"
+rd "$PCI/20000:00:00.0/vendor"
+check_eq "switch vendor Broadcom" 0x1000 "$R"
+
+rd "$D/$SW0/serial_number"; serial=$R
+lspci_has "upstream port: VPD decoded, checksum good" 20000:00:00.0 \
+	"Vital Product Data.*\[SN\] Serial number: $serial.*checksum good.*End"
+# DSN: the first 4 characters of the serial, then its number
+printf -v dsn '%02x-%02x-%02x-%02x' "'${serial:0:1}" "'${serial:1:1}" \
+	"'${serial:2:1}" "'${serial:3:1}"
+num=$((10#${serial:5}))
+printf -v dsn '%s-%02x-%02x-%02x-%02x' "$dsn" $((num >> 24 & 255)) \
+	$((num >> 16 & 255)) $((num >> 8 & 255)) $((num & 255))
+lspci_has "upstream port: DSN is the serial" 20000:00:00.0 \
+	"Device Serial Number $dsn"
+lspci_has "upstream port: Upstream Port, AER" 20000:00:00.0 \
+	"Express \(v2\) Upstream Port.*Advanced Error Reporting"
+lspci_has "downstream port: slot, presence, DLActive, ACS" 20000:01:00.0 \
+	"Downstream Port \(Slot\+\).*DLActive\+.*PresDet\+.*Access Control Services"
+links_ok "pciesw0: PCI link width/speed = model, every port and endpoint" $SW0
+
+# ---- a second card to change ---------------------------------------------
+wr "$PCIESW_BUS/new_device" "$ID" || fail "new_device $ID: $W_ERR"
+settled $SW || diag "$SW did not settle"
+DOM=$(dom $ID)
+tree_ok "$SW: its own domain $DOM" $SW
+
+# switchctl -j status against the PCI core
+sc -j status $SW
+bad=
+while read -r port width; do
+	pci_port $SW "$port"
+	rd "$PCI/$P/current_link_width"
+	[[ $R == "$width" ]] || bad+=" $P:$R!=$width"
+done < <(jq -r '.ports[] | "\(."port-id") \(."port-width")"' <<<"$OUT")
+check_eq "switchctl status port widths = PCI current_link_width" "" "$bad"
+
+# lane failure: x16 -> x8, LnkSta says downgraded
+sc port set $SW 1 failed-lanes 0xff00
+check_eq "port set failed-lanes" 0 "$RC"
+wait_attr "$D/$SW-port1/current_link_width" 8 || diag "port1 did not retrain"
+settled $SW
+check_attr "model: port1 degraded" "$D/$SW-port1/degraded" 1
+pci_port $SW 1
+check_attr "PCI: port1 current_link_width 8" "$PCI/$P/current_link_width" 8
+# pciutils >= 3.10 adds "(downgraded)"; all say LnkSta narrower than LnkCap
+lspci_has "lspci: port1 LnkSta x8 below LnkCap x16 (downgraded)" "$P" \
+	"LnkCap:[^$NL]*Width x16.*LnkSta:[^$NL]*Width x8( \(downgraded\))?$NL"
+links_ok "$SW after the lane failure: PCI = model for every port" $SW
+sc port set $SW 1 failed-lanes none
+wait_attr "$D/$SW-port1/current_link_width" 16
+settled $SW
+
+# AER status from injected errors; write 1 to clear
+pci_port $SW 2; P2=$P
+lspci_has "AER: no correctable error yet" "$P2" "CESta:[^$NL]*RxErr-"
+sc inject $SW 2 receiver-error --count 3
+check_eq "inject receiver-error" 0 "$RC"
+lspci_has "AER: RxErr+ after injected receiver errors" "$P2" \
+	"DevSta:[^$NL]*CorrErr\+.*CESta:[^$NL]*RxErr\+"
+setpci -s "$P2" ECAP_AER+0x10.l=0x00000001
+lspci_has "AER: RxErr- after software clears it" "$P2" "CESta:[^$NL]*RxErr-"
+sc inject $SW 2 malformed-tlp
+lspci_has "AER: MalfTLP+ (fatal by severity: FatalErr+)" "$P2" \
+	"DevSta:[^$NL]*FatalErr\+.*UESta:[^$NL]*MalfTLP\+"
+sc errors clear $SW 2
+lspci_has "AER: clear counters clears the status" "$P2" \
+	"UESta:[^$NL]*MalfTLP-"
+
+# ACS control follows the model's redirect
+lspci_has "ACS: redirect off" "$P2" "ACSCtl:[^$NL]*ReqRedir- CmpltRedir-"
+sc port set $SW 2 acs on
+lspci_has "ACS: port set acs on -> ReqRedir+ CmpltRedir+" "$P2" \
+	"ACSCtl:[^$NL]*ReqRedir\+ CmpltRedir\+"
+sc port set $SW 2 acs off
+
+# VPD follows the model: V2 names the bifurcation
+wr "$D/$SW/group_nvme/config" 2x8 || fail "nvme 2x8: $W_ERR"
+settled $SW
+tree_ok "bifurcation nvme 2x8: PCI tree follows" $SW
+links_ok "nvme 2x8: PCI link = model" $SW
+pci_port $SW 0
+lspci_has "VPD V2 says nvme:2x8" "$P" "\[V2\][^$NL]*nvme:2x8"
+wr "$D/$SW/group_nvme/config" 16x1 || fail "nvme 16x1: $W_ERR"
+settled $SW
+tree_ok "bifurcation nvme 16x1: PCI tree follows" $SW
+wr "$D/$SW/group_gpu/config" 4x4 || fail "gpu 4x4: $W_ERR"
+settled $SW
+tree_ok "bifurcation gpu 4x4 (later ports move): PCI tree follows" $SW
+links_ok "gpu 4x4, nvme 16x1: PCI link = model" $SW
+wr "$D/$SW/group_gpu/config" 1x16
+wr "$D/$SW/group_nvme/config" 4x4
+settled $SW
+tree_ok "back to 1x16 / 4x4" $SW
+
+# hot-unplug and plug
+pci_ep $SW 3; E3=$P
+pci_port $SW 3; P3=$P
+wr "$D/$SW-port3/ep_remove" 1 || fail "ep_remove: $W_ERR"
+check "hot-unplug: the endpoint's PCI device is gone" test ! -e "$PCI/$E3"
+tree_ok "hot-unplug: PCI tree follows" $SW
+lspci_has "hot-unplug: PresDet- and PresDet changed" "$P3" \
+	"SltSta:[^$NL]*PresDet-.*Changed:[^$NL]*PresDet\+"
+setpci -s "$P3" CAP_EXP+0x1a.w=0x0108
+wr "$D/$SW-port3/ep_add" nvme || fail "ep_add: $W_ERR"
+settled $SW
+check "hot-plug: the endpoint is back" test -e "$PCI/$E3"
+driver "$E3"
+check_eq "hot-plug: bound to pciesw" pciesw "$R"
+lspci_has "hot-plug: PresDet+, DLActive+" "$P3" \
+	"DLActive\+.*PresDet\+"
+links_ok "after hot-plug: PCI link = model" $SW
+
+# remove and rescan, as software does it
+echo 1 >"$PCI/$P3/remove"
+check "remove: the port is gone" test ! -e "$PCI/$P3"
+check "remove: so is its endpoint" test ! -e "$PCI/$E3"
+echo 1 >/sys/bus/pci/rescan
+check "rescan: the port is back" test -e "$PCI/$P3"
+check "rescan: its endpoint is back" test -e "$PCI/$E3"
+pci_port $SW 0
+echo 1 >"$PCI/$P/remove"
+pci_count $SW
+check_eq "remove the upstream port: the whole tree goes" 0 "$N"
+# a hot-plug while the tree is removed changes nothing on the PCI bus
+wr "$D/$SW-port2/ep_remove" 1 || fail "ep_remove port2: $W_ERR"
+echo 1 >/sys/bus/pci/rescan
+tree_ok "rescan: the tree is back, without the unplugged endpoint" $SW
+wr "$D/$SW-port2/ep_add" nvme || fail "ep_add port2: $W_ERR"
+settled $SW
+tree_ok "hot-plug after rescan" $SW
+links_ok "after remove/rescan: PCI link = model" $SW
+
+# the setting
+wr "$D/$SW/pci_view" 0 || fail "pci_view 0: $W_ERR"
+pci_count $SW
+check_eq "pci_view 0: no PCI device in $DOM" 0 "$N"
+check "pci_view 0: the PCI bus is gone" test ! -e "/sys/class/pci_bus/$DOM:00"
+wr "$D/$SW/pci_view" 1 || fail "pci_view 1: $W_ERR"
+tree_ok "pci_view 1: the tree is back" $SW
+sc switch set $SW pci-view off
+check_eq "switchctl switch set pci-view off" 0 "$RC"
+rd "$D/$SW/pci_view"
+check_eq "pci_view reads 0" 0 "$R"
+pci_count $SW
+check_eq "pci-view off: no PCI device" 0 "$N"
+sc switch set $SW pci-view on
+tree_ok "switchctl switch set pci-view on" $SW
+wr "$D/$SW/pci_view" 2
+check_eq "pci_view 2 refused" "Invalid argument" "$W_ERR"
+wr "$PCIESW_BUS/del_device" "$ID"
+pci_count $SW
+check_eq "del_device: no PCI device left" 0 "$N"
+
+# ---- module parameter, load/unload cycles ---------------------------------
+KO=${PCIESW_KO:-}
+if [[ -z $KO || ! -r $KO ]]; then
+	skip "pci_view=0 and load/unload cycles" "PCIESW_KO does not name the module file"
+	summary
+fi
+rmmod pciesw || fail "rmmod"
+insmod "$KO" pci_view=0 || fail "insmod pci_view=0"
+rd "$D/$SW0/pci_view"
+check_eq "pci_view=0: the switch's setting is off" 0 "$R"
+pci_count $SW0
+check_eq "pci_view=0: nothing on the PCI bus" 0 "$N"
+wr "$D/$SW0/pci_view" 1
+settled $SW0
+tree_ok "pci_view=0, then pcieswN/pci_view 1: the tree" $SW0
+rmmod pciesw || fail "rmmod"
+
+( while :; do lspci -D -vvv >/dev/null 2>&1; cat $PCI/2*/config >/dev/null 2>&1; done ) &
+reader=$!
+bad=0
+for ((c = 0; c < 20; c++)); do
+	insmod "$KO" nr_switches=2 || { bad=1; break; }
+	[[ -e $PCI/20001:00:00.0 ]] || { bad=2; break; }
+	((c % 2)) && nap 0.3
+	rmmod pciesw || { bad=3; break; }
+	[[ -e $PCI/20000:00:00.0 ]] && { bad=4; break; }
+done
+kill $reader
+wait $reader 2>/dev/null
+check_eq "20 load/unload cycles with lspci reading" 0 "$bad"
+pci_count $SW0
+check_eq "after unload: no PCI device left" 0 "$N"
+summary
