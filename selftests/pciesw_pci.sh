@@ -47,25 +47,6 @@ pci_ep() {
 	printf -v P '%s:%02x:00.0' "$(dom "${1#pciesw}")" $(($2 + 1))
 }
 
-# settled SW: ports with an endpoint (and the upstream port) in L0
-settled() {
-	local i p st ep
-	for ((i = 0; i < 250; i++)); do
-		local all=1
-		for p in "$D/$1"-port*; do
-			rd "$p/ltssm_state"; st=$R
-			rd "$p/endpoint"; ep=$R
-			rd "$p/role"
-			if [[ $R == upstream || -n $ep ]]; then
-				[[ $st == l0 || $st == disabled ]] || all=0
-			fi
-		done
-		((all)) && return 0
-		nap
-	done
-	return 1
-}
-
 # expected SW: ports + endpoints of the model, into N
 expected() {
 	local p

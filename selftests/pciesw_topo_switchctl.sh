@@ -21,26 +21,6 @@ ID=240
 SW=pciesw$ID
 D=$PCIESW_DEVS
 
-# settled: every port with an endpoint (and the upstream port) in L0 or
-# disabled, the others in detect
-settled() {
-	local i p st ep
-	for ((i = 0; i < 250; i++)); do
-		local all=1
-		for p in "$D/$SW"-port*; do
-			rd "$p/ltssm_state"; st=$R
-			rd "$p/endpoint"; ep=$R
-			rd "$p/role"
-			if [[ $R == upstream || -n $ep ]]; then
-				[[ $st == l0 || $st == disabled ]] || all=0
-			fi
-		done
-		((all)) && return 0
-		nap
-	done
-	return 1
-}
-
 speed_gen() {
 	case $1 in
 	"2.5 GT/s PCIe") R=gen1 ;; "5.0 GT/s PCIe") R=gen2 ;;
@@ -89,7 +69,7 @@ status_matches_sysfs() {
 }
 
 wr "$PCIESW_BUS/new_device" "$ID"
-settled || diag "$SW did not train"
+settled "$SW" || diag "$SW did not train"
 
 # ---- monitor, started first ---------------------------------------------
 
@@ -132,7 +112,7 @@ sc_err "lanes set with a malformed config: exit 2" 2 "" \
 sc lanes set "$SW" nvme
 check_eq "lanes set without a config: exit 2" 2 "$RC"
 check_attr "after the refusals nvme is still 2x8" "$D/$SW/group_nvme/config" 2x8
-settled || diag "$SW did not train after 2x8"
+settled "$SW" || diag "$SW did not train after 2x8"
 
 # ---- ep del / add --------------------------------------------------------
 
@@ -195,7 +175,7 @@ check_attr "repaired: x16" "$D/$SW-port1/current_link_width" 16
 check_attr "repaired: not degraded" "$D/$SW-port1/degraded" 0
 sc_ok "port set speed gen3" port set "$SW" 0 speed gen3
 wait_attr "$D/$SW-port0/current_link_speed" "8.0 GT/s PCIe"
-settled
+settled "$SW"
 status_matches_sysfs "status -j: every port as sysfs shows it (Gen3 upstream)"
 
 # ---- switches ------------------------------------------------------------

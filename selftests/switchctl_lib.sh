@@ -12,6 +12,7 @@
 #   sc_ok / sc_quiet / sc_err   # one TAP case about a switchctl run
 #   jqo FILTER                  # jq -r FILTER on $OUT into $J
 #   nap [SECS] / wait_attr FILE VALUE / check_attr DESC FILE VALUE
+#   settled SW                  # until the links of switch SW settled
 #   start_monitor POKE          # switchctl monitor -j into $T_TMP/mon
 #
 # Everything avoids execs where it can: under TCG each costs ~0.1 s.
@@ -112,6 +113,26 @@ wait_attr() {
 	local i
 	for ((i = 0; i < 250; i++)); do
 		rd "$1" && [[ $R == "$2" ]] && return 0
+		nap
+	done
+	return 1
+}
+
+# settled SW: every port with an endpoint (and the upstream port) in L0 or
+# disabled (5 s at most)
+settled() {
+	local i p st ep all
+	for ((i = 0; i < 250; i++)); do
+		all=1
+		for p in "$PCIESW_DEVS/$1"-port*; do
+			rd "$p/ltssm_state"; st=$R
+			rd "$p/endpoint"; ep=$R
+			rd "$p/role"
+			if [[ $R == upstream || -n $ep ]]; then
+				[[ $st == l0 || $st == disabled ]] || all=0
+			fi
+		done
+		((all)) && return 0
 		nap
 	done
 	return 1
