@@ -578,22 +578,42 @@ static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 			void *d, *s;
 
 			sp = pciesw_dma_page(&x->src, false, false);
-			dp = pciesw_dma_page(&x->dst, true, !sp);
+			if (sp && n == PAGE_SIZE && x->dst.mem) {
+				/*
+				 * A whole new endpoint page: fill it as it is
+				 * made, not zero it first and copy again
+				 */
+				bool filled;
+
+				s = kmap_local_page(sp);
+				dp = pciesw_mem_page_fill(x->dst.mem,
+							  x->dst.off >> PAGE_SHIFT,
+							  s, &filled);
+				if (!IS_ERR(dp) && !filled) {
+					d = kmap_local_page(dp);
+					memcpy(d, s, n);
+					kunmap_local(d);
+					flush_dcache_page(dp);
+				}
+				kunmap_local(s);
+			} else {
+				dp = pciesw_dma_page(&x->dst, true, !sp);
+				if (!IS_ERR_OR_NULL(dp)) {
+					d = kmap_local_page(dp);
+					if (sp) {
+						s = kmap_local_page(sp);
+						memcpy(d + doff, s + so, n);
+						kunmap_local(s);
+					} else {
+						memset(d + doff, 0, n);
+					}
+					kunmap_local(d);
+					flush_dcache_page(dp);
+				}
+			}
 			if (IS_ERR(dp)) {
 				status = PCIESW_DMA_STATUS_NOMEM;
 				break;
-			}
-			if (dp) {
-				d = kmap_local_page(dp);
-				if (sp) {
-					s = kmap_local_page(sp);
-					memcpy(d + doff, s + so, n);
-					kunmap_local(s);
-				} else {
-					memset(d + doff, 0, n);
-				}
-				kunmap_local(d);
-				flush_dcache_page(dp);
 			}
 			x->src.off += n;
 			x->dst.off += n;

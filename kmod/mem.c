@@ -9,6 +9,7 @@
  */
 
 #include <linux/gfp.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -93,13 +94,19 @@ bool pciesw_mem_gone(const struct pciesw_mem *mem)
 }
 
 /*
- * The page at index @idx, allocated (zeroed) when it does not exist yet.
- * Racing allocators agree on one page through xa_cmpxchg().
+ * The page at index @idx, allocated when it does not exist yet: filled with
+ * the PAGE_SIZE bytes at @fill (then *@filled is set: nothing is left to
+ * copy), or zeroed.  A new page is complete before it is published, so
+ * nobody ever sees it uninitialised; racing allocators agree on one page
+ * through xa_cmpxchg().
  */
-struct page *pciesw_mem_page(struct pciesw_mem *mem, pgoff_t idx)
+struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
+				  const void *fill, bool *filled)
 {
 	struct page *page, *cur;
 
+	if (filled)
+		*filled = false;
 	if (idx >= mem->size >> PAGE_SHIFT)
 		return ERR_PTR(-EINVAL);
 	page = xa_load(&mem->pages, idx);
@@ -107,16 +114,31 @@ struct page *pciesw_mem_page(struct pciesw_mem *mem, pgoff_t idx)
 		return page;
 
 	/* user mappings get these pages too: highmem-able, not movable */
-	page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	page = alloc_page(GFP_HIGHUSER | (fill ? 0 : __GFP_ZERO));
 	if (!page)
 		return ERR_PTR(-ENOMEM);
+	if (fill) {
+		void *d = kmap_local_page(page);
+
+		memcpy(d, fill, PAGE_SIZE);
+		kunmap_local(d);
+		flush_dcache_page(page);
+	}
 	cur = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL);
 	if (unlikely(cur)) {
 		__free_page(page);
 		return xa_is_err(cur) ? ERR_PTR(xa_err(cur)) : cur;
 	}
 	atomic64_inc(&mem->resident);
+	if (filled)
+		*filled = !!fill;
 	return page;
+}
+
+/* The page at index @idx, allocated zeroed when it does not exist yet. */
+struct page *pciesw_mem_page(struct pciesw_mem *mem, pgoff_t idx)
+{
+	return pciesw_mem_page_fill(mem, idx, NULL, NULL);
 }
 
 /* The page at index @idx if it exists, NULL if it reads as zeros. */

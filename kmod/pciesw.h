@@ -474,6 +474,8 @@ u64 pciesw_mem_resident(const struct pciesw_mem *mem);
 void pciesw_mem_unplug(struct pciesw_mem *mem);
 bool pciesw_mem_gone(const struct pciesw_mem *mem);
 struct page *pciesw_mem_page(struct pciesw_mem *mem, unsigned long idx);
+struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, unsigned long idx,
+				  const void *fill, bool *filled);
 struct page *pciesw_mem_peek(struct pciesw_mem *mem, unsigned long idx);
 
 /* endpoint.c; all called with sw->lock held */
