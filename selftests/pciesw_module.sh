@@ -77,8 +77,13 @@ check "nothing left after unload" nothing_left
 
 # ---- nr_switches ------------------------------------------------------------
 
+# 256 switches each with a PCI hierarchy take many minutes on the debug
+# kernel: that case loads without the PCI view (pciesw_pci.sh covers the
+# view's load/unload).
 for n in 0 3 256; do
-	if load nr_switches="$n"; then
+	args=(nr_switches="$n")
+	((n == 256)) && args+=(pci_view=0)
+	if load "${args[@]}"; then
 		ok "insmod nr_switches=$n"
 	else
 		fail "insmod nr_switches=$n"

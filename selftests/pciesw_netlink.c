@@ -1016,7 +1016,11 @@ static void check_full_dumps(struct __test_metadata *_metadata,
 	pnl_reply_free(&r);
 }
 
-TEST_F_TIMEOUT(nl, many_switches, 120)
+/*
+ * 40 switches, a third of them 144-lane cards, each with its PCI hierarchy:
+ * minutes on the debug kernel (KASAN, lockdep) under TCG
+ */
+TEST_F_TIMEOUT(nl, many_switches, 900)
 {
 	unsigned int i;
 
@@ -1105,7 +1109,8 @@ static void check_switch_ntfs(struct __test_metadata *_metadata,
 	EXPECT_STREQ(serial_b, sw[3]->s[PCIESW_A_SWITCH_SERIAL]);
 }
 
-TEST_F(nl, monitor)
+/* a 144-lane card is created and deleted: slow on the debug kernel */
+TEST_F_TIMEOUT(nl, monitor, 300)
 {
 	const unsigned int a = ID_BASE + 21, b = ID_BASE + 22;
 	struct pnl_attr new_a[] = {
