@@ -152,6 +152,8 @@ void pciesw_ep_del(struct pciesw_endpoint *ep)
 	struct pciesw_port *port = ep->port;
 
 	lockdep_assert_held(&sw->lock);
+	/* gone for DMA and mappings now, not once the views have caught up */
+	pciesw_mem_unplug(ep->mem);
 	pciesw_ep_event(ep, PCIESW_EV_EP_DEL);
 	port->ep = NULL;
 	pciesw_link_drop(port, port->link.enabled ? PCIESW_LTSSM_DETECT :
@@ -160,7 +162,6 @@ void pciesw_ep_del(struct pciesw_endpoint *ep)
 	ida_free(&sw->ep_type_ids[ep->type], ep->type_idx);
 	ida_free(&sw->ep_ids, ep->id);
 	/* mappings of the window may outlive it; they see it gone */
-	pciesw_mem_unplug(ep->mem);
 	pciesw_ep_free(ep);
 }
 

@@ -1484,7 +1484,12 @@ TEST_F(dma, delete_switch_in_flight)
 	tp_msleep(30);
 	t0 = tp_now_ns();
 	ASSERT_EQ(0, sw_del(ID));
-	EXPECT_GT(5000000000ULL, tp_now_ns() - t0);
+	/*
+	 * it does not wait for the copying (the cancelled count below says
+	 * so); removing the PCI hierarchy alone takes seconds on the debug
+	 * kernel
+	 */
+	EXPECT_GT(20000000000ULL, tp_now_ns() - t0);
 	got = dma_collect(e->fd, c, N + 1, 3000);
 	EXPECT_EQ((unsigned int)N, got);
 	for (i = 0; i < got; i++) {
