@@ -29,6 +29,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 
 #include "dev.h"
@@ -57,6 +58,13 @@ MODULE_PARM_DESC(pci_view,
 #define ECAP_AER	0x100
 #define ECAP_DSN	0x148	/* ports */
 #define ECAP_ACS	0x158	/* downstream ports */
+/*
+ * Bytes of config space a function keeps: through the ACS Control
+ * register, the last one it implements.  Above it config space reads as
+ * zeros and ignores writes, as it always did (no bit there is writable),
+ * so an image is ~350 bytes, not 4 KiB.
+ */
+#define PCIESW_PCI_CFG_LEN	(ECAP_ACS + PCI_ACS_CTRL + 2)
 
 enum pciesw_pci_kind {
 	PCIESW_PCI_UP,
@@ -69,8 +77,8 @@ enum pciesw_pci_kind {
  * Bits software can write, and bits it clears by writing 1, by kind: built
  * once at init, read-only afterwards.
  */
-static u8 pciesw_pci_wmask[PCIESW_PCI_NR_KINDS][PCI_CFG_SPACE_EXP_SIZE];
-static u8 pciesw_pci_w1cmask[PCIESW_PCI_NR_KINDS][PCI_CFG_SPACE_EXP_SIZE];
+static u8 pciesw_pci_wmask[PCIESW_PCI_NR_KINDS][PCIESW_PCI_CFG_LEN];
+static u8 pciesw_pci_w1cmask[PCIESW_PCI_NR_KINDS][PCIESW_PCI_CFG_LEN];
 
 /* The AER status bit of each error counter. */
 static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
@@ -111,8 +119,8 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  * @aer_base: counter values when software last cleared each status bit
  * @vpd_addr: the VPD address register, F bit included
  * @vpd_data: the VPD data register
- * @cfg: config space as software wrote it; live fields are filled in on
- *	read (pciesw_pci_dword())
+ * @cfg: config space as software wrote it, up to %PCIESW_PCI_CFG_LEN;
+ *	live fields are filled in on read (pciesw_pci_dword())
  */
 struct pciesw_pci_fn {
 	enum pciesw_pci_kind kind;
@@ -127,7 +135,7 @@ struct pciesw_pci_fn {
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u16 vpd_addr;
 	u32 vpd_data;
-	u8 cfg[PCI_CFG_SPACE_EXP_SIZE];
+	u8 cfg[PCIESW_PCI_CFG_LEN];
 };
 
 /**
@@ -149,8 +157,9 @@ struct pciesw_pci_fn {
  * @vpd: the card's VPD image, as the model last built it
  * @vpd_len: bytes of @vpd in use
  * @up: the upstream port
- * @down: downstream port k (port id k + 1)
- * @ep: the endpoint behind downstream port k
+ * @down: downstream port k (port id k + 1), @max_down entries of @fns
+ * @ep: the endpoint behind downstream port k, the @max_down after them
+ * @fns: @down and @ep, as many as the profile can have
  */
 struct pciesw_pci {
 	struct pci_sysdata sysdata;
@@ -169,8 +178,9 @@ struct pciesw_pci {
 	u8 vpd[PCIESW_VPD_MAX];
 	unsigned int vpd_len;
 	struct pciesw_pci_fn *up;
-	struct pciesw_pci_fn *down[PCIESW_MAX_PORTS];
-	struct pciesw_pci_fn *ep[PCIESW_MAX_PORTS];
+	struct pciesw_pci_fn **down;
+	struct pciesw_pci_fn **ep;
+	struct pciesw_pci_fn *fns[];
 };
 
 /* Protects pciesw_pci_orphans. */
@@ -507,7 +517,7 @@ static void pciesw_pci_aer_clear(struct pciesw_pci_fn *fn, bool corr, u32 bits)
 static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 			    unsigned int off)
 {
-	u32 v = get32(fn->cfg, off);
+	u32 v = off < PCIESW_PCI_CFG_LEN ? get32(fn->cfg, off) : 0;
 	u32 uncor, cor;
 	u16 sta;
 
@@ -611,6 +621,8 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		fn->vpd_data = (fn->vpd_data & ~mask) | (val & mask);
 		return;
 	}
+	if (off >= PCIESW_PCI_CFG_LEN)
+		return;
 	old = get32(fn->cfg, off);
 	wm = get32(pciesw_pci_wmask[fn->kind], off) & mask;
 	w1c = get32(pciesw_pci_w1cmask[fn->kind], off) & mask;
@@ -1014,21 +1026,25 @@ static int pciesw_pci_create(struct pciesw_dev *pdev)
 	struct pciesw_switch *sw = pdev->sw;
 	struct pciesw_pci *h;
 	struct pci_bus *root, *child;
+	unsigned int max_down;
 	LIST_HEAD(resources);
 
 	lockdep_assert_held(&sw->lock);
 	if (sw->nr_ports < 1 ||
 	    sw->ports[0].role != PCIESW_PORT_ROLE_UPSTREAM)
 		return -EINVAL;
-	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	max_down = min_t(unsigned int, pciesw_pci_max_down(sw->profile),
+			 PCIESW_MAX_PORTS);
+	h = kzalloc(struct_size(h, fns, 2 * max_down), GFP_KERNEL);
 	if (!h)
 		return -ENOMEM;
 	kref_get(&sw->refs);
 	h->sw = sw;
 	h->profile = sw->profile;
 	h->domain = pciesw_pci_domain(sw);
-	h->max_down = min_t(unsigned int, pciesw_pci_max_down(sw->profile),
-			    PCIESW_MAX_PORTS);
+	h->max_down = max_down;
+	h->down = h->fns;
+	h->ep = h->fns + max_down;
 	h->sysdata.domain = h->domain;
 	h->sysdata.node = NUMA_NO_NODE;
 	h->dsn = pciesw_pci_dsn(sw);
