@@ -83,14 +83,13 @@ static void pciesw_link_set_state(struct pciesw_port *port,
 				  enum pciesw_ltssm to)
 {
 	struct pciesw_link *link = &port->link;
-	struct pciesw_ltssm_transition *t;
+	unsigned int slot = link->history_next % PCIESW_LTSSM_HISTORY;
 
 	if (link->ltssm == to)
 		return;
-	t = &link->history[link->history_next % PCIESW_LTSSM_HISTORY];
-	t->time_ns = ktime_get_ns();
-	t->from = link->ltssm;
-	t->to = to;
+	BUILD_BUG_ON(PCIESW_LTSSM_MAX > 0xf);
+	link->history_ns[slot] = ktime_get_ns();
+	link->history_states[slot] = link->ltssm | to << 4;
 	link->history_next++;
 	link->ltssm = to;
 }
@@ -104,8 +103,14 @@ unsigned int pciesw_link_history(const struct pciesw_port *port,
 
 	if (link->history_next > PCIESW_LTSSM_HISTORY)
 		first = link->history_next - PCIESW_LTSSM_HISTORY;
-	for (i = first; i < link->history_next; i++)
-		out[n++] = link->history[i % PCIESW_LTSSM_HISTORY];
+	for (i = first; i < link->history_next; i++, n++) {
+		unsigned int slot = i % PCIESW_LTSSM_HISTORY;
+		u8 states = link->history_states[slot];
+
+		out[n].time_ns = link->history_ns[slot];
+		out[n].from = states & 0xf;
+		out[n].to = states >> 4;
+	}
 	return n;
 }
 

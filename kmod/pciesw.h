@@ -180,7 +180,10 @@ enum pciesw_link_goal {
  * @failed_lanes: bit n set: lane n of the port is dead
  * @degraded: trained narrower than both ends could do
  * @surprise_down: times the link dropped without warning
- * @history: the last %PCIESW_LTSSM_HISTORY transitions, a ring
+ * @history_ns: when each of the last %PCIESW_LTSSM_HISTORY transitions
+ *	happened, a ring (see pciesw_link_history())
+ * @history_states: their states, from | to << 4: apart from the times, so
+ *	a port does not carry 1 KiB of padded 16-byte entries
  * @history_next: total transitions recorded; next slot is this mod size
  */
 struct pciesw_link {
@@ -194,7 +197,8 @@ struct pciesw_link {
 	u32 failed_lanes;
 	bool degraded;
 	u64 surprise_down;
-	struct pciesw_ltssm_transition history[PCIESW_LTSSM_HISTORY];
+	u64 history_ns[PCIESW_LTSSM_HISTORY];
+	u8 history_states[PCIESW_LTSSM_HISTORY];
 	u64 history_next;
 };
 

@@ -261,7 +261,7 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		return NULL;
 	}
 	/*
-	 * ~1 KiB a port with its LTSSM history: as many as the profile can
+	 * ~700 bytes a port with its LTSSM history: as many as the profile can
 	 * have, not PCIESW_MAX_PORTS, so a small card stays small
 	 */
 	sw->ports = kvcalloc(pciesw_profile_max_ports(profile),
