@@ -551,10 +551,72 @@ static void pciesw_dma_pace(struct pciesw_dma_chan *chan,
 }
 
 /*
- * Move the bytes of @x, a chunk at a time, no piece spanning a page of
- * either side; with @end, each chunk waits for its modelled time on the
- * links (from @start to @end in proportion to the bytes).  Returns the
- * status; x->comp.bytes says how far it got.
+ * The page walk of every transfer: move bytes from @src to @dst until
+ * *@done reaches @until, no piece spanning a page of either side, both
+ * sides' offsets and *@done advanced by what was moved.  Returns
+ * PCIESW_DMA_STATUS_NOMEM when a destination page could not be made.
+ * The engine runs it chunk by chunk; so does the bench hook, without the
+ * engine around it (pciesw_dma_bench_run()).
+ */
+static u32 pciesw_dma_copy_pages(struct pciesw_dma_end *src,
+				 struct pciesw_dma_end *dst, u64 *done,
+				 u64 until)
+{
+	while (*done < until) {
+		size_t so = offset_in_page(src->off);
+		size_t doff = offset_in_page(dst->off);
+		size_t n = min_t(u64, until - *done,
+				 PAGE_SIZE - max(so, doff));
+		struct page *sp, *dp;
+		void *d, *s;
+
+		sp = pciesw_dma_page(src, false, false);
+		if (sp && n == PAGE_SIZE && dst->mem) {
+			/*
+			 * A whole new endpoint page: fill it as it is made,
+			 * not zero it first and copy again
+			 */
+			bool filled;
+
+			s = kmap_local_page(sp);
+			dp = pciesw_mem_page_fill(dst->mem,
+						  dst->off >> PAGE_SHIFT, s,
+						  &filled);
+			if (!IS_ERR(dp) && !filled) {
+				d = kmap_local_page(dp);
+				memcpy(d, s, n);
+				kunmap_local(d);
+				flush_dcache_page(dp);
+			}
+			kunmap_local(s);
+		} else {
+			dp = pciesw_dma_page(dst, true, !sp);
+			if (!IS_ERR_OR_NULL(dp)) {
+				d = kmap_local_page(dp);
+				if (sp) {
+					s = kmap_local_page(sp);
+					memcpy(d + doff, s + so, n);
+					kunmap_local(s);
+				} else {
+					memset(d + doff, 0, n);
+				}
+				kunmap_local(d);
+				flush_dcache_page(dp);
+			}
+		}
+		if (IS_ERR(dp))
+			return PCIESW_DMA_STATUS_NOMEM;
+		src->off += n;
+		dst->off += n;
+		*done += n;
+	}
+	return PCIESW_DMA_STATUS_OK;
+}
+
+/*
+ * Move the bytes of @x, a chunk at a time; with @end, each chunk waits for
+ * its modelled time on the links (from @start to @end in proportion to the
+ * bytes).  Returns the status; x->comp.bytes says how far it got.
  */
 static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 			   struct pciesw_dma_xfer *x, u64 start, u64 end)
@@ -565,60 +627,12 @@ static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 	while (done < x->len) {
 		u64 chunk_end = min_t(u64, x->len, done + PCIESW_DMA_CHUNK);
 		u64 first = done;
-		u32 status = PCIESW_DMA_STATUS_OK;
+		u32 status;
 
 		if (pciesw_dma_gone(x))
 			return PCIESW_DMA_STATUS_UNPLUGGED;
-		while (done < chunk_end) {
-			size_t so = offset_in_page(x->src.off);
-			size_t doff = offset_in_page(x->dst.off);
-			size_t n = min_t(u64, chunk_end - done,
-					 PAGE_SIZE - max(so, doff));
-			struct page *sp, *dp;
-			void *d, *s;
-
-			sp = pciesw_dma_page(&x->src, false, false);
-			if (sp && n == PAGE_SIZE && x->dst.mem) {
-				/*
-				 * A whole new endpoint page: fill it as it is
-				 * made, not zero it first and copy again
-				 */
-				bool filled;
-
-				s = kmap_local_page(sp);
-				dp = pciesw_mem_page_fill(x->dst.mem,
-							  x->dst.off >> PAGE_SHIFT,
-							  s, &filled);
-				if (!IS_ERR(dp) && !filled) {
-					d = kmap_local_page(dp);
-					memcpy(d, s, n);
-					kunmap_local(d);
-					flush_dcache_page(dp);
-				}
-				kunmap_local(s);
-			} else {
-				dp = pciesw_dma_page(&x->dst, true, !sp);
-				if (!IS_ERR_OR_NULL(dp)) {
-					d = kmap_local_page(dp);
-					if (sp) {
-						s = kmap_local_page(sp);
-						memcpy(d + doff, s + so, n);
-						kunmap_local(s);
-					} else {
-						memset(d + doff, 0, n);
-					}
-					kunmap_local(d);
-					flush_dcache_page(dp);
-				}
-			}
-			if (IS_ERR(dp)) {
-				status = PCIESW_DMA_STATUS_NOMEM;
-				break;
-			}
-			x->src.off += n;
-			x->dst.off += n;
-			done += n;
-		}
+		status = pciesw_dma_copy_pages(&x->src, &x->dst, &done,
+					       chunk_end);
 		x->comp.bytes = done;
 		pciesw_dma_account(sw, x, done - first);
 		if (status != PCIESW_DMA_STATUS_OK)
