@@ -7,6 +7,13 @@
  *					egress, CLASS posted, non-posted or
  *					completion: count traffic on the port
  *					as the DMA engine does
+ *	pciesw/pcieswN/dma_bench	write "SRC SRC_OFF DST DST_OFF LEN"
+ *					(endpoint ids, byte offsets, bytes):
+ *					copy LEN bytes from one endpoint
+ *					window to another with the DMA
+ *					engine's page walk but no engine;
+ *					read (pread at 0): "NS LEN" of this
+ *					open file's last copy (make bench)
  *
  * Port directories follow the ports: model events re-create them, with
  * sw->lock held, and removal waits for running handlers, so those never
@@ -18,6 +25,8 @@
 #include <linux/kernel.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "dev.h"
@@ -126,6 +135,131 @@ static const struct file_operations pciesw_debugfs_tick_fops = {
 	.write = pciesw_debugfs_tick_write,
 };
 
+/**
+ * struct pciesw_debugfs_bench - an open dma_bench file
+ * @sw: the switch (the file is removed before it is freed, and removal
+ *	waits for running handlers)
+ * @lock: protects @ns and @len
+ * @ns: how long the last copy took
+ * @len: its bytes, 0 before the first
+ */
+struct pciesw_debugfs_bench {
+	struct pciesw_switch *sw;
+	spinlock_t lock;	/* protects ns, len */
+	u64 ns;
+	u64 len;
+};
+
+static int pciesw_debugfs_bench_open(struct inode *inode, struct file *file)
+{
+	struct pciesw_debugfs_bench *fb;
+
+	fb = kzalloc(sizeof(*fb), GFP_KERNEL);
+	if (!fb)
+		return -ENOMEM;
+	fb->sw = inode->i_private;
+	spin_lock_init(&fb->lock);
+	file->private_data = fb;
+	return 0;
+}
+
+static int pciesw_debugfs_bench_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
+/*
+ * "SRC SRC_OFF DST DST_OFF LEN": five decimal numbers and nothing else;
+ * -ERANGE for a number too big for its field, -EINVAL otherwise.
+ */
+static int pciesw_debugfs_bench_parse(char *buf, struct pciesw_dma_loc *src,
+				      struct pciesw_dma_loc *dst, u64 *len)
+{
+	u64 *vals[] = { NULL, &src->addr, NULL, &dst->addr, len };
+	u32 *ids[] = { &src->ep_id, NULL, &dst->ep_id, NULL, NULL };
+	char *tok, *p = strim(buf);
+	unsigned int i = 0;
+	int ret;
+
+	while ((tok = strsep(&p, " \t")) != NULL) {
+		if (!*tok)
+			continue;
+		if (i == ARRAY_SIZE(vals))
+			return -EINVAL;
+		ret = ids[i] ? kstrtou32(tok, 10, ids[i]) :
+			       kstrtou64(tok, 10, vals[i]);
+		if (ret)
+			return ret;
+		i++;
+	}
+	return i == ARRAY_SIZE(vals) ? 0 : -EINVAL;
+}
+
+/*
+ * Resolve and reference under sw->lock (trylock: see the top), copy
+ * without it; the copy stops at an unplug or the switch's removal.
+ */
+static ssize_t pciesw_debugfs_bench_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	struct pciesw_debugfs_bench *fb = file->private_data;
+	struct pciesw_dma_loc src = {}, dst = {};
+	struct pciesw_switch *sw = fb->sw;
+	struct pciesw_dma_bench *b;
+	char buf[128];
+	u64 len, ns;
+	int ret;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	ret = pciesw_debugfs_bench_parse(buf, &src, &dst, &len);
+	if (ret)
+		return ret;
+
+	ret = pciesw_view_lock(sw);
+	if (ret)
+		return ret;
+	b = pciesw_dma_bench_start(sw, &src, &dst, len);
+	mutex_unlock(&sw->lock);
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	ret = pciesw_dma_bench_run(b, &ns);
+	if (ret)
+		return ret;
+	spin_lock(&fb->lock);
+	fb->ns = ns;
+	fb->len = len;
+	spin_unlock(&fb->lock);
+	return count;
+}
+
+static ssize_t pciesw_debugfs_bench_read(struct file *file, char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	struct pciesw_debugfs_bench *fb = file->private_data;
+	char buf[48];
+	int n;
+
+	spin_lock(&fb->lock);
+	n = scnprintf(buf, sizeof(buf), "%llu %llu\n", fb->ns, fb->len);
+	spin_unlock(&fb->lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static const struct file_operations pciesw_debugfs_bench_fops = {
+	.owner = THIS_MODULE,
+	.open = pciesw_debugfs_bench_open,
+	.release = pciesw_debugfs_bench_release,
+	.read = pciesw_debugfs_bench_read,
+	.write = pciesw_debugfs_bench_write,
+	.llseek = default_llseek,
+};
+
 /* Ports @first.. appeared (model event, sw->lock held). */
 void pciesw_debugfs_ports_add(struct pciesw_dev *pdev, unsigned int first)
 {
@@ -176,6 +310,8 @@ int pciesw_debugfs_add(struct pciesw_dev *pdev)
 	dbg->dir = debugfs_create_dir(sw->name, pciesw_debugfs_root);
 	debugfs_create_file("thermal_tick", 0200, dbg->dir, sw,
 			    &pciesw_debugfs_tick_fops);
+	debugfs_create_file("dma_bench", 0600, dbg->dir, sw,
+			    &pciesw_debugfs_bench_fops);
 	mutex_lock(&sw->lock);
 	pdev->dbg = dbg;
 	pciesw_debugfs_ports_add(pdev, 0);

@@ -1161,3 +1161,109 @@ out_unlock:
 	*error_index = bad;
 	return err;
 }
+
+/* ---- the bench hook: the engine's copy without the engine ---- */
+
+/**
+ * struct pciesw_dma_bench - a copy between two endpoint windows, prepared
+ * @sw: the switch, referenced
+ * @src: the source window (page store referenced) and offset
+ * @dst: the destination window and offset
+ * @len: bytes to copy
+ */
+struct pciesw_dma_bench {
+	struct pciesw_switch *sw;
+	struct pciesw_dma_end src;
+	struct pciesw_dma_end dst;
+	u64 len;
+};
+
+/**
+ * pciesw_dma_bench_start - prepare a copy as the engine would
+ * @sw: the switch, sw->lock held
+ * @src: source endpoint id and offset
+ * @dst: destination endpoint id and offset
+ * @len: bytes, 1..PCIESW_DMA_MAX_LEN
+ *
+ * For benchmarks (debugfs): the checks and references of a submission
+ * (live switch, existing endpoints, window bounds; a reference on the
+ * switch and on both page stores), none of the engine: no descriptor,
+ * route, model or channel.  Host memory is refused.  -EINVAL, -ENODEV,
+ * -ENOENT, -EOVERFLOW, -ERANGE or -ENOMEM.
+ */
+struct pciesw_dma_bench *pciesw_dma_bench_start(struct pciesw_switch *sw,
+						const struct pciesw_dma_loc *src,
+						const struct pciesw_dma_loc *dst,
+						u64 len)
+{
+	struct pciesw_endpoint *se, *de;
+	struct pciesw_dma_bench *b;
+	int err;
+
+	lockdep_assert_held(&sw->lock);
+	if (!len || len > PCIESW_DMA_MAX_LEN ||
+	    src->ep_id == PCIESW_DMA_HOST || dst->ep_id == PCIESW_DMA_HOST ||
+	    pciesw_dma_loc_bad(src) || pciesw_dma_loc_bad(dst))
+		return ERR_PTR(-EINVAL);
+	if (sw->dead || !sw->published)
+		return ERR_PTR(-ENODEV);
+	err = pciesw_dma_resolve(sw, src, len, &se);
+	if (!err)
+		err = pciesw_dma_resolve(sw, dst, len, &de);
+	if (err)
+		return ERR_PTR(err);
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	kref_get(&sw->refs);
+	b->sw = sw;
+	b->src.mem = pciesw_mem_get(se->mem);
+	b->src.off = src->addr;
+	b->dst.mem = pciesw_mem_get(de->mem);
+	b->dst.off = dst->addr;
+	b->len = len;
+	return b;
+}
+
+/**
+ * pciesw_dma_bench_run - do the copy of pciesw_dma_bench_start(), free it
+ * @b: what it returned
+ * @ns: set to the nanoseconds the copy took
+ *
+ * Without sw->lock: the engine's page walk (pciesw_dma_copy_pages()) a
+ * PCIESW_DMA_CHUNK at a time, with the engine's unplug check and
+ * cond_resched() between chunks; no accounting, pacing or completion.
+ * -ENODEV when an endpoint is unplugged or the switch removed meanwhile,
+ * -EINTR on a fatal signal, -ENOMEM when a page could not be made.
+ */
+int pciesw_dma_bench_run(struct pciesw_dma_bench *b, u64 *ns)
+{
+	u64 done = 0, t0 = ktime_get_ns();
+	int err = 0;
+
+	while (done < b->len) {
+		u64 chunk_end = min_t(u64, b->len, done + PCIESW_DMA_CHUNK);
+
+		if (pciesw_mem_gone(b->src.mem) ||
+		    pciesw_mem_gone(b->dst.mem) || READ_ONCE(b->sw->dead)) {
+			err = -ENODEV;
+			break;
+		}
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		if (pciesw_dma_copy_pages(&b->src, &b->dst, &done,
+					  chunk_end) != PCIESW_DMA_STATUS_OK) {
+			err = -ENOMEM;
+			break;
+		}
+		cond_resched();
+	}
+	*ns = ktime_get_ns() - t0;
+	pciesw_mem_put(b->src.mem);
+	pciesw_mem_put(b->dst.mem);
+	pciesw_switch_put(b->sw);
+	kfree(b);
+	return err;
+}

@@ -680,6 +680,13 @@ ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 bool pciesw_dma_readable(struct pciesw_dma_file *f);
 bool pciesw_dma_file_dead(struct pciesw_dma_file *f);
 struct wait_queue_head *pciesw_dma_file_wait(struct pciesw_dma_file *f);
+/* the bench hook (debugfs): the engine's copy without the engine */
+struct pciesw_dma_bench;
+struct pciesw_dma_bench *pciesw_dma_bench_start(struct pciesw_switch *sw,
+						const struct pciesw_dma_loc *src,
+						const struct pciesw_dma_loc *dst,
+						u64 len);
+int pciesw_dma_bench_run(struct pciesw_dma_bench *b, u64 *ns);
 
 /* Events: the one way state changes leave the model. */
 enum pciesw_event_type {
