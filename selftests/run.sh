@@ -6,27 +6,39 @@
 #   scripts/qemu-run.sh --kernel 6.1.0-57-amd64 -- \
 #       selftests/run.sh --ko build/6.1.0-57-amd64/pciesw.ko
 #
-#   selftests/run.sh [--ko PATH] [--timeout SECS] [--list] [TEST...]
+#   selftests/run.sh [--ko PATH] [--timeout SECS] [--plan full|debug] [--list] [TEST...]
 #
 #   --ko PATH      the module to test (default: build/$(uname -r)/pciesw.ko)
 #   --timeout S    kill a test after S seconds (default 180)
+#   --plan P       full: module defaults, every test in its full form (the
+#                  stock kernels); debug: the PCI view off (pci_view=0) but
+#                  in the PCI-view tests, and the reduced forms of the long
+#                  tests (144-lane variants, many-switch loops, load/unload
+#                  cycles).  Default: debug on a *pciesw-debug kernel (KASAN,
+#                  lockdep, kmemleak: ~5x slower), else full.
 #   --list         print the test names and exit
 #   TEST           a test name (pciesw_ioctl, pciesw_bus.sh, or without .sh);
 #                  default: all of them
 #
-# For each test: unload pciesw if loaded, insmod PATH, run the test with a
-# timeout (PCIESW_KO=PATH in its environment, for tests that reload the
-# module with other parameters), then rmmod if it is loaded; a failed rmmod,
-# a timeout, a test that exits non-zero without reporting a failed case, or
-# a kernel taint (warning, oops) that appeared during the test count as
-# failed cases of that test.
+# For each test: unload pciesw if loaded, insmod PATH with the plan's
+# module arguments for that test, run it with a timeout, then rmmod if it is
+# loaded.  The test's environment: PCIESW_KO=PATH and PCIESW_MODARGS (the
+# arguments it was loaded with: a test that reloads the module passes them
+# first, then its own), PCIESW_REDUCED=1 on the debug plan (a test that
+# runs a smaller form prints "# REDUCED: what"; counted as reduced, never as
+# skipped).  A failed rmmod, a timeout, a test that exits non-zero without
+# reporting a failed case, a kernel taint (warning, oops) that appeared
+# during the test, and a skip that selftests/expected-skips does not list
+# count as failed cases of that test.
 #
 # Output is TAP: one "ok N selftests: pciesw: TEST" line per test, its own
-# output before it prefixed with "# ".  The last line counts the cases
-# (lines "ok N", "not ok N", "... # SKIP" of the tests' output, a test
-# skipped as a whole counting as one):
+# output before it prefixed with "# ", and after it "# runner: TEST: P
+# passed, F failed, S skipped, R reduced in Ts".  Then the tests sorted by
+# time ("# time: T s TEST") and the last line counts the cases (lines
+# "ok N", "not ok N", "... # SKIP" of the tests' output, a test skipped as
+# a whole counting as one):
 #
-#   pciesw-selftests: P passed, F failed, S skipped
+#   pciesw-selftests: P passed, F failed, S skipped, R reduced
 #
 # Exit status 0 iff F is 0.  Runs as root, in a scripts/qemu-run.sh guest
 # only (PCIESW_GUEST=1): it loads and unloads kernel modules.
@@ -41,13 +53,25 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_lanes pciesw_link pciesw_hotplug pciesw_events
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
-	   pciesw_dma_switchctl.sh pciesw_dma pciesw_pci.sh)
+	   pciesw_dma_switchctl.sh pciesw_dma pciesw_pci.sh pciesw_pci_churn.sh)
+
+# The tests of the PCI view itself: they keep it on in every plan.  On the
+# debug plan every other test runs without it, because creating and
+# removing a PCI hierarchy for every switch of every test is most of that
+# kernel's time (seconds per 144-lane card) and finds nothing the PCI-view
+# tests do not: pciesw_pci_churn.sh drives both profiles through every
+# operation with the view on, so lockdep still sees each lock order.
+PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh)
+
+# Skips that are allowed, with their reasons: TEST<TAB>ERE<TAB>reason
+EXPECTED_SKIPS=$(dirname "${BASH_SOURCE[0]}")/expected-skips
 
 ko=
 timeout_s=180
+plan=
 tests=()
 usage() {
-	sed -n '9,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '9,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 while (($#)); do
@@ -56,6 +80,8 @@ while (($#)); do
 	--ko=*) ko=${1#*=}; shift ;;
 	--timeout) timeout_s=${2:?--timeout needs a number}; shift 2 ;;
 	--timeout=*) timeout_s=${1#*=}; shift ;;
+	--plan) plan=${2:?--plan needs full or debug}; shift 2 ;;
+	--plan=*) plan=${1#*=}; shift ;;
 	--list) printf '%s\n' "${ALL_TESTS[@]}"; exit 0 ;;
 	-h|--help) usage ;;
 	-*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -63,6 +89,11 @@ while (($#)); do
 	esac
 done
 [[ $timeout_s =~ ^[0-9]+$ ]] || usage
+if [[ -z $plan ]]; then
+	plan=full
+	[[ $(uname -r) == *pciesw-debug* ]] && plan=debug
+fi
+[[ $plan == full || $plan == debug ]] || usage
 [[ -n $ko ]] || ko=$top/build/$(uname -r)/pciesw.ko
 if [[ ! -r $ko ]]; then
 	echo "run.sh: no module at $ko (build it with scripts/build-kmod.sh)" >&2
@@ -123,37 +154,81 @@ unload() {
 	return 1
 }
 
-total_pass=0 total_fail=0 total_skip=0
+# modargs TEST: the plan's module arguments for TEST
+modargs() {
+	local v
+	[[ $plan == debug ]] || return 0
+	for v in "${PCI_VIEW_TESTS[@]}"; do
+		[[ $v == "$1" ]] && return 0
+	done
+	echo pci_view=0
+}
+
+# The allowed skips: "TEST<TAB>ERE" lines (the reason is for people).
+allowed=()
+if [[ -r $EXPECTED_SKIPS ]]; then
+	while IFS=$'\t' read -r at are _; do
+		[[ -z $at || $at == \#* ]] && continue
+		allowed+=("$at"$'\t'"$are")
+	done <"$EXPECTED_SKIPS"
+fi
+
+# skip_allowed TEST LINE: LINE (a skipped case) is listed for TEST
+skip_allowed() {
+	local a
+	for a in "${allowed[@]}"; do
+		[[ ${a%%$'\t'*} == "$1" && $2 =~ ${a#*$'\t'} ]] && return 0
+	done
+	return 1
+}
+
+total_pass=0 total_fail=0 total_skip=0 total_reduced=0
 n=0
+times=()
 echo "TAP version 13"
+echo "# plan: $plan"
 echo "1..${#resolved[@]}"
 for t in "${resolved[@]}"; do
 	n=$((n + 1))
 	name="selftests: pciesw: $t"
 	prog=$here/$t
 	extra=()	# failures the runner found, one case each
-	pass=0 failc=0 skipc=0
+	pass=0 failc=0 skipc=0 redc=0
+	args=$(modargs "$t")
+	reduced=0
+	[[ $plan == debug ]] && reduced=1
 	echo "# $name"
+	if ((reduced)); then
+		echo "# runner: $t: insmod ${args:-(no arguments)}, PCIESW_REDUCED=1"
+	else
+		echo "# runner: $t: insmod ${args:-(no arguments)}"
+	fi
 
 	if [[ ! -x $prog ]]; then
 		extra+=("$t is not built: make -C selftests KSRC=\$(scripts/ksrc.sh)")
 	elif mod_loaded && ! out=$(unload); then
 		extra+=("cannot unload pciesw before the test: $out")
-	elif ! out=$(insmod "$ko" 2>&1); then
-		extra+=("insmod $ko: $out")
+	elif ! out=$(insmod "$ko" $args 2>&1); then
+		extra+=("insmod $ko $args: $out")
 	fi
 
 	status=0
 	start=${EPOCHREALTIME/./}
 	if ((${#extra[@]} == 0)); then
 		taint_before=$(taint)
-		PCIESW_KO=$ko timeout -k 10 "$timeout_s" "$prog" >"$tmp/out" 2>&1 </dev/null
+		PCIESW_KO=$ko PCIESW_MODARGS=$args PCIESW_REDUCED=$reduced \
+			timeout -k 10 "$timeout_s" "$prog" >"$tmp/out" 2>&1 </dev/null
 		status=$?
+		whole_skip=
 		while IFS= read -r line; do
 			printf '# %s\n' "$line"
+			[[ $line == *REDUCED:* ]] && redc=$((redc + 1))
+			[[ $line =~ ^1\.\.0\ *\#\ *[Ss][Kk][Ii][Pp] ]] && whole_skip=$line
 			if [[ $line =~ ^(not\ )?ok\ [0-9]+ ]]; then
 				if [[ $line =~ \#\ *[Ss][Kk][Ii][Pp] ]]; then
 					skipc=$((skipc + 1))
+					skip_allowed "$t" "$line" ||
+						extra+=("unexpected skip (not in selftests/expected-skips): $line")
 				elif [[ $line == not* ]]; then
 					failc=$((failc + 1))
 				else
@@ -165,6 +240,8 @@ for t in "${resolved[@]}"; do
 			extra+=("timed out after ${timeout_s}s")
 		elif ((status == 4 && pass + failc + skipc == 0)); then
 			skipc=1	# skipped as a whole
+			skip_allowed "$t" "${whole_skip:-1..0 # SKIP}" ||
+				extra+=("unexpected skip of the whole test (not in selftests/expected-skips): ${whole_skip:-exit status 4}")
 		elif ((status != 0 && status != 4 && failc == 0)); then
 			extra+=("exited with status $status but reported no failed case")
 		fi
@@ -182,10 +259,12 @@ for t in "${resolved[@]}"; do
 		echo "# runner: FAIL: $e"
 	done
 	failc=$((failc + ${#extra[@]}))
-	echo "# runner: $t: $pass passed, $failc failed, $skipc skipped in ${secs}s"
+	echo "# runner: $t: $pass passed, $failc failed, $skipc skipped, $redc reduced in ${secs}s"
+	times+=("$(printf '%8s s  %s' "$secs" "$t")")
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + failc))
 	total_skip=$((total_skip + skipc))
+	total_reduced=$((total_reduced + redc))
 	if ((failc)); then
 		echo "not ok $n $name"
 	elif ((pass == 0 && skipc)); then
@@ -195,5 +274,7 @@ for t in "${resolved[@]}"; do
 	fi
 done
 
-echo "pciesw-selftests: $total_pass passed, $total_fail failed, $total_skip skipped"
+# slowest first: what the next feature can spend is read off here
+printf '%s\n' "${times[@]}" | sort -rn | sed 's/^/# time: /'
+echo "pciesw-selftests: $total_pass passed, $total_fail failed, $total_skip skipped, $total_reduced reduced"
 ((total_fail == 0))

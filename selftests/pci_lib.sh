@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers of the PCI-view selftests, on top of lib.sh and switchctl_lib.sh:
+#
+#   dom ID                      # PCI domain of switch ID (its pci_domain)
+#   pci_port SW PORT / pci_ep SW PORT   # PCI names, into $P
+#   tree_ok DESC SW             # PCI devices = the model's ports + endpoints
+#   links_ok DESC SW            # PCI link width/speed = the model's
+#   pci_count SW                # PCI devices in the switch's domain, in $N
+#   lspci_has / lspci_hasnt DESC DEV REGEX   # lspci -vvv of DEV
+#   driver DEV                  # the driver bound to DEV, in $R
+
+D=$PCIESW_DEVS
+PCI=/sys/bus/pci/devices
+NL=$'\n'
+
+# dom ID: the PCI domain of switch ID, as its pci_domain attribute says;
+# once the switch is gone, what it said last (so that "nothing left in its
+# domain" is checked in the right domain), or 0x20000 + ID if never read
+# (pci_dom ID sets $PD and remembers; dom ID prints it, in a subshell)
+declare -A PCI_DOMS
+pci_dom() {
+	if IFS= read -r PD <"$PCIESW_DEVS/pciesw$1/pci_domain" 2>/dev/null &&
+		[[ -n $PD ]]; then
+		PCI_DOMS[$1]=$PD
+	fi
+	PD=${PCI_DOMS[$1]:-}
+	[[ -n $PD ]] || printf -v PD '%05x' $((0x20000 + $1))
+}
+dom() {
+	pci_dom "$1"
+	printf '%s' "$PD"
+}
+
+# pci_layout SW: how the switch places its downstream ports on its internal
+# bus, into PCI_MF[SW]: a profile that can have more than 32 downstream
+# ports (the most of each non-host group's allowed_configs, summed) puts
+# port k+1 at function k (01:k/8.k%8), the others at device k (01:k.0)
+declare -A PCI_MF
+pci_layout() {
+	local g c most n=0
+	[[ -n ${PCI_MF[$1]:-} ]] && return
+	for g in "$D/$1"/group_*; do
+		rd "$g/type"
+		[[ $R == host ]] && continue
+		rd "$g/allowed_configs"
+		most=0
+		for c in $R; do
+			((${c%x*} > most)) && most=${c%x*}
+		done
+		n=$((n + most))
+	done
+	PCI_MF[$1]=$((n > 32))
+}
+
+# pci_port SW PORT: PCI name of a port
+pci_port() {
+	local k=$(($2 - 1))
+	pci_dom "${1#pciesw}"
+	pci_layout "$1"
+	if (($2 == 0)); then
+		P="$PD:00:00.0"
+	elif ((PCI_MF[$1])); then
+		printf -v P '%s:01:%02x.%u' "$PD" $((k / 8)) $((k % 8))
+	else
+		printf -v P '%s:01:%02x.0' "$PD" "$k"
+	fi
+}
+
+# pci_ep SW PORT: PCI name of the endpoint behind a downstream port
+pci_ep() {
+	pci_dom "${1#pciesw}"
+	printf -v P '%s:%02x:00.0' "$PD" $(($2 + 1))
+}
+
+# expected SW: ports + endpoints of the model, into N
+expected() {
+	local p
+	N=0
+	for p in "$D/$1"-port*; do
+		N=$((N + 1))
+		rd "$p/endpoint"
+		[[ -n $R ]] && N=$((N + 1))
+	done
+}
+
+# pci_count SW: PCI devices of its domain, into N
+pci_count() {
+	local f
+	N=0
+	pci_dom "${1#pciesw}"
+	for f in "$PCI/$PD":*; do
+		[[ -e $f ]] && N=$((N + 1))
+	done
+}
+
+# tree_ok DESC SW: the PCI devices are exactly the model's ports and eps
+tree_ok() {
+	local want p i port bad=
+	expected "$2"; want=$N
+	pci_count "$2"
+	if ((N != want)); then
+		fail "$1: $N PCI devices, model has $want ports + endpoints"
+		return 1
+	fi
+	for p in "$D/$2"-port*; do
+		i=${p##*-port}
+		pci_port "$2" "$i"; port=$P
+		[[ -e $PCI/$port ]] || bad+=" $port"
+		rd "$p/endpoint"
+		if [[ -n $R ]]; then
+			pci_ep "$2" "$i"
+			[[ -e $PCI/$P ]] || bad+=" $P"
+		fi
+	done
+	if [[ -n $bad ]]; then
+		fail "$1: missing$bad"
+		return 1
+	fi
+	ok "$1"
+}
+
+# links_ok DESC SW: PCI current_link_width/speed == the model, every port
+# and every endpoint (whose link is its port's)
+links_ok() {
+	local p i w s bad=
+	for p in "$D/$2"-port*; do
+		i=${p##*-port}
+		rd "$p/current_link_width"; w=$R
+		rd "$p/current_link_speed"; s=$R
+		pci_port "$2" "$i"
+		rd "$PCI/$P/current_link_width"
+		[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
+		rd "$PCI/$P/current_link_speed"
+		[[ $R == "$s" ]] || bad+=" $P:speed:$R!=$s"
+		rd "$p/endpoint"
+		if [[ -n $R ]]; then
+			pci_ep "$2" "$i"
+			rd "$PCI/$P/current_link_width"
+			[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
+		fi
+	done
+	if [[ -n $bad ]]; then
+		fail "$1:$bad"
+		return 1
+	fi
+	ok "$1"
+}
+
+# lspci_has DESC DEV REGEX: lspci -vvv of DEV matches REGEX
+lspci_has() {
+	local out
+	# stderr apart: without /lib/modules lspci complains about libkmod
+	out=$(lspci -vvv -s "$2" 2>/dev/null)
+	if [[ $out =~ $3 ]]; then
+		ok "$1"
+	else
+		fail "$1"
+		diag "lspci -vvv -s $2:" "$out"
+	fi
+}
+
+lspci_hasnt() {
+	local out
+	out=$(lspci -vvv -s "$2" 2>/dev/null)
+	if [[ $out =~ $3 ]]; then
+		fail "$1"
+		diag "$out"
+	else
+		ok "$1"
+	fi
+}
+
+# driver DEV: the name of the driver bound to DEV, into R
+driver() {
+	R=$(readlink "$PCI/$1/driver" 2>/dev/null)
+	R=${R##*/}
+}
+
