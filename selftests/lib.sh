@@ -6,10 +6,17 @@
 #   . "$(dirname "$0")/lib.sh"
 #   plan 3                      # optional: without it the plan comes last
 #   ok "desc" / fail "desc" / skip "desc" "why"
+#   bail "desc"                 # fail, then summary: cannot go on
 #   check "desc" CMD [ARGS...]  # ok if CMD succeeds
 #   check_eq "desc" EXPECTED ACTUAL
 #   diag "text"                 # "# text"
 #   summary                     # plan if not given yet, totals, exit status
+#
+#   slow                        # the debug kernel (~5x slower)?
+#   deadline MS / before_deadline  # a bounded wait, MS scaled on slow
+#   nap [SECS]                  # a sleep without an exec
+#   reduced / note_reduced TEXT / reduce FULL SMALL WHAT   # the plan
+#   load_module KO [ARGS...]    # insmod KO $PCIESW_MODARGS ARGS...
 #
 # Exit status of summary: 0 all passed (skips allowed), 1 a case failed or
 # the plan was not met, 4 (KSFT_SKIP) everything was skipped.
@@ -67,7 +74,14 @@ skip() {
 	echo "ok $T_NUM - $1 # SKIP ${2:-}"
 }
 
-# A whole test that cannot run here.
+# bail DESC: a failed case, then the summary: for a test that cannot go on
+# because the module (not the environment) lacks something
+bail() {
+	fail "$1"
+	summary
+}
+
+# A whole test that cannot run here (the environment lacks something).
 skip_all() {
 	echo "1..0 # SKIP $*"
 	exit 4
@@ -110,6 +124,76 @@ summary() {
 		rc=4
 	fi
 	exit "$rc"
+}
+
+# ---- the kernel, time and the runner's plan -----------------------------
+
+IFS= read -r T_KREL </proc/sys/kernel/osrelease
+
+# slow: the debug kernel (KASAN, lockdep, kmemleak under TCG: ~5x slower),
+# or PCIESW_SLOW set (and not 0)
+slow() {
+	[[ -n ${PCIESW_SLOW:-} && $PCIESW_SLOW != 0 ]] ||
+		[[ $T_KREL == *pciesw-debug* ]]
+}
+
+# deadline MS: T_END (in EPOCHREALTIME microseconds) MS from now, 5x that
+# on the slow kernel.  Then poll: while before_deadline; do ...; nap; done
+# (a function that nests waits saves T_END in a local).
+deadline() {
+	local ms=$1
+	slow && ms=$((ms * 5))
+	T_END=$((${EPOCHREALTIME/./} + ms * 1000))
+}
+
+# before_deadline [END]: now is before END (default T_END)
+before_deadline() {
+	((${EPOCHREALTIME/./} < ${1:-$T_END}))
+}
+
+# nap [SECS]: sleep SECS (default 0.02) without an exec: reads a fifo
+# nobody writes, with a timeout
+mkfifo "$T_TMP/fifo"
+exec 3<>"$T_TMP/fifo"
+nap() { read -rt "${1:-0.02}" <&3 || true; }
+
+# reduced: the runner's debug plan (PCIESW_REDUCED set and not 0), where
+# the long forms (144-lane cards, many switches, long load/unload cycles)
+# run smaller.  A reduced form still runs and asserts, and says what it
+# reduced with note_reduced (the runner counts the "REDUCED:" lines).
+reduced() {
+	[[ -n ${PCIESW_REDUCED:-} && $PCIESW_REDUCED != 0 ]]
+}
+
+note_reduced() {
+	echo "# REDUCED: $*"
+}
+
+# reduce FULL SMALL WHAT: FULL in $R, or in reduced mode SMALL (noted as
+# "WHAT: SMALL instead of FULL")
+reduce() {
+	if reduced; then
+		R=$2
+		note_reduced "$3: $2 instead of $1"
+	else
+		R=$1
+	fi
+}
+
+# load_module KO [ARGS...]: insmod KO with the runner's arguments
+# (PCIESW_MODARGS) first, then ARGS (the kernel takes the last value of a
+# parameter, so ARGS win); status of insmod, its output in $R
+load_module() {
+	local ko=$1 ma=()
+	shift
+	read -ra ma <<<"${PCIESW_MODARGS:-}"
+	R=$(insmod "$ko" "${ma[@]}" "$@" 2>&1)
+}
+
+# modargs ARGS: PCIESW_MODARGS then ARGS as one parameter string, in $R
+# (for finit_module(2) through pciesw_tool load-module)
+modargs() {
+	R="${PCIESW_MODARGS:-}${PCIESW_MODARGS:+${1:+ }}${1:-}"
 }
 
 # ---- files -------------------------------------------------------------
@@ -228,15 +312,17 @@ mod_loaded() {
 
 # mod_unload: rmmod, retried while something holds a passing reference (a
 # netlink dump in progress, a reader's open file: "in use" when rmmod sees
-# it, EAGAIN when it comes between rmmod's check and delete_module(2));
-# status of the last attempt, message in $R.
+# it, EAGAIN when it comes between rmmod's check and delete_module(2))
+# for 5 s (25 s on the debug kernel); status of the last attempt, message
+# in $R.
 mod_unload() {
-	local i
-	for ((i = 0; i < 50; i++)); do
+	local end
+	deadline 5000; end=$T_END
+	while :; do
 		R=$(rmmod pciesw 2>&1) && return 0
 		[[ $R == *"in use"* || $R == *"temporarily unavailable"* ]] ||
 			return 1
-		sleep 0.1
+		before_deadline "$end" || return 1
+		nap 0.1
 	done
-	return 1
 }

@@ -15,6 +15,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +23,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/genetlink.h>
@@ -51,6 +55,194 @@
 
 #define PCIESW_BUS	"/sys/bus/pciesw"
 #define PCIESW_DEVS	PCIESW_BUS "/devices"
+
+/* ------------------------------------------------------------------ */
+/* The kernel under test, time, and the runner's plan                  */
+
+/* The debug kernel (KASAN, lockdep) under TCG, or PCIESW_SLOW set. */
+static inline bool tp_slow(void)
+{
+	struct utsname u;
+	const char *e = getenv("PCIESW_SLOW");
+
+	if (e && *e && strcmp(e, "0"))
+		return true;
+	return uname(&u) == 0 && strstr(u.release, "pciesw-debug");
+}
+
+/* A deadline of @ms on a stock kernel: 5x that on the debug kernel. */
+static inline unsigned int tp_ms(unsigned int ms)
+{
+	return tp_slow() ? 5 * ms : ms;
+}
+
+static inline uint64_t tp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline void tp_msleep(unsigned int ms)
+{
+	usleep(ms * 1000);
+}
+
+/*
+ * A bounded poll: the deadline scales with the kernel (tp_ms()), the nap
+ * between two reads starts at 1 ms and doubles up to 20 ms, so a state
+ * that comes at once is seen at once and a slow one costs few reads.
+ *
+ *	struct tp_poll w;
+ *
+ *	tp_poll_start(&w, 5000);
+ *	do {
+ *		if (reached())
+ *			return true;
+ *	} while (tp_poll_next(&w));
+ *	return false;
+ */
+struct tp_poll {
+	uint64_t end;
+	unsigned int nap_us;
+};
+
+#define TP_POLL_MAX_NAP_US	20000
+
+static inline void tp_poll_start(struct tp_poll *w, unsigned int ms)
+{
+	w->end = tp_now_ns() + (uint64_t)tp_ms(ms) * 1000000ULL;
+	w->nap_us = 1000;
+}
+
+/* Nap before the next read; false when the deadline has passed. */
+static inline bool tp_poll_next(struct tp_poll *w)
+{
+	uint64_t now = tp_now_ns();
+
+	if (now >= w->end)
+		return false;
+	if ((uint64_t)w->nap_us * 1000 > w->end - now)
+		w->nap_us = (w->end - now) / 1000 + 1;
+	usleep(w->nap_us);
+	w->nap_us = w->nap_us * 2 > TP_POLL_MAX_NAP_US ? TP_POLL_MAX_NAP_US :
+							   w->nap_us * 2;
+	return true;
+}
+
+/*
+ * Wait until the thread whose id is in *@tid (0 until the thread has
+ * stored it) sleeps in system call @nr, as /proc/self/task/TID/syscall
+ * says ("running" while it runs): for a test that must act only once a
+ * thread blocks, say in read(2).  5 s, 25 s on the debug kernel.
+ */
+static inline bool tp_wait_blocked(const pid_t *tid, long nr)
+{
+	struct tp_poll w;
+
+	tp_poll_start(&w, 5000);
+	do {
+		pid_t t = __atomic_load_n(tid, __ATOMIC_ACQUIRE);
+		char path[64], buf[64] = "";
+		long v;
+		FILE *f;
+
+		if (!t)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", t);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%ld", &v) == 1 &&
+		    v == nr) {
+			fclose(f);
+			return true;
+		}
+		fclose(f);
+	} while (tp_poll_next(&w));
+	return false;
+}
+
+/*
+ * The runner's plan (selftests/run.sh): PCIESW_REDUCED set (and not "0")
+ * on the debug kernel, where the long forms (144-lane variants, many
+ * switches, long load/unload cycles) run smaller.  A reduced form still
+ * runs and asserts; it says so with tp_note_reduced(), which the runner
+ * counts.
+ */
+static inline bool tp_reduced(void)
+{
+	const char *e = getenv("PCIESW_REDUCED");
+
+	return e && *e && strcmp(e, "0");
+}
+
+static inline void __attribute__((format(printf, 1, 2)))
+tp_note_reduced(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# REDUCED: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+/*
+ * @full, or @small in reduced mode (noted: "@what: @small instead of
+ * @full").
+ */
+static inline unsigned int tp_reduce(unsigned int full, unsigned int small,
+				     const char *what)
+{
+	if (!tp_reduced())
+		return full;
+	tp_note_reduced("%s: %u instead of %u", what, small, full);
+	return small;
+}
+
+/* A profile: @full, or @small in reduced mode (noted). */
+static inline const char *tp_reduce_profile(const char *full,
+					    const char *small,
+					    const char *what)
+{
+	if (!tp_reduced())
+		return full;
+	tp_note_reduced("%s: %s instead of %s", what, small, full);
+	return small;
+}
+
+/*
+ * The module arguments the runner loaded pciesw with (PCIESW_MODARGS, ""
+ * if none).  A test that loads the module itself passes them first and
+ * its own after them: the kernel takes the last value of a parameter, so
+ * the test's own still win.
+ */
+static inline const char *tp_modargs(void)
+{
+	const char *e = getenv("PCIESW_MODARGS");
+
+	return e ? e : "";
+}
+
+/* finit_module(@ko, "PCIESW_MODARGS @args"); 0 or -errno. */
+static inline int tp_load_module(const char *ko, const char *args)
+{
+	char params[512];
+	int fd, ret;
+
+	snprintf(params, sizeof(params), "%s%s%s", tp_modargs(),
+		 *tp_modargs() && args && *args ? " " : "", args ? args : "");
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
 
 /* ------------------------------------------------------------------ */
 /* What the profiles are documented to build (DESIGN.md, the brief).   */
@@ -1010,15 +1202,18 @@ static inline int pnl_dump(struct pnl *p, uint8_t cmd,
 /*
  * Links train in modeled time after a switch appears or a device is
  * plugged in: wait until every port of switch @id that has a partner (the
- * upstream port: the host; a downstream port: an endpoint) is in L0.
+ * upstream port: the host; a downstream port: an endpoint) is in L0, for
+ * at most @ms (scaled by tp_ms()).
  */
-static inline bool pnl_wait_trained(struct pnl *p, unsigned int id, int ms)
+static inline bool pnl_wait_trained(struct pnl *p, unsigned int id,
+				    unsigned int ms)
 {
 	struct pnl_attr req[] = { A_U32(PCIESW_A_SWITCH_ID, id), A_END };
 	struct pnl_reply r;
-	int waited;
+	struct tp_poll w;
 
-	for (waited = 0; waited <= ms; waited += 2) {
+	tp_poll_start(&w, ms);
+	do {
 		bool done = pnl_dump(p, PCIESW_CMD_PORT_GET, req, &r) == 0 &&
 			    r.nobjs > 0;
 		unsigned int i;
@@ -1035,8 +1230,7 @@ static inline bool pnl_wait_trained(struct pnl *p, unsigned int id, int ms)
 		pnl_reply_free(&r);
 		if (done)
 			return true;
-		usleep(2000);
-	}
+	} while (tp_poll_next(&w));
 	return false;
 }
 
@@ -1073,8 +1267,12 @@ static inline int pnl_cb_ntf(struct nl_msg *msg, void *arg)
 }
 
 /*
- * Collect the notifications that arrive within @ms milliseconds of the last
- * one (or of the call), appending them to r->objs.
+ * Collect the notifications that arrive within @ms milliseconds (5x that on
+ * the debug kernel: tp_ms()) of the last one (or of the call), appending
+ * them to r->objs.  The module sends a notification as the change is made,
+ * so what a finished request caused is queued already; the quiet period is
+ * for what work items send (link training, health, thermal) and is the
+ * watch of the tests that prove that nothing more comes.
  */
 static inline void pnl_recv_ntf(struct pnl *p, int ms, struct pnl_reply *r)
 {
@@ -1087,7 +1285,7 @@ static inline void pnl_recv_ntf(struct pnl *p, int ms, struct pnl_reply *r)
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, pnl_cb_ntf, r);
 	/* notifications carry sequence number 0 */
 	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, pnl_cb_seq_ok, NULL);
-	while (poll(&pfd, 1, ms) == 1) {
+	while (poll(&pfd, 1, ms > 0 ? (int)tp_ms(ms) : ms) == 1) {
 		if (nl_recvmsgs(p->sk, cb) < 0)
 			break;
 	}

@@ -10,12 +10,12 @@
 #ifndef _PCIESW_TOPO_H
 #define _PCIESW_TOPO_H
 
-#include <sys/utsname.h>
-#include <time.h>
-
 #include "pciesw_test.h"
 
-/* A bounded wait for training: modeled time is ms, TCG debug is slow. */
+/*
+ * A bounded wait for training: modeled time is ms; the deadline is scaled
+ * by tp_ms() (5x on the debug kernel) where it is used.
+ */
 #define TP_WAIT_MS	5000
 
 static const char *const tp_ltssm_names[] = {
@@ -46,30 +46,6 @@ static inline const char *tp_speed_sysfs(uint32_t speed)
 	};
 
 	return speed < 6 ? names[speed] : "?";
-}
-
-/* The debug kernel (KASAN, lockdep) under TCG, or PCIESW_SLOW set. */
-static inline bool tp_slow(void)
-{
-	struct utsname u;
-	const char *e = getenv("PCIESW_SLOW");
-
-	if (e && *e && strcmp(e, "0"))
-		return true;
-	return uname(&u) == 0 && strstr(u.release, "pciesw-debug");
-}
-
-static inline uint64_t tp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static inline void tp_msleep(unsigned int ms)
-{
-	usleep(ms * 1000);
 }
 
 /* ------------------------------------------------------------------ */
@@ -541,15 +517,15 @@ static inline bool tp_wait_ltssm(struct pnl *p, unsigned int id,
 				 unsigned int port, uint32_t ltssm,
 				 struct pnl_obj *o)
 {
-	uint64_t end = tp_now_ns() + TP_WAIT_MS * 1000000ULL;
 	struct pnl_obj tmp, *obj = o ? o : &tmp;
+	struct tp_poll w;
 
+	tp_poll_start(&w, TP_WAIT_MS);
 	do {
 		if (tp_port_get(p, id, port, obj, NULL) == 0 &&
 		    obj->u[PCIESW_A_PORT_LTSSM] == ltssm)
 			return true;
-		usleep(2000);
-	} while (tp_now_ns() < end);
+	} while (tp_poll_next(&w));
 	return false;
 }
 
@@ -562,12 +538,13 @@ static inline bool tp_wait_hist(struct pnl *p, unsigned int id,
 				unsigned int port, const struct tp_hist *since,
 				unsigned int n, uint32_t to, struct tp_hist *h)
 {
-	uint64_t end = tp_now_ns() + TP_WAIT_MS * 1000000ULL;
 	const struct tp_trans *last = since->n ?
 				      &since->t[since->n - 1] : NULL;
 	unsigned int i, k;
+	struct tp_poll w;
 
 	h->n = 0;
+	tp_poll_start(&w, TP_WAIT_MS);
 	do {
 		if (tp_port_get(p, id, port, NULL, h) == 0 && h->n) {
 			/* transitions after @last */
@@ -579,8 +556,7 @@ static inline bool tp_wait_hist(struct pnl *p, unsigned int id,
 			if (k >= n && h->t[h->n - 1].to == to)
 				return k == n;
 		}
-		usleep(2000);
-	} while (tp_now_ns() < end);
+	} while (tp_poll_next(&w));
 	return false;
 }
 
@@ -610,9 +586,10 @@ static inline bool tp_port_settled(const struct pnl_obj *o)
 static inline bool tp_wait_trained(struct pnl *p, unsigned int id)
 {
 	struct pnl_attr req[] = { A_U32(PCIESW_A_SWITCH_ID, id), A_END };
-	uint64_t end = tp_now_ns() + TP_WAIT_MS * 1000000ULL;
 	struct pnl_reply r;
+	struct tp_poll w;
 
+	tp_poll_start(&w, TP_WAIT_MS);
 	do {
 		bool done = tp_call(p, PCIESW_CMD_PORT_GET, true, req, &r) == 0 &&
 			    r.nobjs > 0;
@@ -623,8 +600,7 @@ static inline bool tp_wait_trained(struct pnl *p, unsigned int id)
 		pnl_reply_free(&r);
 		if (done)
 			return true;
-		usleep(2000);
-	} while (tp_now_ns() < end);
+	} while (tp_poll_next(&w));
 	return false;
 }
 

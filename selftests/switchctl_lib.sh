@@ -5,15 +5,17 @@
 #
 #   . "$(dirname "$0")/lib.sh"
 #   . "$(dirname "$0")/switchctl_lib.sh"
-#   sctl_init ID...             # skips unless switchctl, jq and the module
-#                               # are there; IDs are deleted now and on exit
+#   sctl_init ID...             # fails unless switchctl and the module are
+#                               # there, skips without jq; IDs are deleted
+#                               # now and on exit
 #   sc ARGS...                  # run switchctl: $OUT, $ERR, $RC
 #   as_nobody ARGS...           # the same as uid/gid 65534, no groups
 #   sc_ok / sc_quiet / sc_err   # one TAP case about a switchctl run
 #   jqo FILTER                  # jq -r FILTER on $OUT into $J
-#   nap [SECS] / wait_attr FILE VALUE / check_attr DESC FILE VALUE
+#   wait_attr FILE VALUE / check_attr DESC FILE VALUE  (nap: lib.sh)
 #   settled SW                  # until the links of switch SW settled
 #   start_monitor POKE          # switchctl monitor -j into $T_TMP/mon
+#   mon_wait A B                # until a line of it has both A and B
 #
 # Everything avoids execs where it can: under TCG each costs ~0.1 s.
 
@@ -34,20 +36,18 @@ sctl_cleanup() {
 # sctl_init ID...: the switch ids the test uses (deleted now and on exit)
 sctl_init() {
 	local id
-	[[ -x $SWITCHCTL ]] || skip_all "switchctl not built ($SWITCHCTL)"
+	# switchctl is built with the tests and the runner loads the module:
+	# without them the test fails; jq is the environment's
+	[[ -x $SWITCHCTL ]] || bail "switchctl not built ($SWITCHCTL)"
 	command -v jq >/dev/null || skip_all "jq not installed"
-	[[ -e $PCIESW_BUS/new_device ]] || skip_all "pciesw module not loaded"
+	[[ -e $PCIESW_BUS/new_device ]] ||
+		bail "pciesw is not loaded (the runner loads it)"
 	SCTL_IDS=("$@")
 	trap sctl_cleanup EXIT
 	for id in "$@"; do
 		[[ -e $PCIESW_DEVS/pciesw$id ]] && wr "$PCIESW_BUS/del_device" "$id"
 	done
-	# nap reads from a fifo nobody writes: a sleep without an exec
-	mkfifo "$T_TMP/fifo"
-	exec 3<>"$T_TMP/fifo"
 }
-
-nap() { read -rt "${1:-0.02}" <&3 || true; }
 
 sc() {
 	"$SWITCHCTL" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
@@ -108,21 +108,23 @@ jqo() {
 	J=$(jq -r "$1" <<<"$OUT" 2>&1)
 }
 
-# wait_attr FILE VALUE: until FILE reads VALUE (5 s at most)
+# wait_attr FILE VALUE: until FILE reads VALUE (5 s at most, 25 s on the
+# debug kernel)
 wait_attr() {
-	local i
-	for ((i = 0; i < 250; i++)); do
+	deadline 5000
+	while :; do
 		rd "$1" && [[ $R == "$2" ]] && return 0
+		before_deadline || return 1
 		nap
 	done
-	return 1
 }
 
 # settled SW: every port with an endpoint (and the upstream port) in L0 or
-# disabled (5 s at most)
+# disabled (5 s at most, 25 s on the debug kernel)
 settled() {
-	local i p st ep all
-	for ((i = 0; i < 250; i++)); do
+	local p st ep all
+	deadline 5000
+	while :; do
 		all=1
 		for p in "$PCIESW_DEVS/$1"-port*; do
 			rd "$p/ltssm_state"; st=$R
@@ -133,9 +135,9 @@ settled() {
 			fi
 		done
 		((all)) && return 0
+		before_deadline || return 1
 		nap
 	done
-	return 1
 }
 
 # check_attr DESC FILE VALUE
@@ -175,4 +177,21 @@ start_monitor() {
 	done
 	MON_PID=
 	return 1
+}
+
+# mon_wait A B: until a line of $T_TMP/mon (the monitor's output) contains
+# both A and B (5 s at most, 25 s on the debug kernel).  The monitor prints
+# notifications in the order the module sent them, so once the one a
+# test's last change caused is there, every earlier one is too.
+mon_wait() {
+	local l lines
+	deadline 5000
+	while :; do
+		mapfile -t lines <"$T_TMP/mon"
+		for l in "${lines[@]}"; do
+			[[ $l == *"$1"* && $l == *"$2"* ]] && return 0
+		done
+		before_deadline || return 1
+		nap
+	done
 }
