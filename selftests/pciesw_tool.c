@@ -162,7 +162,7 @@ static int cmd_reader(void)
 					    sizeof(buf)) == 0)
 					sysfs_ok++;
 		}
-		if (n <= 0)
+		if (n <= 0)	/* paces the reader while the module is out */
 			usleep(10000);
 	}
 	printf("rounds=%lu nl_ok=%lu info_ok=%lu sysfs_ok=%lu\n", rounds,
