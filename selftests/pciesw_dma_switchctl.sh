@@ -28,10 +28,10 @@ SW=pciesw$ID
 SW2=pciesw45
 D=$PCIESW_DEVS
 
-wr "$PCIESW_BUS/new_device" "$ID" || skip_all "cannot create $SW: $W_ERR"
+wr "$PCIESW_BUS/new_device" "$ID" || bail "cannot create $SW: $W_ERR"
 sc -j show "$SW"
 jqo '."switch-mps" // empty'
-[[ -n $J ]] || skip_all "the module has no DMA settings (no switch-mps in switch-get)"
+[[ -n $J ]] || bail "the module has no DMA settings (no switch-mps in switch-get)"
 
 # the endpoints: EP_PORT[name]=port, EP_SIZE[name]=window bytes
 declare -A EP_PORT EP_SIZE
@@ -42,7 +42,7 @@ while read -r n p s; do
 done < <(jq -r '.endpoints[] | "\(."ep-name") \(."port-id") \(."ep-mem-size")"' <<<"$OUT")
 NP=${EP_PORT[nvme0]:-}
 GP=${EP_PORT[gpu0]:-}
-[[ -n $NP && -n $GP ]] || skip_all "$SW has no nvme0 and gpu0: ${!EP_PORT[*]}"
+[[ -n $NP && -n $GP ]] || bail "$SW has no nvme0 and gpu0: ${!EP_PORT[*]}"
 UP=0
 wait_attr "$D/$SW-port$NP/ltssm_state" l0 || diag "port $NP did not train"
 wait_attr "$D/$SW-port$GP/ltssm_state" l0 || diag "port $GP did not train"
@@ -313,11 +313,13 @@ if wr "$PCIESW_BUS/new_device" "45 tiny8"; then
 	jqo '"\(.status.ok) \(.channels) \(."upstream-bytes")"'
 	check_eq "tiny8: dma bench on all the switch's channels" "32 4 0" "$J"
 else
-	skip "tiny8 switch" "cannot create it: $W_ERR"
+	fail "tiny8 switch: cannot create it: $W_ERR"
 fi
 
 # ---- monitor ---------------------------------------------------------------
-nap 0.2
+# pciesw45's switch-create came after every change of $SW
+mon_wait '"event":"switch-create"' '"pciesw45"' ||
+	diag "the monitor did not print pciesw45's switch-create"
 kill "$MON_PID" 2>/dev/null
 wait "$MON_PID" 2>/dev/null
 MON_PID=

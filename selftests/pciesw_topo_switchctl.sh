@@ -196,12 +196,15 @@ if command -v setpriv >/dev/null; then
 	as_nobody -j lanes show "$SW"
 	check_eq "nobody: lanes show works" 0 "$RC"
 else
-	skip "unprivileged switchctl" "no setpriv"
+	# util-linux is always installed: a missing setpriv is a broken guest
+	fail "unprivileged switchctl: no setpriv (util-linux)"
 fi
 
 # ---- what the monitor saw ------------------------------------------------
 
-nap 0.1
+# pciesw241's switch-delete is the last event of the sequence
+mon_wait '"event":"switch-delete"' '"pciesw241"' ||
+	diag "the monitor did not print pciesw241's switch-delete"
 kill -TERM "$MON_PID"
 wait "$MON_PID"
 check_eq "monitor exits 0 on SIGTERM" 0 "$?" || diag "$(<"$T_TMP/mon.err")"
