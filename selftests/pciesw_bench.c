@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pciesw benchmarks P1..P6 of issue 5, run by scripts/bench.sh (make
- * bench) in a QEMU guest; not a test (run.sh does not run it).  Every
- * figure is a ratio of two things measured in this run, in this guest,
- * printed with its target and PASS or MISS.
+ * pciesw benchmarks P1..P6 of issues 5 and 10, run by scripts/bench.sh
+ * (make bench) in a QEMU guest; not a test (run.sh does not run it).
+ * Every figure is a ratio of two things measured in this run, in this
+ * guest, printed with its target and PASS or MISS; the exit status is 1
+ * when one missed.
  *
- *   pciesw_bench [PCIESW_KO]
+ *   pciesw_bench [PCIESW_KO [SWITCHCTL]]
  *
  * With PCIESW_KO and the module not loaded, it loads it (finit_module) to
  * measure what the module and its default card cost (P6).  Uses switch
- * ids 84-99.
+ * ids 84-99, then (P5) deletes every switch and makes 100-163.  SWITCHCTL
+ * (default userspace/switchctl) is what P5 times.
+ *
+ * P1..P5 compare like with like (issue 10): the engine with the kernel
+ * copying the same pages with the engine's page walk (debugfs dma_bench,
+ * P1, P4), P2P with the bounce where the model's upstream link, not the
+ * CPU, sets the pace (P2), pacing with the bandwidth formula written out
+ * here (P3), one process's status of 64 switches with 64 of one, start-up
+ * subtracted (P5); each bench_pN() says how.
  *
  * P6 memory: "free" is MemFree plus the pages on the per-CPU free lists
  * (/proc/zoneinfo), read after sync and drop_caches; its drop over insmod
@@ -24,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #define PCIESW_NO_HARNESS
+#include <sched.h>
 #include <sys/syscall.h>
 
 #include "pciesw_dma.h"
@@ -34,7 +44,7 @@
 #define WAIT_MS		60000
 
 static int npass, nmiss;
-static char out[16][320];	/* the figures, printed in P order at the end */
+static char out[24][600];	/* the figures, printed in P order at the end */
 static int nout;
 
 static void fail(const char *what, int err)
@@ -47,7 +57,7 @@ static void fail(const char *what, int err)
 static void line(const char *id, const char *what, double v, const char *unit,
 		 const char *target, bool pass, const char *extra)
 {
-	if (nout < 16)
+	if (nout < 24)
 		snprintf(out[nout++], sizeof(out[0]),
 			 "%-3s %-44s %9.3f%-4s %-18s %s  %s", id, what, v,
 			 unit, target, pass ? "PASS" : "MISS", extra);
@@ -221,35 +231,673 @@ static uint64_t xfer(int fd, struct pciesw_dma_loc src,
 	return t;
 }
 
-static uint64_t best_xfer(int fd, struct pciesw_dma_loc src,
-			  struct pciesw_dma_loc dst, uint64_t len,
-			  uint64_t block, unsigned int chans)
-{
-	uint64_t best = UINT64_MAX, t;
-	int r;
-
-	for (r = 0; r < REPS; r++) {
-		t = xfer(fd, src, dst, len, block, chans);
-		if (t < best)
-			best = t;
-	}
-	return best;
-}
-
-/* Sum of the byte counters of port @port. */
-static uint64_t port_bytes(struct pnl *p, unsigned int id, unsigned int port)
+/* Payload bytes of port @port: posted and completion, both directions. */
+static uint64_t port_payload(struct pnl *p, unsigned int id, unsigned int port)
 {
 	struct pnl_obj *o = malloc(sizeof(*o));
-	uint64_t sum = 0;
-	int c;
+	uint64_t sum;
 
 	if (!o || ctr_get(p, id, port, o))
 		fail("counter-get", EIO);
-	for (c = PCIESW_COUNTER_INGRESS_POSTED_BYTES;
-	     c <= PCIESW_COUNTER_EGRESS_COMPLETION_BYTES; c++)
-		sum += o->ctr[c];
+	sum = o->ctr[PCIESW_COUNTER_INGRESS_POSTED_BYTES] +
+	      o->ctr[PCIESW_COUNTER_INGRESS_COMPLETION_BYTES] +
+	      o->ctr[PCIESW_COUNTER_EGRESS_POSTED_BYTES] +
+	      o->ctr[PCIESW_COUNTER_EGRESS_COMPLETION_BYTES];
 	free(o);
 	return sum;
+}
+
+/*
+ * The bench hook, debugfs pcieswN/dma_bench (kmod/debugfs.c): the kernel
+ * copies @len bytes from endpoint @src at @soff to @dst at @doff with the
+ * DMA engine's page walk (the same function) but no engine: no
+ * descriptor, channel, route, model, accounting or completion.  Returns
+ * the ns the kernel measured around the copy.
+ */
+static uint64_t hook_copy(uint32_t src, uint64_t soff, uint32_t dst,
+			  uint64_t doff, uint64_t len)
+{
+	static int fd = -1;
+	unsigned long long ns, got;
+	char buf[128];
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(buf, sizeof(buf), PCIESW_DEBUGFS "/pciesw%u/dma_bench",
+			 BID);
+		fd = open(buf, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			fail(buf, errno);
+	}
+	n = snprintf(buf, sizeof(buf), "%u %llu %u %llu %llu\n", src,
+		     (unsigned long long)soff, dst, (unsigned long long)doff,
+		     (unsigned long long)len);
+	if (write(fd, buf, n) != n)
+		fail("dma_bench write", errno);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		fail("dma_bench read", n ? errno : EIO);
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &ns, &got) != 2 || got != len || !ns)
+		fail("dma_bench result", EPROTO);
+	return ns;
+}
+
+/*
+ * hook_copy() once on each vCPU (the engine's workers run on any): the
+ * fastest.  Host load can slow one vCPU's thread more than the other's.
+ */
+static uint64_t hook_best(uint32_t src, uint64_t soff, uint32_t dst,
+			  uint64_t doff, uint64_t len)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), c;
+	uint64_t best = UINT64_MAX, t;
+	cpu_set_t all, one;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		fail("sched_getaffinity", errno);
+	for (c = 0; c < cpus && c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			fail("sched_setaffinity", errno);
+		t = hook_copy(src, soff, dst, doff, len);
+		fprintf(stderr, "bench: hook %llu bytes on cpu %ld: %.3f ms\n",
+			(unsigned long long)len, c, t / 1e6);
+		best = t < best ? t : best;
+	}
+	if (sched_setaffinity(0, sizeof(all), &all))
+		fail("sched_setaffinity", errno);
+	return best;
+}
+
+/*
+ * The bandwidth formula of the README and the netlink spec, written here
+ * from the text, not read from the module: bytes/s per direction of a
+ * link = GT/s x width x encoding (8b/10b on Gen1-2, 128b/130b on Gen3-5)
+ * / 8 x MPS / (MPS + 24), the 24 bytes of each TLP being 4 of framing, a
+ * 16-byte 4DW header and a 4-byte LCRC (DLLPs and ordered sets are not
+ * in the model).
+ */
+static double model_rate(unsigned int gen, unsigned int width,
+			 unsigned int mps)
+{
+	static const double gts[] = { 0, 2.5, 5.0, 8.0, 16.0, 32.0 };
+	double enc = gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;
+
+	if (gen < 1 || gen > 5)
+		return 0;
+	return gts[gen] * 1e9 * width * enc / 8 * mps / (mps + 24.0);
+}
+
+/* Wait for port @port of BID to be in L0 at Gen @gen x @width. */
+static void wait_link(struct pnl *p, unsigned int port, unsigned int gen,
+		      unsigned int width)
+{
+	struct pnl_obj *o = malloc(sizeof(*o));
+	uint64_t end = tp_now_ns() + 20000000000ULL;
+
+	if (!o)
+		fail("malloc", ENOMEM);
+	do {
+		if (!tp_port_get(p, BID, port, o, NULL) &&
+		    o->u[PCIESW_A_PORT_LTSSM] == PCIESW_LTSSM_L0 &&
+		    o->u[PCIESW_A_PORT_SPEED] == gen &&
+		    o->u[PCIESW_A_PORT_WIDTH] == width) {
+			free(o);
+			return;
+		}
+		usleep(2000);
+	} while (tp_now_ns() < end);
+	fprintf(stderr, "pciesw_bench: port %u: not Gen%u x%u in L0\n", port,
+		gen, width);
+	exit(1);
+}
+
+static void port_set(struct pnl *p, unsigned int port, int attr, uint32_t v)
+{
+	if (tp_port_set1(p, BID, port, (struct pnl_attr)A_U32(attr, v)))
+		fail("port-set", EIO);
+}
+
+static void pacing(struct pnl *p, bool on)
+{
+	if (dma_switch_set(p, BID, PCIESW_A_SWITCH_DMA_PACING, on, NULL))
+		fail("switch-set pacing", EIO);
+}
+
+/*
+ * run_all() for P4: the same submissions, but completions are collected
+ * every 500 us rather than on each wake-up, so that the reader's wake-ups
+ * (one a completion on a poll()ing reader) do not take the CPU from the
+ * channel on this 2-vCPU guest: what is measured is the engine's work.
+ * Costs up to one nap (+ its overshoot) at the end, on both sides of P4's
+ * difference.
+ */
+static uint64_t run_batched(int fd, struct pciesw_dma_desc *d, unsigned int n)
+{
+	struct pciesw_dma_completion *c = calloc(n, sizeof(*c));
+	uint64_t t0 = tp_now_ns();
+	unsigned int i = 0, got = 0;
+	int err;
+
+	if (!c)
+		fail("calloc", ENOMEM);
+	while (got < n) {
+		while (i < n) {
+			unsigned int k = n - i < PCIESW_DMA_MAX_BATCH ?
+					 n - i : PCIESW_DMA_MAX_BATCH;
+
+			if (i - got + k > PCIESW_DMA_MAX_INFLIGHT)
+				break;
+			err = dma_submit(fd, d + i, k, NULL);
+			if (err)
+				fail("submit", err);
+			i += k;
+		}
+		usleep(500);
+		err = dma_read(fd, c + got, n - got, 0);
+		if (err == -ETIMEDOUT)
+			continue;
+		if (err <= 0)
+			fail("completions", err ? -err : EIO);
+		got += err;
+		if (tp_now_ns() - t0 > WAIT_MS * 1000000ULL)
+			fail("completions missing", ETIMEDOUT);
+	}
+	t0 = tp_now_ns() - t0;
+	for (i = 0; i < n; i++)
+		if (c[i].status != PCIESW_DMA_STATUS_OK ||
+		    c[i].bytes != d[c[i].user_data].len)
+			fail(dma_status_name(c[i].status), EIO);
+	free(c);
+	return t0;
+}
+
+/* @n 1 MiB blocks, the source's and destination's 64 MiB reused in turn */
+static uint64_t xfer_cyc(int fd, uint32_t src, uint32_t dst, uint64_t dbase,
+			 unsigned int n)
+{
+	struct pciesw_dma_desc *d = calloc(n, sizeof(*d));
+	unsigned int i;
+	uint64_t t;
+
+	if (!d)
+		fail("calloc", ENOMEM);
+	for (i = 0; i < n; i++)
+		d[i] = dma_desc(dma_ep(src, i % 64 * MiB),
+				dma_ep(dst, dbase + i % 64 * MiB), MiB, i,
+				i % 4);
+	t = run_all(fd, d, n);
+	free(d);
+	return t;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * P1: one unpaced 64 MiB descriptor, endpoint to endpoint (wall time from
+ * submission to completion), against the kernel copying the same pages
+ * with the same page walk and no engine (the bench hook).  Then 1 MiB
+ * blocks over 1 and 2 channels.
+ */
+static void bench_p1(int fd, uint32_t gpu, uint32_t nvme)
+{
+	uint64_t len = 64 * MiB, t_dma = UINT64_MAX, t_cpy = UINT64_MAX;
+	unsigned char *s = dma_map(fd, gpu, 0, len);
+	unsigned char *d = dma_map(fd, nvme, 0, len);
+	uint64_t t1, t2;
+	char extra[400];
+	double r;
+	int i;
+
+	if (s == MAP_FAILED || d == MAP_FAILED)
+		fail("mmap", errno);
+	pat_fill(s, len, 1);
+	/* both sides' pages exist before anything is timed */
+	xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len, len, 1);
+	for (i = 0; i < 5; i++) {
+		uint64_t t = xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len,
+				  len, 1);
+
+		fprintf(stderr, "bench: P1 DMA: %.3f ms\n", t / 1e6);
+		t_dma = min64(t_dma, t);
+		t_cpy = min64(t_cpy, hook_best(gpu, 0, nvme, 0, len));
+	}
+	if (pat_check(d, len, 1) != -1)
+		fail("P1 data differs", EIO);
+	r = (double)t_cpy / t_dma;
+	snprintf(extra, sizeof(extra),
+		 "(1 descriptor, 1 channel, submit to completion: %.0f MB/s; "
+		 "in-kernel copy of the same pages, same page walk, no "
+		 "engine: %.0f MB/s; best of 5 each, interleaved, the copy "
+		 "on each vCPU)",
+		 len / secs(t_dma) / 1e6, len / secs(t_cpy) / 1e6);
+	line("P1", "ep->ep 64 MiB DMA / in-kernel copy", r, "",
+	     ">= 0.9 (<= 1.1)", r >= 0.9 && r <= 1.1, extra);
+
+	t1 = t2 = UINT64_MAX;
+	for (i = 0; i < 5; i++) {
+		t1 = min64(t1, xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len,
+				    MiB, 1));
+		t2 = min64(t2, xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len,
+				    MiB, 2));
+	}
+	snprintf(extra, sizeof(extra),
+		 "(64 MiB in 1 MiB blocks, unpaced: 1 channel %.0f MB/s, "
+		 "2 channels %.0f MB/s; best of 5 each, interleaved)",
+		 len / secs(t1) / 1e6, len / secs(t2) / 1e6);
+	line("P1", "2 channels / 1 channel", (double)t1 / t2, "x", ">= 1.7x",
+	     (double)t1 / t2 >= 1.7, extra);
+	munmap(s, len);
+	munmap(d, len);
+}
+
+/*
+ * P4: what a descriptor costs beyond its bytes, on one channel: N 4 KiB
+ * descriptors against one descriptor of N x 4 KiB (the same pages, both
+ * submit to last completion, collected by run_batched()), per descriptor,
+ * against the kernel's copy of 4 KiB (the hook's copy of the N x 4 KiB,
+ * / N).  Every completion's status and byte count is checked.
+ */
+static void bench_p4(int fd, uint32_t gpu, uint32_t nvme)
+{
+	enum { N = 16384 };
+	const uint64_t blk = 4 * KiB, len = N * blk;
+	struct pciesw_dma_desc *d = calloc(N, sizeof(*d));
+	uint64_t t_n = UINT64_MAX, t_1 = UINT64_MAX, t_c = UINT64_MAX;
+	struct pciesw_dma_desc one;
+	double over, c4k;
+	char extra[400];
+	unsigned int i;
+
+	if (!d)
+		fail("calloc", ENOMEM);
+	for (i = 0; i < N; i++)
+		d[i] = dma_desc(dma_ep(gpu, i * blk), dma_ep(nvme, i * blk),
+				blk, i, 0);
+	one = dma_desc(dma_ep(gpu, 0), dma_ep(nvme, 0), len, 0, 0);
+	run_batched(fd, d, N);
+	for (i = 0; i < 5; i++) {
+		t_n = min64(t_n, run_batched(fd, d, N));
+		t_1 = min64(t_1, run_batched(fd, &one, 1));
+		t_c = min64(t_c, hook_best(gpu, 0, nvme, 0, len));
+	}
+	free(d);
+	over = ((double)t_n - (double)t_1) / N;
+	c4k = (double)t_c / N;
+	snprintf(extra, sizeof(extra),
+		 "(channel 0: %u x 4 KiB %.1f ms, 1 x %llu MiB %.1f ms: "
+		 "%.2f us a descriptor; in-kernel 4 KiB copy %.2f us; "
+		 "completions read every 0.5 ms, all ok; best of 5)",
+		 N, t_n / 1e6, (unsigned long long)(len / MiB), t_1 / 1e6,
+		 over / 1e3, c4k / 1e3);
+	line("P4", "per-descriptor overhead / 4 KiB copy", over / c4k, "",
+	     "<= 1.0", over <= c4k, extra);
+}
+
+/*
+ * P2: pacing on, the upstream link the bottleneck: it is Gen1 x1 (target
+ * speed Gen1, lanes 1-15 failed), the NVMe drive Gen2 x1, the GPU Gen5
+ * x16.  Slow enough that the model, not the emulated CPU, sets both
+ * rates (checked: each at least 80 % of its model).  P2P crosses no
+ * upstream link: min(NVMe, GPU); the bounce goes up and comes down the
+ * upstream link (one direction each, full duplex, pipelined over two
+ * channel pairs): the upstream rate.  Upstream payload bytes: exactly 0
+ * for P2P, exactly twice the bytes for the bounce.
+ */
+static void bench_p2(struct pnl *p, int fd, uint32_t gpu)
+{
+	const uint64_t len = 64 * MiB, blk = MiB;
+	const unsigned int n = len / blk;
+	uint64_t t_p2p = UINT64_MAX, t_b = UINT64_MAX, up0, up_p, up_b, t;
+	unsigned char *src, *dst, *h;
+	double m_up, m_nv, m_gpu, m_p2p, m_b, r, a_p2p, a_b;
+	long long mps = dma_switch_val(p, BID, PCIESW_A_SWITCH_MPS);
+	char extra[512];
+	uint32_t nvme;
+	unsigned int i;
+	int rep;
+	bool pass;
+
+	if (mps <= 0)
+		fail("switch-get mps", EIO);
+	if (dma_ep_replace(p, BID, 2, PCIESW_EP_TYPE_NVME,
+			   PCIESW_LINK_SPEED_GEN2, 1, &nvme, NULL))
+		fail("ep-add", EIO);
+	port_set(p, 0, PCIESW_A_PORT_TARGET_SPEED, PCIESW_LINK_SPEED_GEN1);
+	port_set(p, 0, PCIESW_A_PORT_FAILED_LANES, 0xfffe);
+	wait_link(p, 0, 1, 1);
+	wait_link(p, 1, 5, 16);
+	wait_link(p, 2, 2, 1);
+	m_up = model_rate(1, 1, mps);
+	m_nv = model_rate(2, 1, mps);
+	m_gpu = model_rate(5, 16, mps);
+	m_p2p = m_nv < m_gpu ? m_nv : m_gpu;
+	m_b = m_up < m_p2p ? m_up : m_p2p;
+
+	src = dma_map(fd, nvme, 0, len);
+	dst = dma_map(fd, gpu, 0, len);
+	h = dma_host_buf(len);
+	if (src == MAP_FAILED || dst == MAP_FAILED || !h)
+		fail("mmap", errno);
+	pat_fill(src, len, 3);
+	memset(h, 0, len);
+	pacing(p, true);
+
+	up0 = port_payload(p, BID, 0);
+	for (rep = 0; rep < REPS; rep++)
+		t_p2p = min64(t_p2p, xfer(fd, dma_ep(nvme, 0), dma_ep(gpu, 0),
+					  len, blk, 4));
+	up_p = port_payload(p, BID, 0) - up0;
+	if (pat_check(dst, len, 3) != -1)
+		fail("P2 P2P data differs", EIO);
+	memset(dst, 0, len);
+
+	up0 = port_payload(p, BID, 0);
+	for (rep = 0; rep < REPS; rep++) {
+		/* nvme -> host on channels 0-1, host -> gpu on 2-3 */
+		struct pciesw_dma_completion c[64];
+		unsigned int done = 0;
+		uint64_t t0 = tp_now_ns();
+
+		for (i = 0; i < n; i++) {
+			struct pciesw_dma_desc d = dma_desc(
+				dma_ep(nvme, i * blk), dma_host(h + i * blk),
+				blk, i, i % 2);
+
+			if (dma_submit(fd, &d, 1, NULL))
+				fail("submit", errno);
+		}
+		while (done < n) {
+			int k = dma_read(fd, c, 64, WAIT_MS), j;
+
+			if (k <= 0)
+				fail("bounce completions", -k);
+			for (j = 0; j < k; j++) {
+				struct pciesw_dma_desc d;
+
+				if (c[j].status != PCIESW_DMA_STATUS_OK ||
+				    c[j].bytes != blk)
+					fail("bounce", EIO);
+				if (c[j].user_data >= n) {
+					done++;
+					continue;
+				}
+				i = c[j].user_data;
+				d = dma_desc(dma_host(h + i * blk),
+					     dma_ep(gpu, i * blk), blk, n + i,
+					     2 + i % 2);
+				if (dma_submit(fd, &d, 1, NULL))
+					fail("submit", errno);
+			}
+		}
+		t = tp_now_ns() - t0;
+		t_b = min64(t_b, t);
+	}
+	up_b = port_payload(p, BID, 0) - up0;
+	if (pat_check(dst, len, 3) != -1 || pat_check(h, len, 3) != -1)
+		fail("P2 bounce data differs", EIO);
+	pacing(p, false);
+
+	a_p2p = len / secs(t_p2p);
+	a_b = len / secs(t_b);
+	r = (double)t_b / t_p2p;
+	pass = r >= 1.8 && up_p == 0 && up_b == 2 * len * REPS &&
+	       a_p2p >= 0.8 * m_p2p && a_b >= 0.8 * m_b;
+	snprintf(extra, sizeof(extra),
+		 "(paced; upstream Gen1 x1, NVMe Gen2 x1, GPU Gen5 x16, MPS "
+		 "%lld: P2P %.0f MB/s of modelled %.0f, bounce %.0f MB/s of "
+		 "modelled %.0f; upstream payload bytes over %d runs: P2P %llu "
+		 "(want 0), bounce %llu (want %llu); best of %d)",
+		 mps, a_p2p / 1e6, m_p2p / 1e6, a_b / 1e6, m_b / 1e6, REPS,
+		 (unsigned long long)up_p, (unsigned long long)up_b,
+		 (unsigned long long)(2 * len * REPS), REPS);
+	line("P2", "NVMe->GPU P2P / host bounce, paced", r, "x",
+	     ">= 1.8x, up 0 / 2x", pass, extra);
+
+	port_set(p, 0, PCIESW_A_PORT_FAILED_LANES, 0);
+	port_set(p, 0, PCIESW_A_PORT_TARGET_SPEED, PCIESW_LINK_SPEED_GEN5);
+	wait_link(p, 0, 5, 16);
+	munmap(src, len);
+	munmap(dst, len);
+	munmap(h, len);
+}
+
+/*
+ * P3: paced throughput against the bench's own formula (model_rate()) for
+ * the link of an NVMe endpoint on port 2 (GPU to it: that link is the
+ * bottleneck) and, for Gen5 x16, the GPU copying within its own window
+ * (its one x16 link, both directions).  A link the engine cannot feed
+ * unpaced at well above its modelled rate (the model above 60 % of the
+ * unpaced rate, best of 3 runs just before, same blocks) is reported as
+ * emulator-bound: not a pacing measurement; its target is only that
+ * pacing never beats the model.
+ */
+static void bench_p3(struct pnl *p, int fd, uint32_t gpu)
+{
+	static const struct { unsigned int gen, width; } l[] = {
+		{ 1, 1 }, { 2, 1 }, { 3, 1 }, { 4, 1 }, { 5, 1 }, { 3, 4 },
+		{ 5, 16 },
+	};
+	long long mps = dma_switch_val(p, BID, PCIESW_A_SWITCH_MPS);
+	char what[64], extra[400];
+	unsigned int i, n, k;
+
+	if (mps <= 0)
+		fail("switch-get mps", EIO);
+	for (i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		double m = model_rate(l[i].gen, l[i].width, mps), u, a, r;
+		uint64_t base = 0, t;
+		uint32_t ep = gpu;
+		bool bound;
+
+		if (l[i].width == 16) {
+			base = GiB;	/* gpu0:0 -> gpu0:1G */
+			wait_link(p, 1, l[i].gen, l[i].width);
+		} else {
+			if (dma_ep_replace(p, BID, 2, PCIESW_EP_TYPE_NVME,
+					   l[i].gen, l[i].width, &ep, NULL))
+				fail("ep-add", EIO);
+			wait_link(p, 2, l[i].gen, l[i].width);
+		}
+		/* unpaced, best of 3; destination pages made by the first */
+		xfer_cyc(fd, gpu, ep, base, 64);
+		t = UINT64_MAX;
+		for (k = 0; k < 3; k++)
+			t = min64(t, xfer_cyc(fd, gpu, ep, base, 64));
+		u = 64 * MiB / secs(t);
+		bound = m > 0.6 * u;
+		/*
+		 * The model booked the link for those 256 MiB as if they had
+		 * been paced: wait until it is free in the model again, or the
+		 * paced run would start behind that backlog
+		 */
+		usleep(256 * MiB / m * 1e6 + 20000);
+		/*
+		 * About 1 s of modelled time, so that the last completion's
+		 * latency (ms on a loaded host) stays well below the 3 %
+		 * asked; the emulator-bound ones 256 MiB
+		 */
+		n = bound ? 256 : m * 1.0 / MiB;
+		n = n < 16 ? 16 : n;
+		pacing(p, true);
+		t = xfer_cyc(fd, gpu, ep, base, n);
+		pacing(p, false);
+		a = n * MiB / secs(t);
+		r = a / m;
+		if (!bound) {
+			snprintf(what, sizeof(what), "paced / model, Gen%u x%u",
+				 l[i].gen, l[i].width);
+			snprintf(extra, sizeof(extra),
+				 "(%u MiB: %.1f MB/s, formula %.1f MB/s at MPS "
+				 "%lld; unpaced %.0f MB/s)", n, a / 1e6, m / 1e6,
+				 mps, u / 1e6);
+			line("P3", what, r, "", "0.97 .. 1.03",
+			     r >= 0.97 && r <= 1.03, extra);
+		} else {
+			snprintf(what, sizeof(what),
+				 "Gen%u x%u emulator-bound: achieved / model",
+				 l[i].gen, l[i].width);
+			snprintf(extra, sizeof(extra),
+				 "(not a pacing measurement: the emulator moves "
+				 "%.0f MB/s unpaced; paced achieved %.0f of "
+				 "modelled %.0f MB/s (formula, MPS %lld), %u MiB)",
+				 u / 1e6, a / 1e6, m / 1e6, mps, n);
+			line("P3", what, r, "", "<= 1.03 (never > model)",
+			     r <= 1.03, extra);
+		}
+	}
+	if (dma_ep_replace(p, BID, 2, PCIESW_EP_TYPE_NVME, 0, 0, &i, NULL))
+		fail("ep-add", EIO);
+}
+
+/* PCI devices outside domain 0: the PCI views of the switches */
+static unsigned int pci_view_devs(void)
+{
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir)))
+		if (e->d_name[0] != '.' && strncmp(e->d_name, "0000:", 5))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Wait until the PCI views have been made or torn down (that work goes
+ * on after new_device/del_device return) and nothing changes for 1 s.
+ */
+static void settle(void)
+{
+	uint64_t end = tp_now_ns() + 120000000000ULL;
+	unsigned int last = pci_view_devs(), same = 0;
+
+	while (same < 5 && tp_now_ns() < end) {
+		unsigned int now;
+
+		usleep(200000);
+		now = pci_view_devs();
+		same = now == last ? same + 1 : 0;
+		last = now;
+	}
+}
+
+/* Run @argv with stdout to @out; its wall ns, exit status @want or fail. */
+static uint64_t run_cmd(char *const argv[], const char *out, int want)
+{
+	uint64_t t0 = tp_now_ns();
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		fail("fork", errno);
+	if (!pid) {
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open("/dev/null", O_WRONLY);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		fail("waitpid", errno);
+	t0 = tp_now_ns() - t0;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != want) {
+		fprintf(stderr, "pciesw_bench: %s %s %s %s: status %#x\n",
+			argv[0], argv[1], argv[2], argv[3] ? argv[3] : "", st);
+		exit(1);
+	}
+	return t0;
+}
+
+static uint64_t best_cmd(char *const argv[], const char *out, int want,
+			 int reps)
+{
+	uint64_t best = UINT64_MAX;
+
+	while (reps--)
+		best = min64(best, run_cmd(argv, out, want));
+	return best;
+}
+
+/*
+ * P5: `switchctl -j status` of 64 switches in one process against 64
+ * times the status of one switch, both less the process's start-up (the
+ * same command for a switch that does not exist: exec, netlink family
+ * lookup, one request).  One switch and the start-up are measured while
+ * that switch is the only one; then 63 more are made.
+ */
+static void bench_p5(struct pnl *p, const char *switchctl)
+{
+	enum { FIRST = 100, NR = 64 };
+	const char *out = "/tmp/pciesw_bench_p5.json";
+	char *sc = (char *)switchctl;
+	char *one[] = { sc, "-j", "status", "pciesw100", NULL };
+	char *none[] = { sc, "-j", "status", "pciesw255", NULL };
+	char *all[] = { sc, "-j", "status", NULL };
+	uint64_t ts, t1, t64;
+	char extra[400], *buf;
+	unsigned int i, found = 0;
+	double r;
+	FILE *f;
+
+	for (i = 0; i < 256; i++)
+		if (sw_exists(i))
+			sw_del(i);
+	if (sw_new(FIRST, NULL) || !tp_wait_trained(p, FIRST))
+		fail("new_device", errno);
+	settle();
+	run_cmd(one, out, 0);
+	ts = t1 = UINT64_MAX;
+	for (i = 0; i < 15; i++) {
+		ts = min64(ts, run_cmd(none, "/dev/null", 1));
+		t1 = min64(t1, run_cmd(one, "/dev/null", 0));
+	}
+	for (i = 1; i < NR; i++)
+		if (sw_new(FIRST + i, NULL))
+			fail("new_device", errno);
+	for (i = 1; i < NR; i++)
+		if (!tp_wait_trained(p, FIRST + i))
+			fail("switch links", ETIMEDOUT);
+	settle();
+	t64 = best_cmd(all, out, 0, 7);
+	/* the output: one object per switch */
+	f = fopen(out, "r");
+	buf = malloc(8 << 20);
+	if (!f || !buf)
+		fail(out, errno);
+	buf[fread(buf, 1, (8 << 20) - 1, f)] = '\0';
+	fclose(f);
+	for (char *q = buf; (q = strstr(q, "\"switch\":")); q++)
+		found++;
+	free(buf);
+	if (found != NR) {
+		fprintf(stderr, "pciesw_bench: P5: %u switches in the output\n",
+			found);
+		exit(1);
+	}
+	r = ((double)t64 - ts) / (NR * ((double)t1 - ts));
+	snprintf(extra, sizeof(extra),
+		 "(`switchctl -j status`, 64 switches: %.2f ms; `status "
+		 "pciesw100`, the only switch: %.2f ms; start-up (`status "
+		 "pciesw255`, no such switch): %.2f ms; best of 7, 15 and 15 "
+		 "(the last two interleaved), PCI views settled)",
+		 t64 / 1e6, t1 / 1e6, ts / 1e6);
+	line("P5", "status: 64 switches / 64 x one switch", r, "", "<= 1.2",
+	     r <= 1.2, extra);
+	for (i = 0; i < NR; i++)
+		sw_del(FIRST + i);
 }
 
 static int load_module(const char *ko)
@@ -418,12 +1066,11 @@ static void bench_resident(int fd, uint32_t gpu)
 int main(int argc, char **argv)
 {
 	const char *ko = argc > 1 ? argv[1] : getenv("PCIESW_KO");
-	uint64_t len = 64 * MiB, t_dma, t_mem, t1, t2, up, t;
-	unsigned char *s, *dst, *h;
+	const char *switchctl = argc > 2 ? argv[2] : "userspace/switchctl";
 	struct pnl p;
 	uint32_t gpu, nvme;
 	unsigned int i, r;
-	char path[32], extra[256];
+	char path[32];
 	int fd;
 	struct utsname u;
 
@@ -437,205 +1084,13 @@ int main(int argc, char **argv)
 	nvme = dma_ep_id(BID, "nvme0");
 	bench_resident(fd, gpu);
 
-	/* P1: unpaced ep->ep 64 MiB vs memcpy, pages present on both sides */
-	s = dma_map(fd, gpu, 0, len);
-	dst = dma_map(fd, nvme, 0, len);
-	if (s == MAP_FAILED || dst == MAP_FAILED)
-		fail("mmap", errno);
-	pat_fill(s, len, 1);
-	xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len, len, 1);
-	t_dma = best_xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len, len, 1);
-	if (pat_check(dst, len, 1) != -1)
-		fail("P1 data differs", EIO);
-	{
-		unsigned char *a = dma_host_buf(len), *b = dma_host_buf(len);
-
-		if (!a || !b)
-			fail("host buffers", ENOMEM);
-		pat_fill(a, len, 2);
-		memset(b, 0, len);
-		t_mem = UINT64_MAX;
-		for (r = 0; r < REPS; r++) {
-			t = tp_now_ns();
-			memcpy(b, a, len);
-			t = tp_now_ns() - t;
-			if (t < t_mem)
-				t_mem = t;
-		}
-		if (pat_check(b, len, 2) != -1)
-			fail("memcpy", EIO);
-		munmap(a, len);
-		munmap(b, len);
-	}
-	snprintf(extra, sizeof(extra), "(DMA %.0f MB/s, memcpy %.0f MB/s)",
-		 len / secs(t_dma) / 1e6, len / secs(t_mem) / 1e6);
-	line("P1", "ep->ep 64 MiB unpaced / memcpy 64 MiB",
-	     (double)t_mem / t_dma, "", ">= 0.9", (double)t_mem / t_dma >= 0.9,
-	     extra);
-	t1 = best_xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len, MiB, 1);
-	t2 = best_xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len, MiB, 2);
-	snprintf(extra, sizeof(extra),
-		 "(1 MiB blocks: 1 channel %.0f MB/s, 2 channels %.0f MB/s)",
-		 len / secs(t1) / 1e6, len / secs(t2) / 1e6);
-	line("P1", "2 channels / 1 channel", (double)t1 / t2, "x", ">= 1.7x",
-	     (double)t1 / t2 >= 1.7, extra);
-
-	/* P2: NVMe -> GPU, P2P vs bounce through a host buffer */
-	h = dma_host_buf(len);
-	if (!h)
-		fail("host buffer", ENOMEM);
-	memset(h, 0, len);
-	up = port_bytes(&p, BID, 0);
-	t1 = best_xfer(fd, dma_ep(nvme, 0), dma_ep(gpu, 0), len, MiB, 4);
-	up = port_bytes(&p, BID, 0) - up;
-	t2 = UINT64_MAX;
-	for (r = 0; r < REPS; r++) {
-		/* each block: nvme -> host, then host -> gpu when it is in */
-		struct pciesw_dma_completion c[64];
-		unsigned int n = len / MiB, done = 0;
-		uint64_t t0 = tp_now_ns();
-
-		for (i = 0; i < n; i++) {
-			struct pciesw_dma_desc d = dma_desc(
-				dma_ep(nvme, i * MiB), dma_host(h + i * MiB),
-				MiB, i, i % 4);
-
-			if (dma_submit(fd, &d, 1, NULL))
-				fail("submit", errno);
-		}
-		while (done < n) {
-			int k = dma_read(fd, c, 64, WAIT_MS), j;
-
-			if (k <= 0)
-				fail("bounce completions", -k);
-			for (j = 0; j < k; j++) {
-				struct pciesw_dma_desc d;
-
-				if (c[j].status != PCIESW_DMA_STATUS_OK)
-					fail("bounce", EIO);
-				if (c[j].user_data >= n) {
-					done++;
-					continue;
-				}
-				i = c[j].user_data;
-				d = dma_desc(dma_host(h + i * MiB),
-					     dma_ep(gpu, i * MiB), MiB, n + i,
-					     i % 4);
-				if (dma_submit(fd, &d, 1, NULL))
-					fail("submit", errno);
-			}
-		}
-		t = tp_now_ns() - t0;
-		if (t < t2)
-			t2 = t;
-	}
-	snprintf(extra, sizeof(extra),
-		 "(P2P %.0f MB/s, bounce %.0f MB/s; upstream bytes during P2P: %llu)",
-		 len / secs(t1) / 1e6, len / secs(t2) / 1e6,
-		 (unsigned long long)up);
-	line("P2", "NVMe->GPU P2P / host bounce (0 upstream)", (double)t2 / t1,
-	     "x", ">= 1.8x, 0 up", (double)t2 / t1 >= 1.8 && up == 0, extra);
-	munmap(h, len);
-	munmap(s, len);
-	munmap(dst, len);
-
-	/* P3: paced throughput / modelled, 1 MiB blocks over 4 channels */
-	{
-		static const struct { unsigned int speed, width; } l[] = {
-			{ PCIESW_LINK_SPEED_GEN3, 1 },
-			{ PCIESW_LINK_SPEED_GEN4, 1 },
-			{ PCIESW_LINK_SPEED_GEN5, 1 },
-			{ PCIESW_LINK_SPEED_GEN3, 4 },
-		};
-		uint32_t ep;
-		char what[64];
-
-		if (dma_switch_set(&p, BID, PCIESW_A_SWITCH_DMA_PACING, 1,
-				   NULL))
-			fail("pacing on", EIO);
-		for (i = 0; i < 4; i++) {
-			uint64_t bw, n;
-			double ratio;
-
-			if (dma_ep_replace(&p, BID, 2, PCIESW_EP_TYPE_NVME,
-					   l[i].speed, l[i].width, &ep, NULL))
-				fail("ep-add", EIO);
-			bw = dma_port_bw(&p, BID, 2);
-			/* about 0.3 s of modelled time */
-			n = (uint64_t)(bw * 0.3 / MiB);
-			n = n < 8 ? 8 : n;
-			t = xfer(fd, dma_ep(gpu, 0), dma_ep(ep, 0), n * MiB,
-				 MiB, 4);
-			ratio = n * MiB / secs(t) / bw;
-			snprintf(what, sizeof(what),
-				 "paced / model, Gen%u x%u", l[i].speed,
-				 l[i].width);
-			snprintf(extra, sizeof(extra),
-				 "(%llu MiB: %.1f MB/s, model %.1f MB/s)",
-				 (unsigned long long)n, n * MiB / secs(t) / 1e6,
-				 bw / 1e6);
-			line("P3", what, ratio, "", "0.97 .. 1.03",
-			     ratio >= 0.97 && ratio <= 1.03, extra);
-		}
-		if (dma_switch_set(&p, BID, PCIESW_A_SWITCH_DMA_PACING, 0,
-				   NULL))
-			fail("pacing off", EIO);
-		if (dma_ep_replace(&p, BID, 2, PCIESW_EP_TYPE_NVME, 0, 0,
-				   &nvme, NULL))
-			fail("ep-add", EIO);
-	}
-
-	/* P4: 4 KiB descriptors in batches of 64 vs a 4 KiB memcpy loop */
-	{
-		enum { N = 16384, BATCH = 64, DEPTH = 1024 };
-		struct pciesw_dma_desc *d = calloc(N, sizeof(*d));
-		struct pciesw_dma_completion c[DEPTH];
-		unsigned int sub = 0, done = 0;
-		unsigned char *a = dma_host_buf(len), *b = dma_host_buf(len);
-		double dps, mps;
-
-		if (!d || !a || !b)
-			fail("calloc", ENOMEM);
-		for (i = 0; i < N; i++)
-			d[i] = dma_desc(dma_ep(gpu, i * 4 * KiB),
-					dma_ep(nvme, i * 4 * KiB), 4 * KiB, i,
-					i / BATCH % 4);
-		run_all(fd, d, N);	/* pages present */
-		t1 = tp_now_ns();
-		while (done < N) {
-			while (sub < N && sub - done + BATCH <= DEPTH) {
-				if (dma_submit(fd, d + sub, BATCH, NULL))
-					fail("submit", errno);
-				sub += BATCH;
-			}
-			int k = dma_read(fd, c, DEPTH, WAIT_MS);
-
-			if (k <= 0)
-				fail("P4 completions", -k);
-			done += k;
-		}
-		t1 = tp_now_ns() - t1;
-		dps = N / secs(t1);
-		memset(a, 1, len);
-		memset(b, 0, len);
-		t2 = tp_now_ns();
-		for (i = 0; i < N; i++)
-			memcpy(b + i * 4 * KiB, a + i * 4 * KiB, 4 * KiB);
-		t2 = tp_now_ns() - t2;
-		mps = N / secs(t2);
-		snprintf(extra, sizeof(extra),
-			 "(DMA %.0f desc/s, memcpy %.0f copies/s)", dps, mps);
-		line("P4", "4 KiB descs, batches of 64 / 4 KiB memcpy",
-		     dps / mps, "", ">= 0.5", dps / mps >= 0.5, extra);
-		free(d);
-		munmap(a, len);
-		munmap(b, len);
-	}
-	snprintf(out[nout++], sizeof(out[0]),
-		 "P5  not defined by the issue (nothing measured)");
-
+	bench_p1(fd, gpu, nvme);
+	bench_p4(fd, gpu, nvme);
+	bench_p2(&p, fd, gpu);
+	bench_p3(&p, fd, gpu);
 	close(fd);
 	sw_del(BID);
+	bench_p5(&p, switchctl);
 	printf("pciesw benchmarks: kernel %s, %ld vCPUs, ratios measured in this run\n",
 	       u.release, sysconf(_SC_NPROCESSORS_ONLN));
 	printf("%-3s %-44s %13s %-18s %s\n", "", "figure", "value", "target",
