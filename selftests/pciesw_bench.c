@@ -1104,5 +1104,5 @@ int main(int argc, char **argv)
 				printf("%s\n", out[i]);
 	}
 	printf("summary: %d PASS, %d MISS\n", npass, nmiss);
-	return 0;
+	return nmiss ? 1 : 0;
 }
