@@ -5,22 +5,24 @@
 # switches, 257 (and garbage) is refused, unloading leaves nothing behind,
 # 20 load/unload cycles with readers hammering sysfs, netlink and the char
 # device, and an open /dev/pcieswN keeps the module in (rmmod fails while it
-# is open, succeeds after close).
+# is open, succeeds after close).  Reduced (PCIESW_REDUCED, the debug plan):
+# nr_switches=32 instead of 256, 5 cycles instead of 20.
 #
-# PCIESW_KO must name the module file (selftests/run.sh sets it).  Leaves
-# the module unloaded.
+# PCIESW_KO must name the module file (selftests/run.sh sets it); every load
+# passes PCIESW_MODARGS first.  Leaves the module unloaded.
 
 # shellcheck disable=SC2016 # eval '...' on purpose: evaluated by check
 . "$(dirname "$0")/lib.sh"
 
 KO=${PCIESW_KO:-}
-[[ -n $KO && -r $KO ]] || skip_all "PCIESW_KO does not name the module file"
 ((EUID == 0)) || skip_all "needs root"
-[[ -x $PCIESW_TOOL ]] || skip_all "$PCIESW_TOOL not built"
+[[ -n $KO && -r $KO ]] ||
+	bail "PCIESW_KO does not name the module file (the runner sets it)"
+[[ -x $PCIESW_TOOL ]] || bail "$PCIESW_TOOL not built (it is built with the tests)"
 
-# load [ARGS...]: insmod, output in $R
+# load [ARGS...]: insmod with the runner's arguments, then ARGS; output in $R
 load() {
-	R=$(insmod "$KO" "$@" 2>&1)
+	load_module "$KO" "$@"
 }
 
 # Nothing of the module is left: sysfs, /dev, char region, netlink family.
@@ -79,10 +81,12 @@ check "nothing left after unload" nothing_left
 
 # 256 switches each with a PCI hierarchy take many minutes on the debug
 # kernel: that case loads without the PCI view (pciesw_pci.sh covers the
-# view's load/unload).
-for n in 0 3 256; do
+# view's load/unload); on the debug plan it loads 32 (257 is refused below
+# in every plan).
+reduce 256 32 "nr_switches (the many-switch load)"; MANY=$R
+for n in 0 3 "$MANY"; do
 	args=(nr_switches="$n")
-	((n == 256)) && args+=(pci_view=0)
+	((n == MANY)) && args+=(pci_view=0)
 	if load "${args[@]}"; then
 		ok "insmod nr_switches=$n"
 	else
@@ -116,7 +120,8 @@ done
 # ---- refused values ------------------------------------------------------
 
 kmsg_mark too-many
-R=$("$PCIESW_TOOL" load-module "$KO" nr_switches=257)
+modargs nr_switches=257
+R=$("$PCIESW_TOOL" load-module "$KO" "$R")
 check_eq "finit_module nr_switches=257 fails with EINVAL" EINVAL "$R"
 mod_loaded && mod_unload
 check "nr_switches=257: nothing left" nothing_left
@@ -147,8 +152,9 @@ reader=$!
 ) &
 sysfs_reader=$!
 
+reduce 20 5 "load/unload cycles under readers"; CYCLES=$R
 errors=0 retried=0
-for ((c = 1; c <= 20; c++)); do
+for ((c = 1; c <= CYCLES; c++)); do
 	if ! load nr_switches=2; then
 		errors=$((errors + 1))
 		diag "cycle $c: insmod: $R"
@@ -160,7 +166,7 @@ for ((c = 1; c <= 20; c++)); do
 		mod_unload || { errors=$((errors + 1)); diag "cycle $c: rmmod: $R"; }
 	fi
 done
-check_eq "20 load/unload cycles with readers running" 0 "$errors"
+check_eq "$CYCLES load/unload cycles with readers running" 0 "$errors"
 ((retried)) && diag "rmmod had to wait for a reader in $retried cycles"
 
 : >"$T_TMP/stop"
