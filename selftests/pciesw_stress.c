@@ -407,14 +407,14 @@ static void run_threads(pthread_t *t, unsigned int n,
 
 	for (i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, fn[i], arg[i]);
-	usleep(run_ms() * 1000);
+	usleep(run_ms() * 1000);	/* how long the race runs */
 	/* a slow kernel: a little longer, until something raced at all */
 	end = tp_now_ns() + 30 * 1000000000ULL;
 	while (tp_now_ns() < end &&
 	       (atomic_load(&sh->dumps) + atomic_load(&sh->dumps_intr) < 10 ||
 		atomic_load(&sh->writes_nl) + atomic_load(&sh->writes_sysfs) +
 		atomic_load(&sh->hp_ops) < 10))
-		usleep(10000);
+		usleep(10000);	/* polls the race counters */
 	atomic_store(&sh->stop, true);
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
@@ -495,8 +495,8 @@ static bool grow_histories(struct pnl *p, unsigned int id, unsigned int g)
 
 FIXTURE_SETUP(groups)
 {
-	if (!pciesw_present())
-		SKIP(return, "pciesw module not loaded");
+	ASSERT_TRUE(pciesw_present())
+		TH_LOG("pciesw is not loaded (the runner loads it)");
 	ASSERT_EQ(0, pnl_open(&self->p));
 	ASSERT_EQ(0, tp_switch_fresh(&self->p, ID, NULL));
 	ASSERT_TRUE(grow_histories(&self->p, ID, variant->group));
@@ -834,8 +834,8 @@ FIXTURE_SETUP(hp)
 {
 	struct pnl_reply r;
 
-	if (!pciesw_present())
-		SKIP(return, "pciesw module not loaded");
+	ASSERT_TRUE(pciesw_present())
+		TH_LOG("pciesw is not loaded (the runner loads it)");
 	ASSERT_EQ(0, pnl_open(&self->p));
 	ASSERT_EQ(0, tp_switch_fresh(&self->p, ID_HP, NULL));
 	ASSERT_EQ(0, tp_group_set_name(&self->p, ID_HP, "nvme", "16x1", &r));
@@ -918,7 +918,7 @@ static void *all_sysfs_reader(void *arg)
 		struct dirent *de;
 
 		if (!d) {
-			usleep(1000);
+			usleep(1000);	/* paces the reader: the module is out */
 			continue;
 		}
 		while ((de = readdir(d)) && !atomic_load(&sh->stop)) {
@@ -968,7 +968,7 @@ static void *all_dumper(void *arg)
 		struct pnl p;
 
 		if (pnl_open(&p)) {
-			usleep(1000);
+			usleep(1000);	/* paces the dumper: the module is out */
 			continue;
 		}
 		pnl_set_timeout(p.sk, 2000);
@@ -1008,7 +1008,7 @@ static void *held_reader(void *arg)
 		if (n < 0 && errno != ENODEV)
 			report(sh, "held ltssm_history: %s", strerror(errno));
 		if (n < 0)
-			usleep(1000);
+			usleep(1000);	/* paces the reader: the switch is gone */
 	}
 	close(fd);
 	return NULL;
@@ -1024,13 +1024,16 @@ FIXTURE(rm)
 FIXTURE_SETUP(rm)
 {
 	self->ko = getenv("PCIESW_KO");
-	if (!pciesw_present())
-		SKIP(return, "pciesw module not loaded");
-	if (!self->ko || access(self->ko, R_OK))
-		SKIP(return, "PCIESW_KO not set: cannot load the module again");
+	ASSERT_TRUE(pciesw_present())
+		TH_LOG("pciesw is not loaded (the runner loads it)");
+	ASSERT_TRUE(self->ko && !access(self->ko, R_OK))
+		TH_LOG("PCIESW_KO does not name the module file (the runner sets it)");
 	ASSERT_EQ(0, pnl_open(&self->p));
 	ASSERT_EQ(0, tp_switch_fresh(&self->p, ID_RM, NULL));
-	ASSERT_EQ(0, tp_switch_fresh(&self->p, ID_RM + 1, "pex89144"));
+	/* a big card beside the default one: pex89048 on the debug plan */
+	ASSERT_EQ(0, tp_switch_fresh(&self->p, ID_RM + 1,
+				     tp_reduce_profile("pex89144", "pex89048",
+						       "rmmod under readers, the big card")));
 	self->sh = shared_new(ID_RM, 2);
 	ASSERT_NE(NULL, self->sh);
 }
@@ -1040,14 +1043,8 @@ FIXTURE_TEARDOWN(rm)
 	free(self->sh);
 	pnl_close(&self->p);
 	/* whatever happened, leave the module loaded for the runner */
-	if (self->ko && !pciesw_present()) {
-		int fd = open(self->ko, O_RDONLY | O_CLOEXEC);
-
-		if (fd >= 0) {
-			syscall(SYS_finit_module, fd, "", 0);
-			close(fd);
-		}
-	}
+	if (self->ko && !pciesw_present())
+		tp_load_module(self->ko, "");
 	if (sw_exists(ID_RM))
 		sw_del(ID_RM);
 	if (sw_exists(ID_RM + 1))
@@ -1062,16 +1059,16 @@ TEST_F_TIMEOUT(rm, rmmod_under_readers, 90)
 	unsigned int i, tries = 0;
 	uint64_t end;
 	pthread_t th[5];
-	int err = -1, fd;
+	int err = -1;
 
 	pnl_close(&self->p);	/* our own socket must not matter either */
 	for (i = 0; i < 5; i++)
 		pthread_create(&th[i], NULL, fn[i], sh);
 	/* the readers are going (bounded: the debug kernel is slow) */
 	end = tp_now_ns() + 20 * 1000000000ULL;
-	usleep(run_ms() * 1000 / 4);
+	usleep(run_ms() * 1000 / 4);	/* how long they read before rmmod */
 	while ((!sh->reads || !sh->dumps) && tp_now_ns() < end)
-		usleep(10000);
+		usleep(10000);	/* polls the read counters */
 	ASSERT_LT(0U, sh->reads);
 	ASSERT_LT(0U, sh->dumps);
 
@@ -1086,13 +1083,13 @@ TEST_F_TIMEOUT(rm, rmmod_under_readers, 90)
 		err = errno;
 		if (err != EAGAIN && err != EWOULDBLOCK && err != EBUSY)
 			break;
-		usleep(2000);
+		usleep(2000);	/* retries while a dump holds the module */
 	}
 	EXPECT_EQ(0, err) TH_LOG("delete_module after %u tries: %s", tries,
 				 strerror(err));
 	TH_LOG("rmmod after %u tries; %u sysfs reads (%u gone), %u dumps",
 	       tries, sh->reads, sh->reads_gone, sh->dumps);
-	/* the readers keep going against nothing for a while */
+	/* the readers keep going against nothing for a while (on purpose) */
 	usleep(200 * 1000);
 	atomic_store(&sh->stop, true);
 	for (i = 0; i < 5; i++)
@@ -1102,12 +1099,9 @@ TEST_F_TIMEOUT(rm, rmmod_under_readers, 90)
 	EXPECT_NE(0, access("/sys/module/pciesw", F_OK));
 	EXPECT_FALSE(sw_exists(ID_RM));
 
-	/* and it loads again */
-	fd = open(self->ko, O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, syscall(SYS_finit_module, fd, "", 0))
-		TH_LOG("finit_module: %s", strerror(errno));
-	close(fd);
+	/* and it loads again, with the runner's arguments */
+	err = tp_load_module(self->ko, "");
+	EXPECT_EQ(0, err) TH_LOG("finit_module: %s", strerror(-err));
 	EXPECT_TRUE(pciesw_present());
 	EXPECT_TRUE(sw_exists(0));
 }
