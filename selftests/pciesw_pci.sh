@@ -17,6 +17,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/switchctl_lib.sh"
+. "$(dirname "$0")/pci_lib.sh"
 
 [[ -d /sys/bus/pci/devices ]] || skip_all "kernel without PCI support"
 command -v lspci >/dev/null || skip_all "lspci (pciutils) not installed"
@@ -24,131 +25,8 @@ command -v setpci >/dev/null || skip_all "setpci (pciutils) not installed"
 sctl_init 64 65
 
 D=$PCIESW_DEVS
-PCI=/sys/bus/pci/devices
-NL=$'\n'
 ID=64
 SW=pciesw$ID
-
-dom() { printf '%05x' $((0x20000 + $1)); }
-
-# pci_port SW PORT: PCI name of a port (not multi-function profiles)
-pci_port() {
-	local d
-	d=$(dom "${1#pciesw}")
-	if (($2 == 0)); then
-		P="$d:00:00.0"
-	else
-		printf -v P '%s:01:%02x.0' "$d" $(($2 - 1))
-	fi
-}
-
-# pci_ep SW PORT: PCI name of the endpoint behind a downstream port
-pci_ep() {
-	printf -v P '%s:%02x:00.0' "$(dom "${1#pciesw}")" $(($2 + 1))
-}
-
-# expected SW: ports + endpoints of the model, into N
-expected() {
-	local p
-	N=0
-	for p in "$D/$1"-port*; do
-		N=$((N + 1))
-		rd "$p/endpoint"
-		[[ -n $R ]] && N=$((N + 1))
-	done
-}
-
-# pci_count SW: PCI devices of its domain, into N
-pci_count() {
-	local f
-	N=0
-	for f in "$PCI/$(dom "${1#pciesw}")":*; do
-		[[ -e $f ]] && N=$((N + 1))
-	done
-}
-
-# tree_ok DESC SW: the PCI devices are exactly the model's ports and eps
-tree_ok() {
-	local want p i port bad=
-	expected "$2"; want=$N
-	pci_count "$2"
-	if ((N != want)); then
-		fail "$1: $N PCI devices, model has $want ports + endpoints"
-		return 1
-	fi
-	for p in "$D/$2"-port*; do
-		i=${p##*-port}
-		pci_port "$2" "$i"; port=$P
-		[[ -e $PCI/$port ]] || bad+=" $port"
-		rd "$p/endpoint"
-		if [[ -n $R ]]; then
-			pci_ep "$2" "$i"
-			[[ -e $PCI/$P ]] || bad+=" $P"
-		fi
-	done
-	if [[ -n $bad ]]; then
-		fail "$1: missing$bad"
-		return 1
-	fi
-	ok "$1"
-}
-
-# links_ok DESC SW: PCI current_link_width/speed == the model, every port
-# and every endpoint (whose link is its port's)
-links_ok() {
-	local p i w s bad=
-	for p in "$D/$2"-port*; do
-		i=${p##*-port}
-		rd "$p/current_link_width"; w=$R
-		rd "$p/current_link_speed"; s=$R
-		pci_port "$2" "$i"
-		rd "$PCI/$P/current_link_width"
-		[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
-		rd "$PCI/$P/current_link_speed"
-		[[ $R == "$s" ]] || bad+=" $P:speed:$R!=$s"
-		rd "$p/endpoint"
-		if [[ -n $R ]]; then
-			pci_ep "$2" "$i"
-			rd "$PCI/$P/current_link_width"
-			[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
-		fi
-	done
-	if [[ -n $bad ]]; then
-		fail "$1:$bad"
-		return 1
-	fi
-	ok "$1"
-}
-
-# lspci_has DESC DEV REGEX: lspci -vvv of DEV matches REGEX
-lspci_has() {
-	local out
-	# stderr apart: without /lib/modules lspci complains about libkmod
-	out=$(lspci -vvv -s "$2" 2>/dev/null)
-	if [[ $out =~ $3 ]]; then
-		ok "$1"
-	else
-		fail "$1"
-		diag "lspci -vvv -s $2:" "$out"
-	fi
-}
-
-lspci_hasnt() {
-	local out
-	out=$(lspci -vvv -s "$2" 2>/dev/null)
-	if [[ $out =~ $3 ]]; then
-		fail "$1"
-		diag "$out"
-	else
-		ok "$1"
-	fi
-}
-
-# driver DEV: the name of the driver bound to DEV, into R
-driver() {
-	R=$(readlink "$PCI/$1/driver" 2>/dev/null)
-	R=${R##*/}
-}
 
 # ---- the default card, as loaded ----------------------------------------
 SW0=pciesw0
