@@ -92,7 +92,8 @@ static void uev_collect(int fd, unsigned int id, int ms, struct uevs *us)
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char buf[UEV_LEN + 512];
 
-	while (poll(&pfd, 1, ms) == 1) {
+	/* a quiet period, like pnl_recv_ntf()'s: 5x on the debug kernel */
+	while (poll(&pfd, 1, ms > 0 ? (int)tp_ms(ms) : ms) == 1) {
 		ssize_t n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 		struct uev *u;
 		char *at, *p;
@@ -479,7 +480,13 @@ static void collect(struct __test_metadata *_metadata,
 	uev_collect(self->ufd, ID, 20, &self->us);
 }
 
-/* Nothing more comes for @ms: the link stays as it is. */
+/*
+ * Nothing more comes for @ms (5x on the debug kernel): the link stays as it
+ * is.  The module sends the notification and the uevent of a change as it
+ * makes it, and a link steps every 2 ms of modelled time (a few ms under
+ * TCG), so a watch of 20-100 ms covers several steps of anything that was
+ * still going to happen.
+ */
 static void quiet(struct __test_metadata *_metadata, FIXTURE_DATA(ev) *self,
 		  int ms, const char *step)
 {
