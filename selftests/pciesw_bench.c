@@ -495,6 +495,13 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * P1: one unpaced 64 MiB descriptor, endpoint to endpoint (wall time from
  * submission to completion), against the kernel copying the same pages
@@ -508,7 +515,7 @@ static void bench_p1(int fd, uint32_t gpu, uint32_t nvme)
 	unsigned char *d = dma_map(fd, nvme, 0, len);
 	uint64_t t1, t2;
 	char extra[400];
-	double r;
+	double r, pairs[10];
 	int i;
 
 	if (s == MAP_FAILED || d == MAP_FAILED)
@@ -518,12 +525,14 @@ static void bench_p1(int fd, uint32_t gpu, uint32_t nvme)
 	xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len, len, 1);
 	for (i = 0; i < 10; i++) {
 		uint64_t t = xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len,
-				  len, 1);
+				  len, 1), h = hook_on(i, gpu, 0, nvme, 0, len);
 
 		fprintf(stderr, "bench: P1 DMA: %.3f ms\n", t / 1e6);
 		t_dma = min64(t_dma, t);
-		t_cpy = min64(t_cpy, hook_on(i, gpu, 0, nvme, 0, len));
+		t_cpy = min64(t_cpy, h);
+		pairs[i] = (double)h / t;
 	}
+	qsort(pairs, 10, sizeof(pairs[0]), cmp_double);
 	if (pat_check(d, len, 1) != -1)
 		fail("P1 data differs", EIO);
 	r = (double)t_cpy / t_dma;
@@ -531,8 +540,10 @@ static void bench_p1(int fd, uint32_t gpu, uint32_t nvme)
 		 "(1 descriptor, 1 channel, submit to completion: %.0f MB/s; "
 		 "in-kernel copy of the same pages, same page walk, no "
 		 "engine: %.0f MB/s; best of 10 each, interleaved, the copy "
-		 "on each vCPU in turn)",
-		 len / secs(t_dma) / 1e6, len / secs(t_cpy) / 1e6);
+		 "on each vCPU in turn; median of the 10 pairs' ratios "
+		 "%.3f)",
+		 len / secs(t_dma) / 1e6, len / secs(t_cpy) / 1e6,
+		 (pairs[4] + pairs[5]) / 2);
 	line("P1", "ep->ep 64 MiB DMA / in-kernel copy", r, "",
 	     ">= 0.9 (<= 1.1)", r >= 0.9 && r <= 1.1, extra);
 
