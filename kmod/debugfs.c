@@ -170,8 +170,9 @@ static int pciesw_debugfs_bench_release(struct inode *inode, struct file *file)
 }
 
 /*
- * "SRC SRC_OFF DST DST_OFF LEN": five decimal numbers and nothing else;
- * -ERANGE for a number too big for its field, -EINVAL otherwise.
+ * "SRC SRC_OFF DST DST_OFF LEN": five decimal numbers and nothing else
+ * (a newline at the end only); -ERANGE for a number too big for its
+ * field, -EINVAL otherwise.
  */
 static int pciesw_debugfs_bench_parse(char *buf, struct pciesw_dma_loc *src,
 				      struct pciesw_dma_loc *dst, u64 *len)
@@ -182,6 +183,9 @@ static int pciesw_debugfs_bench_parse(char *buf, struct pciesw_dma_loc *src,
 	unsigned int i = 0;
 	int ret;
 
+	/* kstrto*() take "N\n"; only the trailing newline (gone) may end one */
+	if (strchr(p, '\n'))
+		return -EINVAL;
 	while ((tok = strsep(&p, " \t")) != NULL) {
 		if (!*tok)
 			continue;
