@@ -89,31 +89,84 @@ step "static checks"
 scripts/static-check.sh "${kdir[$k61]}" "${kdir[$k612]}" | tee "$results/static.tap"
 count "$results/static.tap"
 
-for k in "${kernels[@]}"; do
-	step "selftests on $k"
+# QEMU guests run two at a time.  A guest keeps about one of the two cores
+# busy (TCG; the tests wait for modelled time, timers and work), so two
+# side by side take little longer than one: the stock kernels run as a
+# pair, then the debug kernel's tests in two shards.  KASAN, lockdep and
+# kmemleak under TCG run about 5x slower: there run.sh's debug plan (the
+# PCI view only in the PCI-view tests, reduced forms of the long tests)
+# keeps the run near the stock kernels'.
+
+# suite NAME KERNEL PLAN CAP PER_TEST [TEST...]: one QEMU run of run.sh,
+# its TAP into $results/NAME.tap and its exit status into NAME.rc
+suite() {
+	local name=$1 k=$2 plan=$3 cap=$4 per_test=$5
+	shift 5
 	if [ ! -f "build/$k/pciesw.ko" ]; then
-		case1 1 "selftests on $k: no module"
-		continue
+		echo "check: no module build/$k/pciesw.ko" >"$results/$name.tap"
+		echo 1 >"$results/$name.rc"
+		return
 	fi
-	# KASAN, lockdep and kmemleak under TCG run about 5x slower: there
-	# run.sh's debug plan (PCI view only in the PCI-view tests, reduced
-	# forms of the long tests) keeps the run near the stock kernels'
-	per_test=$STOCK_PER_TEST cap=$STOCK_CAP plan=full
-	if [ "$k" = debug ]; then
-		per_test=$DEBUG_PER_TEST cap=$DEBUG_CAP plan=debug
-	fi
-	scripts/qemu-run.sh --kernel "$k" --out "$results/$k" --timeout $cap -- \
-		selftests/run.sh --plan $plan --timeout $per_test --ko "build/$k/pciesw.ko" |
-		tee "$results/$k.tap"
-	rc=${PIPESTATUS[0]}
-	count "$results/$k.tap"
-	# a kernel warning, leak or crash fails the run even if the tests passed
-	case1 $rc "QEMU run on $k: clean kernel log, no leaks, exit 0"
-done
+	scripts/qemu-run.sh --kernel "$k" --out "$results/$name" --timeout "$cap" -- \
+		selftests/run.sh --plan "$plan" --timeout "$per_test" \
+		--ko "build/$k/pciesw.ko" "$@" >"$results/$name.tap" 2>&1
+	echo $? >"$results/$name.rc"
+}
+
+# report NAME...: the runs' output, their cases counted, one verdict each
+report() {
+	local name
+	for name in "$@"; do
+		printf '\n---- %s ----\n' "$name"
+		cat "$results/$name.tap"
+		count "$results/$name.tap"
+		# a kernel warning, leak or crash fails the run even if the
+		# tests passed
+		case1 "$(cat "$results/$name.rc")" "QEMU run $name: clean kernel log, no leaks, exit 0"
+	done
+}
+
+# The debug kernel's shards: the costliest test first to the shard with
+# less so far, by the tests' cost there (seconds, measured on this
+# machine with other guests beside; a test not listed counts as 60), so
+# that both end at about the same time.
+declare -A debug_cost=(
+	[pciesw_health_switchctl.sh]=320 [pciesw_pci_churn.sh]=300
+	[pciesw_pci.sh]=175 [pciesw_netlink]=160 [pciesw_ioctl]=130
+	[pciesw_dma_switchctl.sh]=120 [pciesw_module.sh]=115
+	[pciesw_health]=115 [pciesw_stress]=115 [pciesw_vpd]=115
+	[pciesw_lanes]=80 [pciesw_link]=70 [pciesw_topo_switchctl.sh]=70
+	[pciesw_switchctl.sh]=65 [pciesw_bus.sh]=55 [pciesw_thermal]=40
+	[pciesw_debugfs]=30 [pciesw_unpriv]=30 [pciesw_mem]=20
+	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=15 [pciesw_events]=10
+)
+shard=(0 0) shard_tests=("" "")
+while read -r c t; do
+	i=0
+	((shard[1] < shard[0])) && i=1
+	shard[i]=$((shard[i] + c))
+	shard_tests[i]+=" $t"
+done < <(for t in $(selftests/run.sh --list); do
+	echo "${debug_cost[$t]:-60} $t"
+done | sort -rn)
+
+step "selftests on $k61 and $k612 (side by side)"
+suite "$k61" "$k61" full $STOCK_CAP $STOCK_PER_TEST &
+suite "$k612" "$k612" full $STOCK_CAP $STOCK_PER_TEST &
+wait
+report "$k61" "$k612"
+
+step "selftests on the debug kernel (two shards side by side)"
+# shellcheck disable=SC2086 # word splitting of the test lists
+suite debug-1 debug debug $DEBUG_CAP $DEBUG_PER_TEST ${shard_tests[0]} &
+# shellcheck disable=SC2086
+suite debug-2 debug debug $DEBUG_CAP $DEBUG_PER_TEST ${shard_tests[1]} &
+wait
+report debug-1 debug-2
 
 step "times"
 # every test program on every kernel, slowest first
-for k in "${kernels[@]}"; do
+for k in "$k61" "$k612" debug-1 debug-2; do
 	[ -f "$results/$k.tap" ] || continue
 	sed -nE "s/^# runner: ([^:]+): .* in ([0-9.]+)s$/\2 $k \1/p" "$results/$k.tap"
 done | sort -rn | awk '{ printf "%8.1f s  %-22s %s\n", $1, $2, $3 }' |
