@@ -276,9 +276,18 @@ if ((HAVE_COUNTERS)) &&
 	# the two samples 3 s apart
 	"$SWITCHCTL" -j bw "$SW" --interval 3 >"$T_TMP/bw" 2>"$T_TMP/bw.err" &
 	BW_PID=$!
-	# pacing on purpose: the traffic goes in half-way between bw's two
-	# samples (it takes its first as it starts, ~0.1 s of exec here)
-	nap 1.5
+	# the traffic goes in once bw took its first sample and sleeps until
+	# the second: it is then in nanosleep (35, or clock_nanosleep 230 as
+	# glibc calls it); a start slower than 3 s (debug kernel, busy host)
+	# would otherwise put the traffic before the first sample
+	nr=
+	deadline 3000
+	while before_deadline; do
+		read -r nr _ <"/proc/$BW_PID/syscall" 2>/dev/null
+		[[ $nr == 35 || $nr == 230 ]] && break
+		nap
+	done
+	[[ $nr == 35 || $nr == 230 ]] || diag "bw did not reach its sleep"
 	wr "$DBG/port2/traffic" "ingress posted 10485760" ||
 		diag "debugfs traffic: $W_ERR"
 	wr "$DBG/port0/traffic" "egress completion 1048576"
