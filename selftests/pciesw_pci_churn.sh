@@ -48,7 +48,9 @@ dma_loop() {
 		"$SWITCHCTL" -j dma bench "$sw" "$src" "$dst" --size 8M \
 			--block 256K --depth 8 2>/dev/null |
 			jq -c '.status' >>"$log" 2>/dev/null
-		nap 0.05
+		# DMA in flight through most of the churn, not a CPU burner
+		# that starves what it runs beside (the debug kernel)
+		nap 0.3
 	done
 }
 
@@ -171,6 +173,7 @@ done
 ( while [[ ! -e $STOP ]]; do
 	lspci -D -vvv >/dev/null 2>&1
 	cat "$PCI"/2*/config >/dev/null 2>&1
+	nap 0.2	# paces the reader, as the DMA loops are paced
 done ) &
 PIDS+=($!)
 
