@@ -168,6 +168,18 @@ static double secs(uint64_t ns)
 	return ns / 1e9;
 }
 
+/* Every completion of @d[0..n) ok with all its bytes moved, else exit. */
+static void completions_ok(const struct pciesw_dma_completion *c,
+			   const struct pciesw_dma_desc *d, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].status != PCIESW_DMA_STATUS_OK ||
+		    c[i].bytes != d[c[i].user_data].len)
+			fail(dma_status_name(c[i].status), EIO);
+}
+
 /*
  * Submit @n descriptors (batches of up to 1024, at most
  * PCIESW_DMA_MAX_INFLIGHT not read back) and wait for them all.
@@ -199,9 +211,7 @@ static uint64_t run_all(int fd, struct pciesw_dma_desc *d, unsigned int n)
 		got += err;
 	}
 	t0 = tp_now_ns() - t0;
-	for (i = 0; i < n; i++)
-		if (c[i].status != PCIESW_DMA_STATUS_OK)
-			fail(dma_status_name(c[i].status), EIO);
+	completions_ok(c, d, n);
 	free(c);
 	return t0;
 }
@@ -411,10 +421,7 @@ static uint64_t run_rounds(int fd, struct pciesw_dma_desc *d, unsigned int n)
 		}
 	}
 	t0 = tp_now_ns() - t0;
-	for (i = 0; i < n; i++)
-		if (c[i].status != PCIESW_DMA_STATUS_OK ||
-		    c[i].bytes != d[c[i].user_data].len)
-			fail(dma_status_name(c[i].status), EIO);
+	completions_ok(c, d, n);
 	free(c);
 	return t0;
 }
