@@ -271,10 +271,9 @@ int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
 	int err;
 
 	lockdep_assert_held(&sw->lock);
-	if (sw->dead) {
-		*why = "switch is being removed";
-		return -ENODEV;
-	}
+	err = pciesw_switch_live(sw, why);
+	if (err)
+		return err;
 	for (i = 0; i < PCIESW_NR_SETTINGS; i++) {
 		if (!(s->set & BIT(i)))
 			continue;

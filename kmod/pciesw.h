@@ -410,6 +410,15 @@ struct pciesw_switch *pciesw_switch_get_next(u32 *id);
 unsigned int pciesw_switch_nr_endpoints(struct pciesw_switch *sw);
 struct pciesw_port *pciesw_port_by_lane(struct pciesw_switch *sw,
 					unsigned int lane);
+int pciesw_switch_live(const struct pciesw_switch *sw, const char **why);
+struct pciesw_port *pciesw_port_find(struct pciesw_switch *sw, u32 id);
+struct pciesw_port *pciesw_port_next(struct pciesw_switch *sw,
+				     struct pciesw_port *port);
+
+/* Every port of @sw in id order; with sw->lock held. */
+#define pciesw_for_each_port(sw, port)					\
+	for ((port) = pciesw_port_next((sw), NULL); (port);		\
+	     (port) = pciesw_port_next((sw), (port)))
 void pciesw_group_config_name(const struct pciesw_group_desc *desc,
 			      unsigned int config, char *buf, size_t len);
 int pciesw_group_find_config(const struct pciesw_group *g, const char *name);

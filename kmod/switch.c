@@ -147,12 +147,12 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 	struct pciesw_switch *sw = g->sw;
 	struct pciesw_event ev = { .sw = sw };
 	unsigned int i, n = 0, old_n, new_n, tail, first;
+	int err;
 
 	lockdep_assert_held(&sw->lock);
-	if (sw->dead) {
-		*why = "switch is being removed";
-		return -ENODEV;
-	}
+	err = pciesw_switch_live(sw, why);
+	if (err)
+		return err;
 	if (config >= g->desc->nr_configs) {
 		*why = "bifurcation not allowed for this lane group";
 		return -EINVAL;
@@ -412,6 +412,37 @@ struct pciesw_port *pciesw_port_by_lane(struct pciesw_switch *sw,
 		if (sw->ports[i].first_lane == lane)
 			return &sw->ports[i];
 	return NULL;
+}
+
+/*
+ * The one check every request that changes a switch makes first: 0 while
+ * @sw is live, -ENODEV and why once it is being removed.
+ */
+int pciesw_switch_live(const struct pciesw_switch *sw, const char **why)
+{
+	lockdep_assert_held(&sw->lock);
+	if (sw->dead) {
+		*why = "switch is being removed";
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* Port @id of @sw, NULL if it has none by that number now. */
+struct pciesw_port *pciesw_port_find(struct pciesw_switch *sw, u32 id)
+{
+	lockdep_assert_held(&sw->lock);
+	return id < sw->nr_ports ? &sw->ports[id] : NULL;
+}
+
+/* The port after @port in id order (the first for NULL), or NULL. */
+struct pciesw_port *pciesw_port_next(struct pciesw_switch *sw,
+				     struct pciesw_port *port)
+{
+	u32 id = port ? port->id + 1 : 0;
+
+	lockdep_assert_held(&sw->lock);
+	return id < sw->nr_ports ? &sw->ports[id] : NULL;
 }
 
 unsigned int pciesw_switch_nr_endpoints(struct pciesw_switch *sw)

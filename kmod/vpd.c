@@ -283,12 +283,12 @@ int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 	struct pciesw_vpd_field f;
 	u8 w[PCIESW_VPD_W_SIZE];
 	bool found = false;
+	int err;
 
 	lockdep_assert_held(&sw->lock);
-	if (sw->dead) {
-		*why = "switch is being removed";
-		return -ENODEV;
-	}
+	err = pciesw_switch_live(sw, why);
+	if (err)
+		return err;
 	if (strlen(keyword) != 2 ||
 	    !(isupper(keyword[0]) || isdigit(keyword[0])) ||
 	    !(isupper(keyword[1]) || isdigit(keyword[1]))) {
