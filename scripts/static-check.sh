@@ -26,8 +26,18 @@ trap 'rm -f "$log"' EXIT
 
 perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 	-f kmod/*.[ch] include/uapi/linux/pciesw.h > "$log" 2>&1
-# --terse prints one "total:" line per file; anything else is a finding
-grep -v '^total: 0 errors, 0 warnings, 0 checks' "$log" > "$log.f" || true
+# --terse prints one "total:" line per file; anything else is a finding,
+# but an iterator macro (..._for_each_...) reuses its cursor argument by
+# design, as list_for_each_entry() does
+grep -v '^total: 0 errors, 0 warnings, 0 checks' "$log" |
+	while IFS= read -r line; do
+		if [[ $line =~ ^([^:]+):([0-9]+):\ CHECK:MACRO_ARG_REUSE: ]] &&
+		   sed -n "${BASH_REMATCH[2]}p" "${BASH_REMATCH[1]}" |
+			grep -q '^#define [a-z_]*_for_each_[a-z_]*('; then
+			continue
+		fi
+		printf '%s\n' "$line"
+	done | grep -v '^total: ' > "$log.f" || true
 test ! -s "$log.f"
 result $? "checkpatch --strict kmod/ include/" "$log.f"
 rm -f "$log.f"
