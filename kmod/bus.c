@@ -121,6 +121,7 @@ static ssize_t pciesw_setting_store(struct device *dev,
 	mutex_lock(&sw->lock);
 	err = pciesw_switch_set(sw, &set, &bad, &why);
 	mutex_unlock(&sw->lock);
+	pciesw_sysfs_sync(dev, attr, sw);
 	if (err) {
 		dev_err(dev, "%s: %s\n", attr->attr.name, why);
 		return err;
@@ -216,6 +217,7 @@ static ssize_t asset_tag_store(struct device *dev,
 	mutex_lock(&sw->lock);
 	err = pciesw_vpd_set(sw, "YA", tag, &why);
 	mutex_unlock(&sw->lock);
+	pciesw_sysfs_sync(dev, attr, sw);
 	if (err)
 		dev_err(dev, "vpd_info/asset_tag: %s\n", why);
 	kfree(tag);

@@ -15,9 +15,11 @@
  *					read (pread at 0): "NS LEN" of this
  *					open file's last copy (make bench)
  *
- * Port directories follow the ports: model events re-create them, with
- * sw->lock held, and removal waits for running handlers, so those never
- * wait for sw->lock: they restart the syscall (as sysfs.c does).
+ * Port directories follow the ports: this view re-creates them from the
+ * switch's event queue, without sw->lock, so their handlers may sleep on
+ * it.  Writes drive the model as hardware would and do not wait for the
+ * views (pciesw_switch_sync()): a removal of the port's directory may be
+ * queued ahead, and it waits for this very handler.
  */
 
 #include <linux/debugfs.h>
@@ -264,49 +266,65 @@ static const struct file_operations pciesw_debugfs_bench_fops = {
 	.llseek = default_llseek,
 };
 
-/* Ports @first.. appeared (model event, sw->lock held). */
-void pciesw_debugfs_ports_add(struct pciesw_dev *pdev, unsigned int first)
+/* Directories for the ports in @ports; dbg->ports is this view's own. */
+static void pciesw_debugfs_ports_add(struct pciesw_debugfs *dbg,
+				     struct pciesw_switch *sw,
+				     const unsigned long *ports)
 {
-	struct pciesw_debugfs *dbg = pdev->dbg;
-	struct pciesw_switch *sw = pdev->sw;
 	char name[16];
-	unsigned int i;
+	unsigned long i;
 
-	lockdep_assert_held(&sw->lock);
-	if (!dbg)
-		return;
-	for (i = first; i < sw->nr_ports; i++) {
+	for_each_set_bit(i, ports, PCIESW_MAX_PORTS) {
 		struct pciesw_debugfs_port *dp = &dbg->ports[i];
 
+		if (dp->dir)
+			continue;
 		dp->sw = sw;
 		dp->id = i;
-		snprintf(name, sizeof(name), "port%u", i);
+		snprintf(name, sizeof(name), "port%lu", i);
 		dp->dir = debugfs_create_dir(name, dbg->dir);
 		debugfs_create_file("traffic", 0200, dp->dir, dp,
 				    &pciesw_debugfs_traffic_fops);
 	}
 }
 
-/* Ports @first.. are about to go (model event, sw->lock held). */
-void pciesw_debugfs_ports_del(struct pciesw_dev *pdev, unsigned int first)
+/* The directories of the ports in @ports (waits for their files' users). */
+static void pciesw_debugfs_ports_del(struct pciesw_debugfs *dbg,
+				     const unsigned long *ports)
 {
-	struct pciesw_debugfs *dbg = pdev->dbg;
-	unsigned int i;
+	unsigned long i;
 
-	lockdep_assert_held(&pdev->sw->lock);
-	if (!dbg)
-		return;
-	for (i = pdev->sw->nr_ports; i-- > first;) {
+	for (i = PCIESW_MAX_PORTS; i-- > 0;) {
+		if (!test_bit(i, ports))
+			continue;
 		debugfs_remove_recursive(dbg->ports[i].dir);
 		dbg->ports[i].dir = NULL;
 	}
 }
 
+static void pciesw_debugfs_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
+
+	if (!pdev || !pdev->dbg)
+		return;
+	if (ev->type == PCIESW_EV_PORTS_REMOVE)
+		pciesw_debugfs_ports_del(pdev->dbg, ev->ports);
+	else if (ev->type == PCIESW_EV_PORTS_ADD)
+		pciesw_debugfs_ports_add(pdev->dbg, ev->sw, ev->ports);
+}
+
+static const struct pciesw_view pciesw_debugfs_view = {
+	.apply = pciesw_debugfs_apply,
+};
+
 /* Before the switch is published; debugfs failures are not fatal. */
 int pciesw_debugfs_add(struct pciesw_dev *pdev)
 {
 	struct pciesw_switch *sw = pdev->sw;
+	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
 	struct pciesw_debugfs *dbg;
+	struct pciesw_port *port;
 
 	dbg = kzalloc(sizeof(*dbg), GFP_KERNEL);
 	if (!dbg)
@@ -316,31 +334,34 @@ int pciesw_debugfs_add(struct pciesw_dev *pdev)
 			    &pciesw_debugfs_tick_fops);
 	debugfs_create_file("dma_bench", 0600, dbg->dir, sw,
 			    &pciesw_debugfs_bench_fops);
+	bitmap_zero(ports, PCIESW_MAX_PORTS);
 	mutex_lock(&sw->lock);
-	pdev->dbg = dbg;
-	pciesw_debugfs_ports_add(pdev, 0);
+	pciesw_for_each_port(sw, port)
+		__set_bit(port->id, ports);
 	mutex_unlock(&sw->lock);
+	pciesw_debugfs_ports_add(dbg, sw, ports);
+	pdev->dbg = dbg;
 	return 0;
 }
 
-/* After the switch is unpublished: no events re-create port directories. */
+/* After the switch is unpublished and its events applied. */
 void pciesw_debugfs_del(struct pciesw_dev *pdev)
 {
 	struct pciesw_debugfs *dbg = pdev->dbg;
 
-	debugfs_remove_recursive(dbg->dir);
-	mutex_lock(&pdev->sw->lock);
 	pdev->dbg = NULL;
-	mutex_unlock(&pdev->sw->lock);
+	debugfs_remove_recursive(dbg->dir);
 	kfree(dbg);
 }
 
 void pciesw_debugfs_init(void)
 {
 	pciesw_debugfs_root = debugfs_create_dir("pciesw", NULL);
+	pciesw_view_register(PCIESW_VIEW_DEBUGFS, &pciesw_debugfs_view);
 }
 
 void pciesw_debugfs_exit(void)
 {
+	pciesw_view_unregister(PCIESW_VIEW_DEBUGFS);
 	debugfs_remove_recursive(pciesw_debugfs_root);
 }

@@ -7,7 +7,6 @@
  */
 
 #include <linux/module.h>
-#include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -65,246 +64,298 @@ static void pciesw_child_del(struct pciesw_child *child)
 	device_unregister(&child->dev);
 }
 
-static void pciesw_dev_ep_add(struct pciesw_dev *pdev,
-			      struct pciesw_endpoint *ep)
+/* Adds endpoint device @name below port @port_id, unless it exists. */
+static void pciesw_dev_ep_add(struct pciesw_dev *pdev, u32 port_id, u32 ep_id,
+			      const char *ep_name)
 {
-	struct pciesw_child *port = pdev->ports[ep->port->id];
-	struct pciesw_child *child;
+	struct pciesw_child *port, *child;
 	char name[2 * PCIESW_NAME_LEN];
 
-	if (!port)
+	port = port_id < PCIESW_MAX_PORTS ? pdev->ports[port_id] : NULL;
+	if (!port || xa_load(&pdev->eps, ep_id))
 		return;
-	snprintf(name, sizeof(name), "%s-%s", pdev->sw->name, ep->name);
+	snprintf(name, sizeof(name), "%s-%s", pdev->sw->name, ep_name);
 	child = pciesw_child_add(pdev->sw, &port->dev, &pciesw_ep_devtype,
-				 ep->id, name);
-	if (child && xa_err(xa_store(&pdev->eps, ep->id, child, GFP_KERNEL)))
+				 ep_id, name);
+	if (child && xa_err(xa_store(&pdev->eps, ep_id, child, GFP_KERNEL)))
 		pciesw_child_del(child);
 }
 
-static void pciesw_dev_ep_del(struct pciesw_dev *pdev,
-			      struct pciesw_endpoint *ep)
+static void pciesw_dev_ep_del(struct pciesw_dev *pdev, u32 ep_id)
 {
-	struct pciesw_child *child = xa_erase(&pdev->eps, ep->id);
+	struct pciesw_child *child = xa_erase(&pdev->eps, ep_id);
 
 	if (child)
 		pciesw_child_del(child);
 }
 
-static void pciesw_dev_ports_add(struct pciesw_dev *pdev, unsigned int first)
+/* An endpoint as the model showed it, for adding its device later. */
+struct pciesw_dev_ep {
+	u32 id;
+	u32 port;
+	char name[PCIESW_NAME_LEN];
+};
+
+/*
+ * Devices for the ports in @ports, each followed by the endpoint the model
+ * has on it.
+ */
+static void pciesw_dev_ports_add(struct pciesw_dev *pdev,
+				 const unsigned long *ports)
 {
 	struct pciesw_switch *sw = pdev->sw;
 	char name[2 * PCIESW_NAME_LEN];
-	unsigned int i;
+	struct pciesw_dev_ep *eps;
+	unsigned int n = 0, i = 0;
+	unsigned long id;
 
-	for (i = first; i < sw->nr_ports; i++) {
-		snprintf(name, sizeof(name), "%s-port%u", sw->name, i);
-		pdev->ports[i] = pciesw_child_add(sw, &pdev->dev,
-						  &pciesw_port_devtype, i, name);
-		if (sw->ports[i].ep)
-			pciesw_dev_ep_add(pdev, sw->ports[i].ep);
-	}
-}
-
-/* Endpoints first: they are children of the port devices. */
-static void pciesw_dev_ports_del(struct pciesw_dev *pdev, unsigned int first)
-{
-	struct pciesw_switch *sw = pdev->sw;
-	unsigned int i;
-
-	for (i = sw->nr_ports; i-- > first;) {
-		if (sw->ports[i].ep)
-			pciesw_dev_ep_del(pdev, sw->ports[i].ep);
-		if (pdev->ports[i])
-			pciesw_child_del(pdev->ports[i]);
-		pdev->ports[i] = NULL;
-	}
-}
-
-static void pciesw_dev_uevent_port(struct pciesw_dev *pdev,
-				   struct pciesw_port *port)
-{
-	struct pciesw_child *child = pdev->ports[port->id];
-	char ltssm[40], link[32], speed[32], width[32], degraded[32];
-	char event[] = "PCIESW_EVENT=port";
-	char *envp[7];
-
-	if (!child)
+	eps = kcalloc(bitmap_weight(ports, PCIESW_MAX_PORTS), sizeof(*eps),
+		      GFP_KERNEL);
+	if (!eps)
 		return;
-	envp[0] = event;
-	envp[1] = ltssm;
-	envp[2] = link;
-	envp[3] = speed;
-	envp[4] = width;
-	envp[5] = degraded;
-	envp[6] = NULL;
-	snprintf(ltssm, sizeof(ltssm), "PCIESW_LTSSM=%s",
-		 pciesw_ltssm_name(port->link.ltssm));
-	snprintf(link, sizeof(link), "PCIESW_LINK=%s",
-		 pciesw_link_active(port) ? "up" : "down");
+	mutex_lock(&sw->lock);
+	for_each_set_bit(id, ports, PCIESW_MAX_PORTS) {
+		struct pciesw_port *port = pciesw_port_find(sw, id);
+
+		if (!port || !port->ep)
+			continue;
+		eps[n].id = port->ep->id;
+		eps[n].port = id;
+		strscpy(eps[n].name, port->ep->name, sizeof(eps[n].name));
+		n++;
+	}
+	mutex_unlock(&sw->lock);
+
+	for_each_set_bit(id, ports, PCIESW_MAX_PORTS) {
+		if (!pdev->ports[id]) {
+			snprintf(name, sizeof(name), "%s-port%lu", sw->name, id);
+			pdev->ports[id] = pciesw_child_add(sw, &pdev->dev,
+							   &pciesw_port_devtype,
+							   id, name);
+		}
+		for (; i < n && eps[i].port == id; i++)
+			pciesw_dev_ep_add(pdev, id, eps[i].id, eps[i].name);
+	}
+	kfree(eps);
+}
+
+/* The devices of the ports in @ports, their endpoints' first. */
+static void pciesw_dev_ports_del(struct pciesw_dev *pdev,
+				 const unsigned long *ports)
+{
+	struct pciesw_child *child;
+	unsigned long id, ep;
+
+	for (id = PCIESW_MAX_PORTS; id-- > 0;) {
+		if (!test_bit(id, ports) || !pdev->ports[id])
+			continue;
+		xa_for_each(&pdev->eps, ep, child)
+			if (child->dev.parent == &pdev->ports[id]->dev)
+				pciesw_dev_ep_del(pdev, ep);
+		pciesw_child_del(pdev->ports[id]);
+		pdev->ports[id] = NULL;
+	}
+}
+
+/*
+ * A uevent as the model showed it when the event was raised: sent later on
+ * the port @port (PCIESW_EV_NO_PORT: on the switch).
+ */
+struct pciesw_dev_uevent {
+	u32 port;
+	unsigned int n;
+	size_t used;
+	char *envp[8];
+	char buf[320];
+};
+
+static __printf(2, 3)
+void pciesw_uev_add(struct pciesw_dev_uevent *u, const char *fmt, ...)
+{
+	size_t room = sizeof(u->buf) - u->used;
+	va_list args;
+	int len;
+
+	if (u->n >= ARRAY_SIZE(u->envp) - 1 || !room)
+		return;
+	va_start(args, fmt);
+	len = vsnprintf(u->buf + u->used, room, fmt, args);
+	va_end(args);
+	if (len < 0 || len >= room)
+		return;
+	u->envp[u->n++] = u->buf + u->used;
+	u->used += len + 1;
+}
+
+static void pciesw_uev_port(struct pciesw_dev_uevent *u,
+			    const struct pciesw_port *port)
+{
+	pciesw_uev_add(u, "PCIESW_EVENT=port");
+	pciesw_uev_add(u, "PCIESW_LTSSM=%s",
+		       pciesw_ltssm_name(port->link.ltssm));
+	pciesw_uev_add(u, "PCIESW_LINK=%s",
+		       pciesw_link_active(port) ? "up" : "down");
 	if (port->link.speed)
-		snprintf(speed, sizeof(speed), "PCIESW_SPEED=gen%u",
-			 port->link.speed);
+		pciesw_uev_add(u, "PCIESW_SPEED=gen%u", port->link.speed);
 	else
-		strscpy(speed, "PCIESW_SPEED=none", sizeof(speed));
-	snprintf(width, sizeof(width), "PCIESW_WIDTH=%u", port->link.width);
-	snprintf(degraded, sizeof(degraded), "PCIESW_DEGRADED=%u",
-		 port->link.degraded);
-	kobject_uevent_env(&child->dev.kobj, KOBJ_CHANGE, envp);
+		pciesw_uev_add(u, "PCIESW_SPEED=none");
+	pciesw_uev_add(u, "PCIESW_WIDTH=%u", port->link.width);
+	pciesw_uev_add(u, "PCIESW_DEGRADED=%u", port->link.degraded);
 }
 
-static void pciesw_dev_uevent_group(struct pciesw_dev *pdev,
-				    struct pciesw_group *g)
+static void pciesw_uev_group(struct pciesw_dev_uevent *u,
+			     const struct pciesw_group *g)
 {
-	char group[48], config[32], cfg[16];
-	char event[] = "PCIESW_EVENT=lanes";
-	char *envp[4];
+	char cfg[16];
 
-	envp[0] = event;
-	envp[1] = group;
-	envp[2] = config;
-	envp[3] = NULL;
 	pciesw_group_config_name(g->desc, g->config, cfg, sizeof(cfg));
-	snprintf(group, sizeof(group), "PCIESW_GROUP=%s", g->desc->name);
-	snprintf(config, sizeof(config), "PCIESW_CONFIG=%s", cfg);
-	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
-}
-
-static void pciesw_dev_uevent_vpd(struct pciesw_dev *pdev)
-{
-	char event[] = "PCIESW_EVENT=vpd";
-	char *envp[2];
-
-	envp[0] = event;
-	envp[1] = NULL;
-	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
+	pciesw_uev_add(u, "PCIESW_EVENT=lanes");
+	pciesw_uev_add(u, "PCIESW_GROUP=%s", g->desc->name);
+	pciesw_uev_add(u, "PCIESW_CONFIG=%s", cfg);
 }
 
 /* A switch setting changed: the settings as they are now. */
-static void pciesw_dev_uevent_switch(struct pciesw_dev *pdev)
+static void pciesw_uev_switch(struct pciesw_dev_uevent *u,
+			      const struct pciesw_switch *sw)
 {
-	struct pciesw_switch *sw = pdev->sw;
-	char p2p[32], pacing[32], mps[32], channels[32];
-	char event[] = "PCIESW_EVENT=switch";
-	char *envp[6];
-
-	envp[0] = event;
-	envp[1] = p2p;
-	envp[2] = pacing;
-	envp[3] = mps;
-	envp[4] = channels;
-	envp[5] = NULL;
-	snprintf(p2p, sizeof(p2p), "PCIESW_HOST_P2P=%u",
-		 pciesw_switch_setting(sw, PCIESW_SETTING_HOST_P2P));
-	snprintf(pacing, sizeof(pacing), "PCIESW_DMA_PACING=%u",
-		 pciesw_switch_setting(sw, PCIESW_SETTING_DMA_PACING));
-	snprintf(mps, sizeof(mps), "PCIESW_MPS=%u",
-		 pciesw_switch_setting(sw, PCIESW_SETTING_MPS));
-	snprintf(channels, sizeof(channels), "PCIESW_DMA_CHANNELS=%u",
-		 pciesw_switch_setting(sw, PCIESW_SETTING_DMA_CHANNELS));
-	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
+	pciesw_uev_add(u, "PCIESW_EVENT=switch");
+	pciesw_uev_add(u, "PCIESW_HOST_P2P=%u",
+		       pciesw_switch_setting(sw, PCIESW_SETTING_HOST_P2P));
+	pciesw_uev_add(u, "PCIESW_DMA_PACING=%u",
+		       pciesw_switch_setting(sw, PCIESW_SETTING_DMA_PACING));
+	pciesw_uev_add(u, "PCIESW_MPS=%u",
+		       pciesw_switch_setting(sw, PCIESW_SETTING_MPS));
+	pciesw_uev_add(u, "PCIESW_DMA_CHANNELS=%u",
+		       pciesw_switch_setting(sw, PCIESW_SETTING_DMA_CHANNELS));
 }
 
 /* A counter reached its threshold: uevent on its port, or on the switch. */
-static void pciesw_dev_uevent_threshold(struct pciesw_dev *pdev,
-					const struct pciesw_event *ev)
+static void pciesw_uev_threshold(struct pciesw_dev_uevent *u,
+				 const struct pciesw_event *ev)
 {
-	struct pciesw_child *port = ev->port ? pdev->ports[ev->port->id] : NULL;
-	char counter[64], threshold[48], value[48];
-	char event[] = "PCIESW_EVENT=threshold";
-	char *envp[5];
-
-	if (ev->port && !port)
-		return;
-	envp[0] = event;
-	envp[1] = counter;
-	envp[2] = threshold;
-	envp[3] = value;
-	envp[4] = NULL;
-	snprintf(counter, sizeof(counter), "PCIESW_COUNTER=%s",
-		 pciesw_counter_name(ev->counter));
-	snprintf(threshold, sizeof(threshold), "PCIESW_THRESHOLD=%llu",
-		 ev->threshold);
-	snprintf(value, sizeof(value), "PCIESW_VALUE=%llu", ev->value);
-	kobject_uevent_env(port ? &port->dev.kobj : &pdev->dev.kobj,
-			   KOBJ_CHANGE, envp);
+	pciesw_uev_add(u, "PCIESW_EVENT=threshold");
+	pciesw_uev_add(u, "PCIESW_COUNTER=%s",
+		       pciesw_counter_name(ev->counter));
+	pciesw_uev_add(u, "PCIESW_THRESHOLD=%llu", ev->threshold);
+	pciesw_uev_add(u, "PCIESW_VALUE=%llu", ev->value);
 }
 
-static void pciesw_dev_uevent_thermal(struct pciesw_dev *pdev,
-				      const struct pciesw_event *ev)
+static void pciesw_uev_thermal(struct pciesw_dev_uevent *u,
+			       const struct pciesw_event *ev)
 {
-	char sensor[32], label[48], alarm[32], active[32], temp[32];
-	char event[] = "PCIESW_EVENT=thermal";
-	char *envp[7];
-
-	envp[0] = event;
-	envp[1] = sensor;
-	envp[2] = label;
-	envp[3] = alarm;
-	envp[4] = active;
-	envp[5] = temp;
-	envp[6] = NULL;
-	snprintf(sensor, sizeof(sensor), "PCIESW_SENSOR=%u", ev->sensor);
-	snprintf(label, sizeof(label), "PCIESW_LABEL=%s",
-		 pciesw_sensor_label(ev->sensor));
-	snprintf(alarm, sizeof(alarm), "PCIESW_ALARM=%s",
-		 ev->level == PCIESW_ALARM_CRITICAL ? "critical" : "warning");
-	snprintf(active, sizeof(active), "PCIESW_ACTIVE=%u", ev->active);
-	snprintf(temp, sizeof(temp), "PCIESW_TEMP=%d", ev->temp);
-	kobject_uevent_env(&pdev->dev.kobj, KOBJ_CHANGE, envp);
+	pciesw_uev_add(u, "PCIESW_EVENT=thermal");
+	pciesw_uev_add(u, "PCIESW_SENSOR=%u", ev->sensor);
+	pciesw_uev_add(u, "PCIESW_LABEL=%s", pciesw_sensor_label(ev->sensor));
+	pciesw_uev_add(u, "PCIESW_ALARM=%s",
+		       ev->level == PCIESW_ALARM_CRITICAL ? "critical" :
+							    "warning");
+	pciesw_uev_add(u, "PCIESW_ACTIVE=%u", ev->active);
+	pciesw_uev_add(u, "PCIESW_TEMP=%d", ev->temp);
 }
 
-/* Model events, with sw->lock held: keep the devices in step. */
-static int pciesw_dev_event(struct notifier_block *nb, unsigned long type,
-			    void *data)
+/* With sw->lock held: the uevent this event sends, as the model is now. */
+static void *pciesw_dev_snapshot(const struct pciesw_event *ev)
 {
-	const struct pciesw_event *ev = data;
-	struct pciesw_dev *pdev = xa_load(&pciesw_devs, ev->sw->id);
+	struct pciesw_dev_uevent *u;
 
-	if (!pdev || pdev->sw != ev->sw)
-		return NOTIFY_DONE;
-	pciesw_pci_event(pdev, ev);
 	switch (ev->type) {
-	case PCIESW_EV_PORTS_REMOVE:
-		pciesw_debugfs_ports_del(pdev, ev->first);
-		pciesw_dev_ports_del(pdev, ev->first);
-		break;
-	case PCIESW_EV_PORTS_ADD:
-		pciesw_dev_ports_add(pdev, ev->first);
-		pciesw_debugfs_ports_add(pdev, ev->first);
-		break;
-	case PCIESW_EV_EP_ADD:
-		pciesw_dev_ep_add(pdev, ev->ep);
-		break;
-	case PCIESW_EV_EP_DEL:
-		pciesw_dev_ep_del(pdev, ev->ep);
-		break;
 	case PCIESW_EV_PORT_CHANGE:
-		pciesw_dev_uevent_port(pdev, ev->port);
-		break;
 	case PCIESW_EV_GROUP_CHANGE:
-		pciesw_dev_uevent_group(pdev, ev->group);
-		break;
 	case PCIESW_EV_VPD_CHANGE:
-		pciesw_dev_uevent_vpd(pdev);
-		break;
 	case PCIESW_EV_THRESHOLD:
-		pciesw_dev_uevent_threshold(pdev, ev);
-		break;
 	case PCIESW_EV_THERMAL_ALARM:
-		pciesw_hwmon_alarm(pdev, ev);
-		pciesw_dev_uevent_thermal(pdev, ev);
-		break;
 	case PCIESW_EV_SWITCH_CHANGE:
-		pciesw_dev_uevent_switch(pdev);
 		break;
 	default:
+		return NULL;
+	}
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return NULL;
+	u->port = PCIESW_EV_NO_PORT;
+	switch (ev->type) {
+	case PCIESW_EV_PORT_CHANGE:
+		u->port = ev->port_id;
+		pciesw_uev_port(u, ev->port);
+		break;
+	case PCIESW_EV_GROUP_CHANGE:
+		pciesw_uev_group(u, ev->group);
+		break;
+	case PCIESW_EV_VPD_CHANGE:
+		pciesw_uev_add(u, "PCIESW_EVENT=vpd");
+		break;
+	case PCIESW_EV_THRESHOLD:
+		u->port = ev->port_id;
+		pciesw_uev_threshold(u, ev);
+		break;
+	case PCIESW_EV_THERMAL_ALARM:
+		pciesw_uev_thermal(u, ev);
+		break;
+	default:
+		pciesw_uev_switch(u, ev->sw);
 		break;
 	}
-	return NOTIFY_DONE;
+	return u;
 }
 
-static struct notifier_block pciesw_dev_event_nb = {
-	.notifier_call = pciesw_dev_event,
+static void pciesw_dev_uevent(struct pciesw_dev *pdev,
+			      struct pciesw_dev_uevent *u)
+{
+	struct kobject *kobj = &pdev->dev.kobj;
+
+	if (u->port != PCIESW_EV_NO_PORT) {
+		/* the port went meanwhile: so does its uevent */
+		if (u->port >= PCIESW_MAX_PORTS || !pdev->ports[u->port])
+			return;
+		kobj = &pdev->ports[u->port]->dev.kobj;
+	}
+	kobject_uevent_env(kobj, KOBJ_CHANGE, u->envp);
+}
+
+/*
+ * The switch instance of @sw.  Views call it while applying an event: the
+ * instance is removed only after its switch's events have been applied.
+ */
+struct pciesw_dev *pciesw_dev_of(struct pciesw_switch *sw)
+{
+	struct pciesw_dev *pdev = xa_load(&pciesw_devs, sw->id);
+
+	return pdev && pdev->sw == sw ? pdev : NULL;
+}
+
+/* Keep the devices in step with the model; pdev->ports/eps are ours. */
+static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
+	struct pciesw_dev_uevent *u = snap;
+
+	if (!pdev)
+		goto out;
+	switch (ev->type) {
+	case PCIESW_EV_PORTS_REMOVE:
+		pciesw_dev_ports_del(pdev, ev->ports);
+		break;
+	case PCIESW_EV_PORTS_ADD:
+		pciesw_dev_ports_add(pdev, ev->ports);
+		break;
+	case PCIESW_EV_EP_ADD:
+		pciesw_dev_ep_add(pdev, ev->port_id, ev->ep_id, ev->ep_name);
+		break;
+	case PCIESW_EV_EP_DEL:
+		pciesw_dev_ep_del(pdev, ev->ep_id);
+		break;
+	default:
+		if (u)
+			pciesw_dev_uevent(pdev, u);
+		break;
+	}
+out:
+	kfree(u);
+}
+
+static const struct pciesw_view pciesw_dev_view = {
+	.snapshot = pciesw_dev_snapshot,
+	.apply = pciesw_dev_apply,
 };
 
 static void pciesw_dev_release(struct device *dev)
@@ -316,44 +367,50 @@ static void pciesw_dev_release(struct device *dev)
 	kfree(pdev);
 }
 
-/* Children of an unpublished switch: no events can race with these. */
+/* Children of an unpublished switch: no events race with these. */
 static void pciesw_dev_children_del(struct pciesw_dev *pdev)
 {
-	struct pciesw_switch *sw = pdev->sw;
+	DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
 	unsigned int g;
 
-	mutex_lock(&sw->lock);
-	pciesw_dev_ports_del(pdev, 0);
-	for (g = sw->nr_groups; g-- > 0;) {
+	bitmap_fill(all, PCIESW_MAX_PORTS);
+	pciesw_dev_ports_del(pdev, all);
+	for (g = PCIESW_MAX_GROUPS; g-- > 0;) {
 		if (pdev->groups[g])
 			pciesw_child_del(pdev->groups[g]);
 		pdev->groups[g] = NULL;
 	}
-	mutex_unlock(&sw->lock);
 }
 
 static int pciesw_dev_children_add(struct pciesw_dev *pdev)
 {
 	struct pciesw_switch *sw = pdev->sw;
 	char name[2 * PCIESW_NAME_LEN];
+	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
+	struct pciesw_port *port;
+	unsigned long id;
 	unsigned int g;
 	int err = 0;
 
+	bitmap_zero(ports, PCIESW_MAX_PORTS);
 	mutex_lock(&sw->lock);
+	pciesw_for_each_port(sw, port)
+		__set_bit(port->id, ports);
+	mutex_unlock(&sw->lock);
+
+	/* lane groups are fixed for the switch's life */
 	for (g = 0; g < sw->nr_groups; g++) {
 		snprintf(name, sizeof(name), "group_%s",
 			 sw->groups[g].desc->name);
 		pdev->groups[g] = pciesw_child_add(sw, &pdev->dev,
 						   &pciesw_group_devtype, g, name);
-	}
-	pciesw_dev_ports_add(pdev, 0);
-	for (g = 0; g < sw->nr_groups; g++)
 		if (!pdev->groups[g])
 			err = -ENOMEM;
-	for (g = 0; g < sw->nr_ports; g++)
-		if (!pdev->ports[g])
+	}
+	pciesw_dev_ports_add(pdev, ports);
+	for_each_set_bit(id, ports, PCIESW_MAX_PORTS)
+		if (!pdev->ports[id])
 			err = -ENOMEM;
-	mutex_unlock(&sw->lock);
 	if (err)
 		pciesw_dev_children_del(pdev);
 	return err;
@@ -409,6 +466,8 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 	err = pciesw_switch_publish(sw);
 	if (err)
 		goto err_pci_del;
+	/* the creation is announced before the request returns */
+	pciesw_switch_sync(sw);
 	return 0;
 
 err_pci_del:
@@ -500,13 +559,10 @@ int pciesw_dev_del(u32 id, const char **why)
 
 int pciesw_dev_init(void)
 {
-	int err;
-
 	pciesw_debugfs_init();
-	err = pciesw_event_register(&pciesw_dev_event_nb);
-	if (err)
-		pciesw_debugfs_exit();
-	return err;
+	pciesw_hwmon_init();
+	pciesw_view_register(PCIESW_VIEW_DEV, &pciesw_dev_view);
+	return 0;
 }
 
 void pciesw_dev_exit(void)
@@ -519,6 +575,7 @@ void pciesw_dev_exit(void)
 	xa_for_each(&pciesw_devs, id, pdev)
 		pciesw_dev_remove(pdev);
 	mutex_unlock(&pciesw_devs_lock);
-	pciesw_event_unregister(&pciesw_dev_event_nb);
+	pciesw_view_unregister(PCIESW_VIEW_DEV);
+	pciesw_hwmon_exit();
 	pciesw_debugfs_exit();
 }

@@ -10,7 +10,6 @@
 
 #include <linux/cdev.h>
 #include <linux/device.h>
-#include <linux/sched/signal.h>
 #include <linux/platform_device.h>
 
 #include <pciesw_compat.h>
@@ -35,13 +34,15 @@ struct pciesw_child {
  * @cdev: /dev/pcieswN
  * @sw: the model, referenced for the lifetime of @dev
  * @groups: lane group devices, by group id
- * @ports: port devices, by port id (changed under sw->lock by events)
+ * @ports: port devices, by port id; changed only by the dev view (dev.c),
+ *	from the switch's event queue or while it is not published
  * @eps: endpoint devices, by endpoint id (likewise)
  * @thermal: the platform device @hwmon hangs off (hwmon.c)
  * @hwmon: the hwmon device of the temperature sensors
- * @dbg: the debugfs directory (debugfs.c; changed under sw->lock)
- * @pci: the PCI hierarchy while the PCI view is on (pci.c; changed under
- *	sw->lock)
+ * @dbg: the debugfs directory, owned by the debugfs view (debugfs.c)
+ * @pci: the PCI hierarchy while the PCI view is on, owned by the PCI view
+ *	(pci.c), changed only from the switch's event queue or while it is
+ *	not published
  */
 struct pciesw_dev {
 	struct device dev;
@@ -67,20 +68,41 @@ static inline struct pciesw_child *to_pciesw_child(struct device *dev)
 }
 
 /*
- * Lock @sw from a sysfs or debugfs file.  Removing a child device waits
- * for its files' readers while sw->lock is held, so those readers must not
- * sleep on it: they restart the syscall instead.  -ENODEV once the switch
- * is dead.
+ * Lock @sw from a sysfs or debugfs file: sleeps (interruptibly) for the
+ * model lock, which no one holds across device or debugfs removal, and
+ * -ENODEV once the switch is dead.
  */
 static inline int pciesw_view_lock(struct pciesw_switch *sw)
 {
-	if (!mutex_trylock(&sw->lock))
-		return restart_syscall();
-	if (sw->dead) {
+	const char *why;
+	int err;
+
+	err = mutex_lock_interruptible(&sw->lock);
+	if (err)
+		return err;
+	err = pciesw_switch_live(sw, &why);
+	if (err)
 		mutex_unlock(&sw->lock);
-		return -ENODEV;
-	}
-	return 0;
+	return err;
+}
+
+struct pciesw_dev *pciesw_dev_of(struct pciesw_switch *sw);
+
+/*
+ * After a sysfs store changed @sw: return once every view shows it.  The
+ * removal of @dev's own files may be queued ahead of the change, and it
+ * waits for running stores: let it proceed meanwhile.
+ */
+static inline void pciesw_sysfs_sync(struct device *dev,
+				     struct device_attribute *attr,
+				     struct pciesw_switch *sw)
+{
+	struct kernfs_node *kn;
+
+	kn = sysfs_break_active_protection(&dev->kobj, &attr->attr);
+	pciesw_switch_sync(sw);
+	if (kn)
+		sysfs_unbreak_active_protection(kn);
 }
 
 extern pciesw_bus_t pciesw_bus_type;
@@ -95,20 +117,17 @@ dev_t pciesw_chardev_devt(u32 id);
 /* hwmon.c */
 int pciesw_hwmon_add(struct pciesw_dev *pdev);
 void pciesw_hwmon_del(struct pciesw_dev *pdev);
-void pciesw_hwmon_alarm(struct pciesw_dev *pdev,
-			const struct pciesw_event *ev);
+void pciesw_hwmon_init(void);
+void pciesw_hwmon_exit(void);
 
 /* debugfs.c */
 void pciesw_debugfs_init(void);
 void pciesw_debugfs_exit(void);
 int pciesw_debugfs_add(struct pciesw_dev *pdev);
 void pciesw_debugfs_del(struct pciesw_dev *pdev);
-void pciesw_debugfs_ports_add(struct pciesw_dev *pdev, unsigned int first);
-void pciesw_debugfs_ports_del(struct pciesw_dev *pdev, unsigned int first);
 
 /* pci.c */
 int pciesw_pci_add(struct pciesw_dev *pdev);
 void pciesw_pci_del(struct pciesw_dev *pdev);
-void pciesw_pci_event(struct pciesw_dev *pdev, const struct pciesw_event *ev);
 
 #endif /* _PCIESW_DEV_H */

@@ -223,17 +223,50 @@ void pciesw_hwmon_del(struct pciesw_dev *pdev)
 	pdev->thermal = NULL;
 }
 
-/* A sensor's alarm changed (model event, sw->lock held): poll/uevent. */
-void pciesw_hwmon_alarm(struct pciesw_dev *pdev, const struct pciesw_event *ev)
-{
-	u32 attr = ev->level == PCIESW_ALARM_CRITICAL ? hwmon_temp_crit_alarm :
-							hwmon_temp_max_alarm;
+/* a snapshot that says temp6's alarm (the OR of all) changed too */
+static const char pciesw_hwmon_or_changed;
 
-	if (!pdev->hwmon)
+/* With sw->lock held: did the OR change with this alarm? */
+static void *pciesw_hwmon_snapshot(const struct pciesw_event *ev)
+{
+	if (ev->type != PCIESW_EV_THERMAL_ALARM)
+		return NULL;
+	/* it did if this is the only one now */
+	if (pciesw_thermal_alarms(ev->sw, ev->level) == ev->active)
+		return (void *)&pciesw_hwmon_or_changed;
+	return NULL;
+}
+
+/* A sensor's alarm changed: wake pollers of the alarm files. */
+static void pciesw_hwmon_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_dev *pdev;
+	u32 attr;
+
+	if (ev->type != PCIESW_EV_THERMAL_ALARM)
 		return;
+	pdev = pciesw_dev_of(ev->sw);
+	if (!pdev || !pdev->hwmon)
+		return;
+	attr = ev->level == PCIESW_ALARM_CRITICAL ? hwmon_temp_crit_alarm :
+						    hwmon_temp_max_alarm;
 	hwmon_notify_event(pdev->hwmon, hwmon_temp, attr, ev->sensor);
-	/* temp6's alarm is the OR: it changed if this is the only one now */
-	if (pciesw_thermal_alarms(pdev->sw, ev->level) == ev->active)
+	if (snap == &pciesw_hwmon_or_changed)
 		hwmon_notify_event(pdev->hwmon, hwmon_temp, attr,
 				   PCIESW_HWMON_HIGHEST);
+}
+
+static const struct pciesw_view pciesw_hwmon_view = {
+	.snapshot = pciesw_hwmon_snapshot,
+	.apply = pciesw_hwmon_apply,
+};
+
+void pciesw_hwmon_init(void)
+{
+	pciesw_view_register(PCIESW_VIEW_HWMON, &pciesw_hwmon_view);
+}
+
+void pciesw_hwmon_exit(void)
+{
+	pciesw_view_unregister(PCIESW_VIEW_HWMON);
 }

@@ -33,9 +33,12 @@ static int __init pciesw_init(void)
 	if (err)
 		return err;
 
-	err = pciesw_chardev_init();
+	err = pciesw_event_wq_init();
 	if (err)
 		return err;
+	err = pciesw_chardev_init();
+	if (err)
+		goto err_event;
 	err = pciesw_bus_init();
 	if (err)
 		goto err_chardev;
@@ -68,6 +71,8 @@ err_bus:
 	pciesw_bus_exit();
 err_chardev:
 	pciesw_chardev_exit();
+err_event:
+	pciesw_event_wq_exit();
 	return err;
 }
 
@@ -78,6 +83,7 @@ static void __exit pciesw_exit(void)
 	pciesw_netlink_exit();
 	pciesw_bus_exit();
 	pciesw_chardev_exit();
+	pciesw_event_wq_exit();
 }
 
 module_init(pciesw_init);

@@ -389,6 +389,8 @@ static int pciesw_nl_get_doit(const struct pciesw_nl_obj *obj,
 	mutex_unlock(&sw->lock);
 	if (err)
 		goto out_free;
+	/* what the reply shows has been notified before it arrives */
+	pciesw_switch_sync(sw);
 
 	genlmsg_end(msg, hdr);
 	pciesw_switch_put(sw);
@@ -472,6 +474,7 @@ static int pciesw_nl_get_dumpit(const struct pciesw_nl_obj *obj,
 			genlmsg_end(skb, hdr);
 		}
 		mutex_unlock(&sw->lock);
+		pciesw_switch_sync(sw);
 		pciesw_switch_put(sw);
 		if (err)
 			break;
@@ -531,19 +534,21 @@ static int pciesw_nl_locked(struct genl_info *info,
 				      struct genl_info *info))
 {
 	struct pciesw_switch *sw;
+	const char *why;
 	int err;
 
 	sw = pciesw_nl_get_switch(info);
 	if (IS_ERR(sw))
 		return PTR_ERR(sw);
 	mutex_lock(&sw->lock);
-	if (sw->dead) {
-		NL_SET_ERR_MSG(info->extack, "switch is being removed");
-		err = -ENODEV;
-	} else {
+	err = pciesw_switch_live(sw, &why);
+	if (err)
+		pciesw_nl_err(info->extack, NULL, why);
+	else
 		err = fn(sw, info);
-	}
 	mutex_unlock(&sw->lock);
+	/* the request returns once every view shows what it changed */
+	pciesw_switch_sync(sw);
 	pciesw_switch_put(sw);
 	return err;
 }
@@ -1794,31 +1799,36 @@ static int pciesw_nl_fill_vpd_any(struct sk_buff *msg, const void *obj)
 	return pciesw_nl_fill_vpd(msg, (struct pciesw_switch *)obj);
 }
 
-/* Called with sw->lock held (see pciesw_event()). */
-static void pciesw_nl_notify(u8 cmd,
-			     int (*fill)(struct sk_buff *msg, const void *obj),
-			     const void *obj)
+/*
+ * With sw->lock held (the view's snapshot, see event.c): the notification
+ * as the model is now, multicast later in event order; NULL when nobody
+ * listens or there is no memory (a listener then misses it, as netlink's
+ * own multicast can drop).
+ */
+static struct sk_buff *pciesw_nl_notify(u8 cmd,
+					int (*fill)(struct sk_buff *msg,
+						    const void *obj),
+					const void *obj)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
 	if (!genl_has_listeners(&pciesw_nl_family, &init_net,
 				PCIESW_NL_MCGRP_MONITOR))
-		return;
+		return NULL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
-		return;
+		return NULL;
 	hdr = genlmsg_put(msg, 0, 0, &pciesw_nl_family, 0, cmd);
 	if (!hdr || fill(msg, obj)) {
 		nlmsg_free(msg);
-		return;
+		return NULL;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&pciesw_nl_family, msg, 0, PCIESW_NL_MCGRP_MONITOR,
-			  GFP_KERNEL);
+	return msg;
 }
 
-static void pciesw_nl_notify_threshold(const struct pciesw_event *ev)
+static struct sk_buff *pciesw_nl_notify_threshold(const struct pciesw_event *ev)
 {
 	struct pciesw_nl_threshold t = {
 		.sw = ev->sw,
@@ -1829,8 +1839,8 @@ static void pciesw_nl_notify_threshold(const struct pciesw_event *ev)
 		.crossed = -1,
 	};
 
-	pciesw_nl_notify(PCIESW_CMD_THRESHOLD_NTF, pciesw_nl_fill_threshold_any,
-			 &t);
+	return pciesw_nl_notify(PCIESW_CMD_THRESHOLD_NTF,
+				pciesw_nl_fill_threshold_any, &t);
 }
 
 static int pciesw_nl_fill_alarm_any(struct sk_buff *msg, const void *obj)
@@ -1846,61 +1856,57 @@ static int pciesw_nl_fill_alarm_any(struct sk_buff *msg, const void *obj)
 	return 0;
 }
 
-static int pciesw_nl_event(struct notifier_block *nb, unsigned long type,
-			   void *data)
+static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 {
-	const struct pciesw_event *ev = data;
-
 	switch (ev->type) {
 	case PCIESW_EV_SWITCH_CREATE:
-		pciesw_nl_notify(PCIESW_CMD_SWITCH_CREATE_NTF,
-				 pciesw_nl_fill_switch_any, ev->sw);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_SWITCH_CREATE_NTF,
+					pciesw_nl_fill_switch_any, ev->sw);
 	case PCIESW_EV_SWITCH_DELETE:
-		pciesw_nl_notify(PCIESW_CMD_SWITCH_DELETE_NTF,
-				 pciesw_nl_fill_switch_any, ev->sw);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_SWITCH_DELETE_NTF,
+					pciesw_nl_fill_switch_any, ev->sw);
 	case PCIESW_EV_GROUP_CHANGE:
-		pciesw_nl_notify(PCIESW_CMD_GROUP_CHANGE_NTF,
-				 pciesw_nl_fill_group_any, ev->group);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_GROUP_CHANGE_NTF,
+					pciesw_nl_fill_group_any, ev->group);
 	case PCIESW_EV_PORT_CHANGE:
-		pciesw_nl_notify(PCIESW_CMD_PORT_CHANGE_NTF,
-				 pciesw_nl_fill_port_any, ev->port);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_PORT_CHANGE_NTF,
+					pciesw_nl_fill_port_any, ev->port);
 	case PCIESW_EV_EP_ADD:
-		pciesw_nl_notify(PCIESW_CMD_EP_ADD_NTF, pciesw_nl_fill_ep_any,
-				 ev->ep);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_EP_ADD_NTF,
+					pciesw_nl_fill_ep_any, ev->ep);
 	case PCIESW_EV_EP_DEL:
-		pciesw_nl_notify(PCIESW_CMD_EP_DEL_NTF, pciesw_nl_fill_ep_any,
-				 ev->ep);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_EP_DEL_NTF,
+					pciesw_nl_fill_ep_any, ev->ep);
 	case PCIESW_EV_VPD_CHANGE:
-		pciesw_nl_notify(PCIESW_CMD_VPD_CHANGE_NTF,
-				 pciesw_nl_fill_vpd_any, ev->sw);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_VPD_CHANGE_NTF,
+					pciesw_nl_fill_vpd_any, ev->sw);
 	case PCIESW_EV_THRESHOLD:
-		pciesw_nl_notify_threshold(ev);
-		break;
+		return pciesw_nl_notify_threshold(ev);
 	case PCIESW_EV_THERMAL_ALARM:
-		pciesw_nl_notify(PCIESW_CMD_THERMAL_ALARM_NTF,
-				 pciesw_nl_fill_alarm_any, ev);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_THERMAL_ALARM_NTF,
+					pciesw_nl_fill_alarm_any, ev);
 	case PCIESW_EV_SWITCH_CHANGE:
-		pciesw_nl_notify(PCIESW_CMD_SWITCH_CHANGE_NTF,
-				 pciesw_nl_fill_switch_any, ev->sw);
-		break;
+		return pciesw_nl_notify(PCIESW_CMD_SWITCH_CHANGE_NTF,
+					pciesw_nl_fill_switch_any, ev->sw);
 	case PCIESW_EV_PORTS_REMOVE:
 	case PCIESW_EV_PORTS_ADD:
 		/* the group change that follows says it */
 		break;
 	}
-	return NOTIFY_DONE;
+	return NULL;
 }
 
-static struct notifier_block pciesw_nl_event_nb = {
-	.notifier_call = pciesw_nl_event,
+/* In event order, after the devices and the PCI view show the change. */
+static void pciesw_nl_apply(const struct pciesw_event *ev, void *snap)
+{
+	if (snap)
+		genlmsg_multicast(&pciesw_nl_family, snap, 0,
+				  PCIESW_NL_MCGRP_MONITOR, GFP_KERNEL);
+}
+
+static const struct pciesw_view pciesw_nl_view = {
+	.snapshot = pciesw_nl_snapshot,
+	.apply = pciesw_nl_apply,
 };
 
 int pciesw_netlink_init(void)
@@ -1910,14 +1916,12 @@ int pciesw_netlink_init(void)
 	err = genl_register_family(&pciesw_nl_family);
 	if (err)
 		return err;
-	err = pciesw_event_register(&pciesw_nl_event_nb);
-	if (err)
-		genl_unregister_family(&pciesw_nl_family);
-	return err;
+	pciesw_view_register(PCIESW_VIEW_NETLINK, &pciesw_nl_view);
+	return 0;
 }
 
 void pciesw_netlink_exit(void)
 {
-	pciesw_event_unregister(&pciesw_nl_event_nb);
+	pciesw_view_unregister(PCIESW_VIEW_NETLINK);
 	genl_unregister_family(&pciesw_nl_family);
 }

@@ -41,7 +41,6 @@ MODULE_PARM_DESC(pci_view,
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include <linux/delay.h>
 #include <linux/pci.h>
 
 /* Broadcom, maker of the PEX switches; 0x02b2: its placeholder endpoint */
@@ -147,9 +146,9 @@ struct pciesw_pci_fn {
  * @max_down: downstream ports the profile can have (bounds @down, @ep)
  * @busn: the root bus's bus number range
  * @root: the root bus, from creation until removal
- * @bridge: the host bridge; the hierarchy owns its first reference
- * @node: entry in pciesw_pci_orphans
- * @module_ref: the orphan holds a reference to the module
+ * @bridge: the host bridge; the hierarchy owns its first reference until
+ *	it is destroyed, and the bridge's release frees the hierarchy
+ * @module_ref: the removed hierarchy holds a reference to the module
  * @lock: protects everything below it; taken by the config accessors,
  *	which may run in atomic context, so a raw spinlock
  * @dead: the root bus is gone: config cycles find no device
@@ -170,7 +169,6 @@ struct pciesw_pci {
 	struct resource busn;
 	struct pci_bus *root;
 	struct pci_host_bridge *bridge;
-	struct list_head node;
 	bool module_ref;
 	raw_spinlock_t lock;	/* protects all fields below */
 	bool dead;
@@ -183,12 +181,10 @@ struct pciesw_pci {
 	struct pciesw_pci_fn *fns[];
 };
 
-/* Protects pciesw_pci_orphans. */
-static DEFINE_MUTEX(pciesw_pci_orphans_lock);
-/* removed hierarchies whose PCI devices something outside still holds */
-static LIST_HEAD(pciesw_pci_orphans);
-static void pciesw_pci_reap_work(struct work_struct *work);
-static DECLARE_DELAYED_WORK(pciesw_pci_reaper, pciesw_pci_reap_work);
+/* hierarchies whose host bridge is not released yet */
+static atomic_t pciesw_pci_live = ATOMIC_INIT(0);
+/* pciesw_pci_exit() waits here for pciesw_pci_live to reach 0 */
+static DECLARE_WAIT_QUEUE_HEAD(pciesw_pci_released);
 
 static struct pci_ops pciesw_pci_ops;
 
@@ -742,28 +738,31 @@ static void pciesw_pci_vpd_load(struct pciesw_pci *h)
 	kfree(img);
 }
 
-/* Functions for ports @first.. and the endpoints behind them. */
-static void pciesw_pci_fns_add(struct pciesw_pci *h, unsigned int first)
+/* With sw->lock: the functions of the ports in @ports and their endpoints. */
+static void pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 {
 	struct pciesw_switch *sw = h->sw;
 	struct pciesw_pci_fn *fn, *efn;
+	struct pciesw_port *port;
 	unsigned long flags;
-	unsigned int i, k;
+	unsigned int k;
 
-	for (i = first; i < sw->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[i];
-
+	lockdep_assert_held(&sw->lock);
+	pciesw_for_each_port(sw, port) {
+		if (!test_bit(port->id, ports))
+			continue;
 		if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
 			fn = pciesw_pci_fn_new(h, PCIESW_PCI_UP, 0, port, NULL);
 			if (!fn)
 				continue;
 			raw_spin_lock_irqsave(&h->lock, flags);
 			pciesw_pci_fn_link(fn, port);
-			h->up = fn;
+			swap(h->up, fn);
 			raw_spin_unlock_irqrestore(&h->lock, flags);
+			kfree(fn);
 			continue;
 		}
-		k = i - 1;
+		k = port->id - 1;
 		if (k >= h->max_down)
 			continue;
 		fn = pciesw_pci_fn_new(h, PCIESW_PCI_DOWN, k, port, NULL);
@@ -775,52 +774,22 @@ static void pciesw_pci_fns_add(struct pciesw_pci *h, unsigned int first)
 			pciesw_pci_fn_link(fn, port);
 			/* a port that starts populated has nothing to latch */
 			put16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA, 0);
-			h->down[k] = fn;
+			swap(h->down[k], fn);
 		}
 		if (efn) {
 			pciesw_pci_fn_link(efn, port);
-			h->ep[k] = efn;
+			swap(h->ep[k], efn);
 		}
 		raw_spin_unlock_irqrestore(&h->lock, flags);
+		kfree(fn);
+		kfree(efn);
 	}
 }
 
-/* Drop the functions of downstream ports k >= @first_down (and up if 0). */
-static void pciesw_pci_fns_del(struct pciesw_pci *h, unsigned int first_down,
-			       bool up)
+/* The secondary bus number software gave @fn, 0 if none (h->lock held). */
+static unsigned int pciesw_pci_secondary(struct pciesw_pci_fn *fn)
 {
-	struct pciesw_pci_fn *gone[2 * PCIESW_MAX_PORTS + 1];
-	unsigned int k, n = 0;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&h->lock, flags);
-	for (k = first_down; k < h->max_down; k++) {
-		gone[n++] = h->down[k];
-		gone[n++] = h->ep[k];
-		h->down[k] = NULL;
-		h->ep[k] = NULL;
-	}
-	if (up) {
-		gone[n++] = h->up;
-		h->up = NULL;
-	}
-	raw_spin_unlock_irqrestore(&h->lock, flags);
-	while (n--)
-		kfree(gone[n]);
-}
-
-/* The secondary bus number software gave downstream port @k, 0 if none. */
-static unsigned int pciesw_pci_secondary(struct pciesw_pci *h,
-					 struct pciesw_pci_fn *fn)
-{
-	unsigned long flags;
-	unsigned int sec = 0;
-
-	raw_spin_lock_irqsave(&h->lock, flags);
-	if (fn)
-		sec = fn->cfg[PCI_SECONDARY_BUS];
-	raw_spin_unlock_irqrestore(&h->lock, flags);
-	return sec;
+	return fn ? fn->cfg[PCI_SECONDARY_BUS] : 0;
 }
 
 /* With the rescan lock: the bus software numbered @busnr, if it exists. */
@@ -830,107 +799,150 @@ static struct pci_bus *pciesw_pci_bus(struct pciesw_pci *h, unsigned int busnr)
 }
 
 /*
- * As pciehp_unconfigure_device(): remove the devices on @bus, last first;
- * with @first_down >= 0 only downstream ports k >= @first_down.
+ * What a removal takes away: the functions already detached from the
+ * hierarchy when the model changed (config cycles find no device there, as
+ * after a surprise removal), freed once the PCI devices are gone.
+ * @bus: the bus whose devices go, 0 for the root bus
+ * @ports: with @bus the internal bus, only the downstream ports in it
+ * @all: every device on @bus
+ * @n: entries of @fns
  */
-static void pciesw_pci_remove_devices(struct pciesw_pci *h, struct pci_bus *bus,
-				      int first_down)
+struct pciesw_pci_gone {
+	unsigned int bus;
+	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
+	bool all;
+	unsigned int n;
+	struct pciesw_pci_fn *fns[];
+};
+
+/*
+ * As pciehp_unconfigure_device(): remove the devices on @g's bus, last
+ * first, then free its functions.
+ */
+static void pciesw_pci_gone_apply(struct pciesw_pci *h,
+				  struct pciesw_pci_gone *g)
 {
 	struct pci_dev *dev, *tmp;
+	struct pci_bus *bus;
+	int k;
 
-	list_for_each_entry_safe_reverse(dev, tmp, &bus->devices, bus_list) {
-		if (first_down >= 0 &&
-		    pciesw_pci_down_index(h->profile, dev->devfn) < first_down)
-			continue;
-		pci_dev_get(dev);
-		pci_stop_and_remove_bus_device(dev);
-		pci_dev_put(dev);
+	pci_lock_rescan_remove();
+	bus = g->bus ? pciesw_pci_bus(h, g->bus) : h->root;
+	if (bus) {
+		list_for_each_entry_safe_reverse(dev, tmp, &bus->devices,
+						 bus_list) {
+			k = pciesw_pci_down_index(h->profile, dev->devfn);
+			if (!g->all && (k < 0 || !test_bit(k + 1, g->ports)))
+				continue;
+			pci_dev_get(dev);
+			pci_stop_and_remove_bus_device(dev);
+			pci_dev_put(dev);
+		}
 	}
+	pci_unlock_rescan_remove();
+	while (g->n--)
+		kfree(g->fns[g->n]);
+	kfree(g);
 }
 
-/* As pciehp_configure_device(): find what is new below @busnr. */
-static void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr,
-			      bool root)
+/* As pciehp_configure_device(): find what is new below @busnr (0: root). */
+static void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr)
 {
 	struct pci_bus *bus;
 
 	pci_lock_rescan_remove();
-	bus = root ? h->root : pciesw_pci_bus(h, busnr);
+	bus = busnr ? pciesw_pci_bus(h, busnr) : h->root;
 	if (bus)
 		pci_rescan_bus(bus);
 	pci_unlock_rescan_remove();
 }
 
-static void pciesw_pci_ports_remove(struct pciesw_pci *h, unsigned int first)
+/* With sw->lock: detach the functions of the ports in @ports. */
+static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
+						       const unsigned long *ports)
 {
-	struct pci_bus *bus;
+	struct pciesw_pci_gone *g;
+	unsigned long flags, k;
 
-	pci_lock_rescan_remove();
-	if (first)
-		bus = pciesw_pci_bus(h, pciesw_pci_secondary(h, h->up));
-	else
-		bus = h->root;
-	if (bus)
-		pciesw_pci_remove_devices(h, bus, first ? first - 1 : -1);
-	pci_unlock_rescan_remove();
-	pciesw_pci_fns_del(h, first ? first - 1 : 0, !first);
-}
-
-static void pciesw_pci_ports_add(struct pciesw_pci *h, unsigned int first)
-{
-	pciesw_pci_fns_add(h, first);
-	if (!first)
-		pciesw_pci_rescan(h, 0, true);
-	else
-		pciesw_pci_rescan(h, pciesw_pci_secondary(h, h->up), false);
-}
-
-static void pciesw_pci_ep_add(struct pciesw_pci *h, struct pciesw_port *port)
-{
-	unsigned int k = port->id - 1;
-	struct pciesw_pci_fn *fn;
-	unsigned long flags;
-
-	if (k >= h->max_down || !h->down[k])
-		return;
-	fn = pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port, port->ep);
+	g = kzalloc(struct_size(g, fns, 2 * h->max_down + 1), GFP_KERNEL);
+	if (!g)
+		return NULL;
+	bitmap_copy(g->ports, ports, PCIESW_MAX_PORTS);
 	raw_spin_lock_irqsave(&h->lock, flags);
-	pciesw_pci_fn_link(h->down[k], port);
-	if (fn) {
-		pciesw_pci_fn_link(fn, port);
-		kfree(h->ep[k]);
-		h->ep[k] = fn;
+	g->all = test_bit(0, ports);
+	g->bus = g->all ? 0 : pciesw_pci_secondary(h->up);
+	for (k = 0; k < h->max_down; k++) {
+		if (!g->all && !test_bit(k + 1, ports))
+			continue;
+		g->fns[g->n++] = h->down[k];
+		g->fns[g->n++] = h->ep[k];
+		h->down[k] = NULL;
+		h->ep[k] = NULL;
+	}
+	if (g->all) {
+		g->fns[g->n++] = h->up;
+		h->up = NULL;
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);
-	pciesw_pci_rescan(h, pciesw_pci_secondary(h, h->down[k]), false);
+	return g;
 }
 
-static void pciesw_pci_ep_del(struct pciesw_pci *h, struct pciesw_port *port)
+/* With sw->lock: the endpoint's function, then a rescan finds it. */
+static void *pciesw_pci_ep_attach(struct pciesw_pci *h,
+				  const struct pciesw_event *ev)
 {
-	unsigned int k = port->id - 1;
+	unsigned int k = ev->port_id - 1;
 	struct pciesw_pci_fn *fn;
 	unsigned long flags;
-	struct pci_bus *bus;
 
 	if (k >= h->max_down || !h->down[k])
-		return;
-	pci_lock_rescan_remove();
-	bus = pciesw_pci_bus(h, pciesw_pci_secondary(h, h->down[k]));
-	if (bus)
-		pciesw_pci_remove_devices(h, bus, -1);
-	pci_unlock_rescan_remove();
+		return NULL;
+	fn = pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, ev->port, ev->ep);
 	raw_spin_lock_irqsave(&h->lock, flags);
-	fn = h->ep[k];
+	pciesw_pci_fn_link(h->down[k], ev->port);
+	if (fn) {
+		pciesw_pci_fn_link(fn, ev->port);
+		swap(h->ep[k], fn);
+	}
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	kfree(fn);
+	return h;
+}
+
+/* With sw->lock: the endpoint leaves its slot; its devices go later. */
+static struct pciesw_pci_gone *pciesw_pci_ep_detach(struct pciesw_pci *h,
+						    const struct pciesw_event *ev)
+{
+	unsigned int k = ev->port_id - 1;
+	struct pciesw_pci_gone *g;
+	unsigned long flags;
+
+	if (k >= h->max_down || !h->down[k])
+		return NULL;
+	g = kzalloc(struct_size(g, fns, 1), GFP_KERNEL);
+	if (!g)
+		return NULL;
+	raw_spin_lock_irqsave(&h->lock, flags);
+	g->all = true;
+	g->bus = pciesw_pci_secondary(h->down[k]);
+	g->fns[g->n++] = h->ep[k];
 	h->ep[k] = NULL;
 	/* the model still lists the endpoint on the port: it is leaving */
 	h->down[k]->present = false;
 	or16(h->down[k]->cfg, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC);
 	raw_spin_unlock_irqrestore(&h->lock, flags);
-	kfree(fn);
+	if (!g->bus) {
+		/* software never numbered the slot's bus: nothing to remove */
+		kfree(g->fns[0]);
+		kfree(g);
+		return NULL;
+	}
+	return g;
 }
 
+/* With sw->lock: a port's link or setting, into its config space. */
 static void pciesw_pci_port_change(struct pciesw_pci *h,
-				   struct pciesw_port *port)
+				   const struct pciesw_port *port)
 {
 	unsigned long flags;
 	unsigned int k;
@@ -968,76 +980,51 @@ static u64 pciesw_pci_dsn(const struct pciesw_switch *sw)
 
 static void pciesw_pci_free(struct pciesw_pci *h)
 {
-	pciesw_pci_fns_del(h, 0, true);
+	unsigned int k;
+
+	for (k = 0; k < h->max_down; k++) {
+		kfree(h->down[k]);
+		kfree(h->ep[k]);
+	}
+	kfree(h->up);
 	pciesw_switch_put(h->sw);
 	kfree(h);
 }
 
 /*
- * The hierarchy owns the host bridge's first reference; when that is the
- * only one left, no pci_dev or bus of the hierarchy exists any more and
- * nothing can reach the config accessors: free it.
+ * The host bridge's release: the last pci_dev and bus of the hierarchy are
+ * gone, nothing can reach the config accessors any more.
  */
-static bool pciesw_pci_try_free(struct pciesw_pci *h)
+static void pciesw_pci_bridge_release(struct pci_host_bridge *bridge)
 {
-	if (kref_read(&h->bridge->dev.kobj.kref) > 1)
-		return false;
-	put_device(&h->bridge->dev);
+	struct pciesw_pci *h = bridge->release_data;
+	bool ref = h->module_ref;
+
 	pciesw_pci_free(h);
-	return true;
-}
-
-/* Free the orphans nothing holds any more; true when none is left. */
-static bool pciesw_pci_reap(void)
-{
-	struct pciesw_pci *h, *tmp;
-	unsigned int puts = 0;
-	bool empty;
-
-	mutex_lock(&pciesw_pci_orphans_lock);
-	list_for_each_entry_safe(h, tmp, &pciesw_pci_orphans, node) {
-		bool ref = h->module_ref;
-
-		list_del(&h->node);
-		if (!pciesw_pci_try_free(h)) {
-			list_add(&h->node, &pciesw_pci_orphans);
-			continue;
-		}
-		if (ref)
-			puts++;
-	}
-	empty = list_empty(&pciesw_pci_orphans);
-	if (!empty)
-		schedule_delayed_work(&pciesw_pci_reaper, HZ);
-	mutex_unlock(&pciesw_pci_orphans_lock);
-	/* pciesw_pci_exit() waits for this work: the module stays */
-	while (puts--)
+	if (atomic_dec_and_test(&pciesw_pci_live))
+		wake_up_all(&pciesw_pci_released);
+	/* last, as a release callback's module_put() must be */
+	if (ref)
 		module_put(THIS_MODULE);
-	return empty;
 }
 
-static void pciesw_pci_reap_work(struct work_struct *work)
-{
-	pciesw_pci_reap();
-}
-
-static int pciesw_pci_create(struct pciesw_dev *pdev)
+/* With sw->lock: a hierarchy from the model, not yet on the PCI bus. */
+static struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 {
 	struct pciesw_switch *sw = pdev->sw;
-	struct pciesw_pci *h;
-	struct pci_bus *root, *child;
+	DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
+	struct pciesw_port *up = pciesw_port_find(sw, 0);
 	unsigned int max_down;
-	LIST_HEAD(resources);
+	struct pciesw_pci *h;
 
 	lockdep_assert_held(&sw->lock);
-	if (sw->nr_ports < 1 ||
-	    sw->ports[0].role != PCIESW_PORT_ROLE_UPSTREAM)
-		return -EINVAL;
+	if (!up || up->role != PCIESW_PORT_ROLE_UPSTREAM)
+		return NULL;
 	max_down = min_t(unsigned int, pciesw_pci_max_down(sw->profile),
 			 PCIESW_MAX_PORTS);
 	h = kzalloc(struct_size(h, fns, 2 * max_down), GFP_KERNEL);
 	if (!h)
-		return -ENOMEM;
+		return NULL;
 	kref_get(&sw->refs);
 	h->sw = sw;
 	h->profile = sw->profile;
@@ -1052,27 +1039,37 @@ static int pciesw_pci_create(struct pciesw_dev *pdev)
 	h->busn.start = 0;
 	h->busn.end = 1 + h->max_down;
 	h->busn.flags = IORESOURCE_BUS | IORESOURCE_PCI_FIXED;
-	INIT_LIST_HEAD(&h->node);
 	raw_spin_lock_init(&h->lock);
 	pciesw_pci_vpd_load(h);
-	pciesw_pci_fns_add(h, 0);
+	bitmap_fill(all, PCIESW_MAX_PORTS);
+	pciesw_pci_fns_add(h, all);
 	if (!h->up) {
 		pciesw_pci_free(h);
-		return -ENOMEM;
+		return NULL;
 	}
+	return h;
+}
+
+/* Put @h on the PCI bus below @parent, as a host bridge driver would. */
+static int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
+{
+	struct pci_bus *root, *child;
+	LIST_HEAD(resources);
 
 	pci_add_resource(&resources, &h->busn);
 	pci_lock_rescan_remove();
-	root = pci_create_root_bus(&pdev->dev, h->busn.start, &pciesw_pci_ops,
+	root = pci_create_root_bus(parent, h->busn.start, &pciesw_pci_ops,
 				   &h->sysdata, &resources);
 	if (!root) {
 		pci_unlock_rescan_remove();
 		pci_free_resource_list(&resources);
-		pciesw_pci_free(h);
 		return -ENODEV;
 	}
 	h->root = root;
 	h->bridge = to_pci_host_bridge(root->bridge);
+	/* from here on the bridge's release frees @h */
+	atomic_inc(&pciesw_pci_live);
+	pci_set_host_bridge_release(h->bridge, pciesw_pci_bridge_release, h);
 	pci_scan_child_bus(root);
 	pci_assign_unassigned_bus_resources(root);
 	/* the root bus is not PCIe: configure MPS from the ports below it */
@@ -1080,16 +1077,14 @@ static int pciesw_pci_create(struct pciesw_dev *pdev)
 		pcie_bus_configure_settings(child);
 	pci_bus_add_devices(root);
 	pci_unlock_rescan_remove();
-	pdev->pci = h;
 	return 0;
 }
 
-static void pciesw_pci_destroy(struct pciesw_dev *pdev)
+/* Take @h off the PCI bus; it is freed when its last device is released. */
+static void pciesw_pci_destroy(struct pciesw_pci *h)
 {
-	struct pciesw_pci *h = pdev->pci;
 	unsigned long flags;
 
-	pdev->pci = NULL;
 	pci_lock_rescan_remove();
 	pci_stop_root_bus(h->root);
 	pci_remove_root_bus(h->root);
@@ -1098,65 +1093,163 @@ static void pciesw_pci_destroy(struct pciesw_dev *pdev)
 	h->dead = true;
 	h->root = NULL;
 	raw_spin_unlock_irqrestore(&h->lock, flags);
-	if (pciesw_pci_try_free(h))
-		return;
 	/*
-	 * Something still holds one of its pci_devs: they read as absent,
-	 * the memory stays until the last reference goes, and the module
-	 * cannot be unloaded until then (or unloading waits for it).
+	 * If something still holds one of its pci_devs, they read as absent
+	 * and the module stays (rmmod says it is in use) until the release;
+	 * only while the module is already unloading does this fail, and
+	 * pciesw_pci_exit() waits instead.
 	 */
-	pr_warn("pciesw: PCI domain %05x: devices still referenced, freed when released\n",
-		h->domain);
-	mutex_lock(&pciesw_pci_orphans_lock);
 	h->module_ref = try_module_get(THIS_MODULE);
-	list_add_tail(&h->node, &pciesw_pci_orphans);
-	schedule_delayed_work(&pciesw_pci_reaper, HZ);
-	mutex_unlock(&pciesw_pci_orphans_lock);
+	/* the bridge's first reference, ours since pci_create_root_bus() */
+	put_device(&h->bridge->dev);
 }
 
-/**
- * pciesw_pci_event - keep the PCI hierarchy of @pdev in step with the model
- * @pdev: the switch instance
- * @ev: the event, delivered with sw->lock held
- */
-void pciesw_pci_event(struct pciesw_dev *pdev, const struct pciesw_event *ev)
+/* What the PCI view does for an event once sw->lock is dropped. */
+enum pciesw_pci_op {
+	PCIESW_PCI_RESCAN,	/* find what is new below @bus */
+	PCIESW_PCI_REMOVE,	/* remove @gone's devices, free its functions */
+	PCIESW_PCI_CREATE,	/* put @h on the PCI bus */
+	PCIESW_PCI_DESTROY,	/* take @h off it */
+};
+
+struct pciesw_pci_job {
+	enum pciesw_pci_op op;
+	struct pciesw_pci *h;
+	unsigned int bus;
+	struct pciesw_pci_gone *gone;
+};
+
+static struct pciesw_pci_job *pciesw_pci_job(enum pciesw_pci_op op,
+					     struct pciesw_pci *h,
+					     unsigned int bus,
+					     struct pciesw_pci_gone *gone)
 {
-	struct pciesw_pci *h = pdev->pci;
+	struct pciesw_pci_job *job = kmalloc(sizeof(*job), GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	job->op = op;
+	job->h = h;
+	job->bus = bus;
+	job->gone = gone;
+	return job;
+}
+
+static unsigned int pciesw_pci_secondary_of(struct pciesw_pci *h,
+					    struct pciesw_pci_fn **fn)
+{
+	unsigned long flags;
+	unsigned int bus;
+
+	raw_spin_lock_irqsave(&h->lock, flags);
+	bus = pciesw_pci_secondary(*fn);
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	return bus;
+}
+
+/*
+ * With sw->lock, when the model changes: config space follows at once (the
+ * raw spinlock is all it takes), the PCI core's part is left for later.
+ */
+static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
+{
+	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
+	struct pciesw_pci *h = pdev ? pdev->pci : NULL;
+	struct pciesw_pci_gone *gone;
+	unsigned int k, bus;
 	bool on;
 
+	if (!pdev)
+		return NULL;
 	if (ev->type == PCIESW_EV_SWITCH_CHANGE) {
-		on = pciesw_switch_setting(pdev->sw, PCIESW_SETTING_PCI_VIEW);
-		if (on && !h && pciesw_pci_create(pdev))
-			dev_err(&pdev->dev, "cannot create the PCI view\n");
-		else if (!on && h)
-			pciesw_pci_destroy(pdev);
-		return;
+		on = pciesw_switch_setting(ev->sw, PCIESW_SETTING_PCI_VIEW);
+		if (on && !h) {
+			h = pciesw_pci_new(pdev);
+			if (!h) {
+				dev_err(&pdev->dev, "cannot create the PCI view\n");
+				return NULL;
+			}
+			pdev->pci = h;
+			return pciesw_pci_job(PCIESW_PCI_CREATE, h, 0, NULL);
+		}
+		if (!on && h) {
+			pdev->pci = NULL;
+			return pciesw_pci_job(PCIESW_PCI_DESTROY, h, 0, NULL);
+		}
+		return NULL;
 	}
 	if (!h)
-		return;
+		return NULL;
 	switch (ev->type) {
 	case PCIESW_EV_PORTS_REMOVE:
-		pciesw_pci_ports_remove(h, ev->first);
-		break;
+		gone = pciesw_pci_ports_detach(h, ev->ports);
+		return gone ? pciesw_pci_job(PCIESW_PCI_REMOVE, h, 0, gone) :
+			      NULL;
 	case PCIESW_EV_PORTS_ADD:
-		pciesw_pci_ports_add(h, ev->first);
-		break;
+		pciesw_pci_fns_add(h, ev->ports);
+		bus = test_bit(0, ev->ports) ? 0 :
+		      pciesw_pci_secondary_of(h, &h->up);
+		return pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL);
 	case PCIESW_EV_EP_ADD:
-		pciesw_pci_ep_add(h, ev->port);
-		break;
+		if (!pciesw_pci_ep_attach(h, ev))
+			return NULL;
+		k = ev->port_id - 1;
+		bus = pciesw_pci_secondary_of(h, &h->down[k]);
+		return bus ? pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL) :
+			     NULL;
 	case PCIESW_EV_EP_DEL:
-		pciesw_pci_ep_del(h, ev->port);
-		break;
+		gone = pciesw_pci_ep_detach(h, ev);
+		return gone ? pciesw_pci_job(PCIESW_PCI_REMOVE, h, 0, gone) :
+			      NULL;
 	case PCIESW_EV_PORT_CHANGE:
 		pciesw_pci_port_change(h, ev->port);
-		break;
+		return NULL;
 	case PCIESW_EV_VPD_CHANGE:
 		pciesw_pci_vpd_load(h);
-		break;
+		return NULL;
 	default:
-		break;
+		return NULL;
 	}
 }
+
+/* In event order, without sw->lock: the PCI core's part. */
+static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_pci_job *job = snap;
+	struct pciesw_dev *pdev;
+
+	if (!job)
+		return;
+	switch (job->op) {
+	case PCIESW_PCI_RESCAN:
+		pciesw_pci_rescan(job->h, job->bus);
+		break;
+	case PCIESW_PCI_REMOVE:
+		pciesw_pci_gone_apply(job->h, job->gone);
+		break;
+	case PCIESW_PCI_CREATE:
+		pdev = pciesw_dev_of(ev->sw);
+		if (pdev && !pciesw_pci_attach(job->h, &pdev->dev))
+			break;
+		pr_err("pciesw: %s: cannot put the switch on the PCI bus\n",
+		       ev->sw->name);
+		mutex_lock(&ev->sw->lock);
+		if (pdev && pdev->pci == job->h)
+			pdev->pci = NULL;
+		mutex_unlock(&ev->sw->lock);
+		pciesw_pci_free(job->h);
+		break;
+	case PCIESW_PCI_DESTROY:
+		pciesw_pci_destroy(job->h);
+		break;
+	}
+	kfree(job);
+}
+
+static const struct pciesw_view pciesw_pci_view = {
+	.snapshot = pciesw_pci_snapshot,
+	.apply = pciesw_pci_apply,
+};
 
 /**
  * pciesw_pci_add - put a new switch on the PCI bus, unless it is off
@@ -1167,27 +1260,46 @@ int pciesw_pci_add(struct pciesw_dev *pdev)
 	struct pciesw_switch *sw = pdev->sw;
 	struct pciesw_settings off = { .set = BIT(PCIESW_SETTING_PCI_VIEW) };
 	enum pciesw_setting bad;
+	struct pciesw_pci *h = NULL;
 	const char *why;
-	int err = 0;
+	int err;
 
 	mutex_lock(&sw->lock);
 	if (!pci_view)
 		pciesw_switch_set(sw, &off, &bad, &why);
-	if (pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW))
-		err = pciesw_pci_create(pdev);
+	if (pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) {
+		h = pciesw_pci_new(pdev);
+		if (!h) {
+			mutex_unlock(&sw->lock);
+			return -ENOMEM;
+		}
+		pdev->pci = h;
+	}
 	mutex_unlock(&sw->lock);
+	if (!h)
+		return 0;
+	err = pciesw_pci_attach(h, &pdev->dev);
+	if (err) {
+		mutex_lock(&sw->lock);
+		pdev->pci = NULL;
+		mutex_unlock(&sw->lock);
+		pciesw_pci_free(h);
+	}
 	return err;
 }
 
-/* Take the switch off the PCI bus; it is unpublished, no events race. */
+/* Take the switch off the PCI bus; it is unpublished, its events applied. */
 void pciesw_pci_del(struct pciesw_dev *pdev)
 {
 	struct pciesw_switch *sw = pdev->sw;
+	struct pciesw_pci *h;
 
 	mutex_lock(&sw->lock);
-	if (pdev->pci)
-		pciesw_pci_destroy(pdev);
+	h = pdev->pci;
+	pdev->pci = NULL;
 	mutex_unlock(&sw->lock);
+	if (h)
+		pciesw_pci_destroy(h);
 }
 
 /*
@@ -1238,34 +1350,26 @@ int pciesw_pci_init(void)
 	if (err)
 		return err;
 	err = pci_register_driver(&pciesw_pci_driver);
-	if (err)
+	if (err) {
 		bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
-	return err;
+		return err;
+	}
+	pciesw_view_register(PCIESW_VIEW_PCI, &pciesw_pci_view);
+	return 0;
 }
 
-/* After every switch is gone: wait for the orphans, then unregister. */
+/* After every switch is gone: wait for the last hierarchy's release. */
 void pciesw_pci_exit(void)
 {
-	unsigned int waited = 0;
-
-	for (;;) {
-		cancel_delayed_work_sync(&pciesw_pci_reaper);
-		if (pciesw_pci_reap())
-			break;
-		if (!(waited++ % 100))
-			pr_warn("pciesw: unload waits for references to removed PCI devices\n");
-		msleep(100);
-	}
-	cancel_delayed_work_sync(&pciesw_pci_reaper);
+	pciesw_view_unregister(PCIESW_VIEW_PCI);
+	while (!wait_event_timeout(pciesw_pci_released,
+				   !atomic_read(&pciesw_pci_live), 10 * HZ))
+		pr_warn("pciesw: unload waits for references to removed PCI devices\n");
 	pci_unregister_driver(&pciesw_pci_driver);
 	bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
 }
 
 #else /* no PCI: the view is absent, the setting has no effect */
-
-void pciesw_pci_event(struct pciesw_dev *pdev, const struct pciesw_event *ev)
-{
-}
 
 int pciesw_pci_add(struct pciesw_dev *pdev)
 {

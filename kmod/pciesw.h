@@ -16,7 +16,9 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/pciesw.h>
 
@@ -343,7 +345,14 @@ struct pciesw_port {
  * @health_work: checks thresholds, retrains links past the BER limit
  * @thermal_work: advances the thermal model while it is not settled
  * @dma: the DMA engine (dma.c), from creation to release
+ * @ev_lock: protects @ev_queue, @ev_queued and @ev_done (event.c)
+ * @ev_queue: events raised and not yet applied to the views, in order
+ * @ev_queued: seq of the last event queued
+ * @ev_done: seq of the last event every view has applied
+ * @ev_wait: pciesw_switch_sync() waits here for @ev_done
+ * @ev_work: applies @ev_queue to the views
  * @lock: protects everything below it
+ * @generation: bumped by every event of the switch, for dumps
  * @published: events reach the views (after publish, until unpublish)
  * @dead: set once when the switch is unpublished; no new state changes
  * @link_work: runs the LTSSM steps that are due (link.c)
@@ -378,7 +387,14 @@ struct pciesw_switch {
 	struct work_struct health_work;
 	struct delayed_work thermal_work;
 	struct pciesw_dma *dma;
+	spinlock_t ev_lock;	/* protects ev_queue, ev_queued, ev_done */
+	struct list_head ev_queue;
+	u64 ev_queued;
+	u64 ev_done;
+	wait_queue_head_t ev_wait;
+	struct work_struct ev_work;
 	struct mutex lock;	/* protects all fields below */
+	u32 generation;
 	bool published;
 	bool dead;
 	struct delayed_work link_work;
@@ -713,6 +729,9 @@ enum pciesw_event_type {
 	PCIESW_EV_SWITCH_CHANGE,	/* a switch setting changed */
 };
 
+/* port_id of an event about no port (a switch-wide threshold) */
+#define PCIESW_EV_NO_PORT	U32_MAX
+
 /**
  * struct pciesw_event - what changed; only the fields of its type are set
  * @type: what happened
@@ -721,7 +740,11 @@ enum pciesw_event_type {
  * @port: the port (PORT_CHANGE, EP_ADD, EP_DEL; THRESHOLD: NULL for a
  *	switch-wide threshold)
  * @ep: the endpoint (EP_ADD, EP_DEL)
- * @first: first port id affected (PORTS_REMOVE, PORTS_ADD)
+ * @group_id: @group's id, set by pciesw_event()
+ * @port_id: @port's id, or PCIESW_EV_NO_PORT, set by pciesw_event()
+ * @ep_id: @ep's id, set by pciesw_event()
+ * @ep_name: @ep's name, set by pciesw_event()
+ * @ports: the ports affected (PORTS_REMOVE, PORTS_ADD)
  * @counter: the counter (THRESHOLD)
  * @threshold: the threshold it reached (THRESHOLD)
  * @value: the counter's value then (THRESHOLD)
@@ -729,6 +752,11 @@ enum pciesw_event_type {
  * @level: warning or critical (THERMAL_ALARM)
  * @active: raised, or cleared (THERMAL_ALARM)
  * @temp: the sensor's temperature then, m°C (THERMAL_ALARM)
+ * @seq: its place in the switch's queue, set by pciesw_event()
+ *
+ * @group, @port and @ep point into the model, so they are valid only while
+ * the event is raised (a view's snapshot); a view applying the event sees
+ * them NULL and uses the ids.
  */
 struct pciesw_event {
 	enum pciesw_event_type type;
@@ -736,7 +764,11 @@ struct pciesw_event {
 	struct pciesw_group *group;
 	struct pciesw_port *port;
 	struct pciesw_endpoint *ep;
-	unsigned int first;
+	u32 group_id;
+	u32 port_id;
+	u32 ep_id;
+	char ep_name[PCIESW_NAME_LEN];
+	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
 	enum pciesw_counter counter;
 	u64 threshold;
 	u64 value;
@@ -744,13 +776,44 @@ struct pciesw_event {
 	enum pciesw_alarm level;
 	bool active;
 	int temp;
+	u64 seq;
 };
 
-struct notifier_block;
-int pciesw_event_register(struct notifier_block *nb);
-void pciesw_event_unregister(struct notifier_block *nb);
+/*
+ * event.c: the views subscribe by id; an event is applied to them in this
+ * order.
+ */
+enum pciesw_view_id {
+	PCIESW_VIEW_PCI,	/* the PCI hierarchy (pci.c) */
+	PCIESW_VIEW_DEBUGFS,	/* debugfs directories (debugfs.c) */
+	PCIESW_VIEW_DEV,	/* devices and uevents (dev.c) */
+	PCIESW_VIEW_HWMON,	/* hwmon alarms (hwmon.c) */
+	PCIESW_VIEW_NETLINK,	/* notifications (netlink.c) */
+	PCIESW_NR_VIEWS
+};
+
+/**
+ * struct pciesw_view - how a view follows the model
+ * @snapshot: with sw->lock held when the event is raised: take what
+ *	@apply will need of the model (optional; NULL is a valid snapshot)
+ * @apply: later, in event order, without sw->lock: update the view;
+ *	frees the snapshot
+ */
+struct pciesw_view {
+	void *(*snapshot)(const struct pciesw_event *ev);
+	void (*apply)(const struct pciesw_event *ev, void *snap);
+};
+
+void pciesw_view_register(enum pciesw_view_id id, const struct pciesw_view *v);
+void pciesw_view_unregister(enum pciesw_view_id id);
 void pciesw_event(struct pciesw_event *ev);
+void pciesw_event_init(struct pciesw_switch *sw);
+void pciesw_event_drain(struct pciesw_switch *sw);
+int pciesw_event_wq_init(void);
+void pciesw_event_wq_exit(void);
+void pciesw_switch_sync(struct pciesw_switch *sw);
 unsigned int pciesw_generation(void);
+u32 pciesw_switch_generation(const struct pciesw_switch *sw);
 
 /* dev.c: a switch and its views */
 int pciesw_dev_new(u32 id, const char *profile, const char **why);

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The switch model: a card built from a profile, its lane groups and ports,
- * the registry of published switches and the event chain the views listen on.
+ * the registry of published switches.
  */
 
 #include <linux/atomic.h>
 #include <linux/kernel.h>
-#include <linux/notifier.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -20,40 +19,6 @@
  * lookup that takes its reference under xa_lock() never sees a freed switch.
  */
 static DEFINE_XARRAY(pciesw_switches);
-
-/* Views subscribe here; the chain's rwsem protects the list of sinks. */
-static BLOCKING_NOTIFIER_HEAD(pciesw_events);
-
-/* Bumped by every event: a dump that spans a change can tell it did. */
-static atomic_t pciesw_gen = ATOMIC_INIT(1);
-
-unsigned int pciesw_generation(void)
-{
-	return atomic_read(&pciesw_gen);
-}
-
-int pciesw_event_register(struct notifier_block *nb)
-{
-	return blocking_notifier_chain_register(&pciesw_events, nb);
-}
-
-void pciesw_event_unregister(struct notifier_block *nb)
-{
-	blocking_notifier_chain_unregister(&pciesw_events, nb);
-}
-
-/*
- * Tell the views what changed.  Called with sw->lock held so that events
- * leave in the order the changes happened; sinks must not take it.  Until
- * the switch is published the views learn its state by reading it.
- */
-void pciesw_event(struct pciesw_event *ev)
-{
-	lockdep_assert_held(&ev->sw->lock);
-	atomic_inc(&pciesw_gen);
-	if (ev->sw->published)
-		blocking_notifier_call_chain(&pciesw_events, ev->type, ev);
-}
 
 static void pciesw_switch_event(struct pciesw_switch *sw,
 				enum pciesw_event_type type)
@@ -184,7 +149,7 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 		pciesw_link_drop(&sw->ports[first + i], PCIESW_LTSSM_DETECT);
 
 	ev.type = PCIESW_EV_PORTS_REMOVE;
-	ev.first = first;
+	bitmap_set(ev.ports, first, sw->nr_ports - first);
 	pciesw_event(&ev);
 
 	for (i = 0; i < n; i++) {
@@ -216,6 +181,8 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 	}
 
 	ev.type = PCIESW_EV_PORTS_ADD;
+	bitmap_zero(ev.ports, PCIESW_MAX_PORTS);
+	bitmap_set(ev.ports, first, sw->nr_ports - first);
 	pciesw_event(&ev);
 	ev.type = PCIESW_EV_GROUP_CHANGE;
 	ev.group = g;
@@ -246,6 +213,7 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		 profile->serial_prefix, 100000 + (id * 7919) % 900000);
 	kref_init(&sw->refs);
 	mutex_init(&sw->lock);
+	pciesw_event_init(sw);
 	INIT_DELAYED_WORK(&sw->link_work, pciesw_link_work);
 	INIT_LIST_HEAD(&sw->endpoints);
 	ida_init(&sw->ep_ids);
@@ -361,6 +329,8 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw)
 	pciesw_switch_event(sw, PCIESW_EV_SWITCH_DELETE);
 	sw->published = false;
 	mutex_unlock(&sw->lock);
+	/* the views show the switch's last state, then hear no more */
+	pciesw_event_drain(sw);
 	/* dead refuses new DMA: finish what is in flight */
 	pciesw_dma_stop(sw);
 	/* dead stops the works from re-arming themselves */

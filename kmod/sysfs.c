@@ -128,6 +128,7 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 	ep = pciesw_ep_add(&child->sw->ports[child->index], t,
 			   PCIESW_LINK_SPEED_NONE, 0, 0, &why);
 	mutex_unlock(&child->sw->lock);
+	pciesw_sysfs_sync(dev, attr, child->sw);
 	if (IS_ERR(ep)) {
 		dev_err(dev, "ep_add: %s\n", why);
 		return PTR_ERR(ep);
@@ -158,6 +159,7 @@ static ssize_t ep_remove_store(struct device *dev,
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
+	pciesw_sysfs_sync(dev, attr, child->sw);
 	if (ret) {
 		dev_err(dev, "ep_remove: no endpoint on this port\n");
 		return ret;
@@ -256,6 +258,7 @@ static ssize_t errors_clear_store(struct device *dev,
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
+	pciesw_sysfs_sync(dev, attr, child->sw);
 	return ret ?: count;
 }
 
@@ -345,6 +348,7 @@ static ssize_t ber_store(struct device *dev, struct device_attribute *attr,
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
+	pciesw_sysfs_sync(dev, attr, child->sw);
 	if (ret) {
 		if (why)
 			dev_err(dev, "ber: %s\n", why);
@@ -495,6 +499,7 @@ static ssize_t group_config_store(struct device *dev,
 		return ret;
 	ret = pciesw_group_set_config(g, cfg, &why);
 	mutex_unlock(&child->sw->lock);
+	pciesw_sysfs_sync(dev, attr, child->sw);
 	if (ret) {
 		dev_err(dev, "config: %s\n", why);
 		return ret;
