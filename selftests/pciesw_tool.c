@@ -21,6 +21,12 @@
  *	Exit 0 and print the family id if "pciesw" is registered, else 1.
  *   pciesw_tool count
  *	Switches in a switch-get dump, and their ids: "N: ID ID ...".
+ *   pciesw_tool nlctrl
+ *	Until SIGTERM/SIGINT: what genl-ctrl-list asks nlctrl (a dump of
+ *	every generic netlink family, libnl's genl_ctrl_alloc_cache()),
+ *	every 20 ms; on exit prints "rounds=N failed=F max_ms=M" (M the
+ *	slowest answer, in ms) and exits 0.  In one process, so the time is
+ *	the kernel's answer, not an exec under TCG.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -206,6 +212,47 @@ static int cmd_count(void)
 	return 0;
 }
 
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static int cmd_nlctrl(void)
+{
+	unsigned long rounds = 0, failed = 0;
+	long long max_us = 0;
+	struct nl_sock *sk;
+
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	sk = nl_socket_alloc();
+	if (!sk || genl_connect(sk)) {
+		printf("cannot connect\n");
+		return 1;
+	}
+	while (!stop) {
+		struct nl_cache *cache = NULL;
+		long long t0 = now_us(), dt;
+
+		if (genl_ctrl_alloc_cache(sk, &cache))
+			failed++;
+		else
+			nl_cache_free(cache);
+		dt = now_us() - t0;
+		if (dt > max_us)
+			max_us = dt;
+		rounds++;
+		usleep(20000);
+	}
+	nl_socket_free(sk);
+	printf("rounds=%lu failed=%lu max_ms=%lld\n", rounds, failed,
+	       max_us / 1000);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -223,9 +270,11 @@ int main(int argc, char **argv)
 		return cmd_family();
 	if (argc == 2 && !strcmp(argv[1], "count"))
 		return cmd_count();
+	if (argc == 2 && !strcmp(argv[1], "nlctrl"))
+		return cmd_nlctrl();
 	fprintf(stderr,
 		"usage: %s delete-module NAME | load-module PATH [PARAMS] | write FILE STRING |\n"
-		"       reader | info ID | family | count\n",
+		"       reader | info ID | family | count | nlctrl\n",
 		argv[0]);
 	return 2;
 }

@@ -53,15 +53,17 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_lanes pciesw_link pciesw_hotplug pciesw_events
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
-	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh)
+	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
+	   pciesw_views.sh)
 
 # The tests of the PCI view itself: they keep it on in every plan.  On the
 # debug plan every other test runs without it, because creating and
 # removing a PCI hierarchy for every switch of every test is most of that
 # kernel's time (seconds per 144-lane card) and finds nothing the PCI-view
 # tests do not: pciesw_pci_churn.sh drives both profiles through every
-# operation with the view on, so lockdep still sees each lock order.
-PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh)
+# operation with the view on, so lockdep still sees each lock order;
+# pciesw_views.sh shows that the rest of the kernel does not wait for it.
+PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_views.sh)
 
 # Skips that are allowed, with their reasons: TEST<TAB>ERE<TAB>reason
 EXPECTED_SKIPS=$(dirname "${BASH_SOURCE[0]}")/expected-skips
