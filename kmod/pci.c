@@ -181,6 +181,9 @@ struct pciesw_pci {
 	struct pciesw_pci_fn *fns[];
 };
 
+/* the PCI domains switches hold; the IDA has its own lock */
+static DEFINE_IDA(pciesw_pci_domains);
+
 /* hierarchies whose host bridge is not released yet */
 static atomic_t pciesw_pci_live = ATOMIC_INIT(0);
 /* pciesw_pci_exit() waits here for pciesw_pci_live to reach 0 */
@@ -1251,6 +1254,38 @@ static const struct pciesw_view pciesw_pci_view = {
 	.apply = pciesw_pci_apply,
 };
 
+/* Is there a PCI bus in domain @d (another driver's, VMD's say)? */
+static bool pciesw_pci_domain_used(int d)
+{
+	struct pci_bus *bus = NULL;
+
+	while ((bus = pci_find_next_bus(bus)))
+		if (pci_domain_nr(bus) == d)
+			return true;
+	return false;
+}
+
+/*
+ * The lowest domain above 0xffff that no PCI bus and no other switch uses,
+ * held for the switch's life so that its PCI names stay while the view is
+ * off.  Like VMD's choice it cannot reserve the domain against a driver
+ * that picks one after the check; such a driver (VMD) takes the highest
+ * plus one, which is never a free one below ours.
+ */
+static int pciesw_pci_domain_get(void)
+{
+	int d = PCIESW_PCI_DOMAIN_MIN;
+
+	for (;;) {
+		d = ida_alloc_range(&pciesw_pci_domains, d,
+				    PCIESW_PCI_DOMAIN_MAX, GFP_KERNEL);
+		if (d < 0 || !pciesw_pci_domain_used(d))
+			return d;
+		ida_free(&pciesw_pci_domains, d);
+		d++;
+	}
+}
+
 /**
  * pciesw_pci_add - put a new switch on the PCI bus, unless it is off
  * @pdev: the switch instance, not yet published
@@ -1262,15 +1297,20 @@ int pciesw_pci_add(struct pciesw_dev *pdev)
 	enum pciesw_setting bad;
 	struct pciesw_pci *h = NULL;
 	const char *why;
-	int err;
+	int err, d;
 
+	d = pciesw_pci_domain_get();
+	if (d < 0)
+		return d;
 	mutex_lock(&sw->lock);
+	sw->pci_domain = d;
 	if (!pci_view)
 		pciesw_switch_set(sw, &off, &bad, &why);
 	if (pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) {
 		h = pciesw_pci_new(pdev);
 		if (!h) {
 			mutex_unlock(&sw->lock);
+			ida_free(&pciesw_pci_domains, d);
 			return -ENOMEM;
 		}
 		pdev->pci = h;
@@ -1284,6 +1324,7 @@ int pciesw_pci_add(struct pciesw_dev *pdev)
 		pdev->pci = NULL;
 		mutex_unlock(&sw->lock);
 		pciesw_pci_free(h);
+		ida_free(&pciesw_pci_domains, d);
 	}
 	return err;
 }
@@ -1300,6 +1341,7 @@ void pciesw_pci_del(struct pciesw_dev *pdev)
 	mutex_unlock(&sw->lock);
 	if (h)
 		pciesw_pci_destroy(h);
+	ida_free(&pciesw_pci_domains, sw->pci_domain);
 }
 
 /*
@@ -1367,12 +1409,15 @@ void pciesw_pci_exit(void)
 		pr_warn("pciesw: unload waits for references to removed PCI devices\n");
 	pci_unregister_driver(&pciesw_pci_driver);
 	bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
+	ida_destroy(&pciesw_pci_domains);
 }
 
 #else /* no PCI: the view is absent, the setting has no effect */
 
 int pciesw_pci_add(struct pciesw_dev *pdev)
 {
+	/* the names it would have; no PCI bus can take them */
+	pdev->sw->pci_domain = PCIESW_PCI_DOMAIN_MIN + pdev->sw->id;
 	return 0;
 }
 

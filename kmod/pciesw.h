@@ -368,6 +368,8 @@ struct pciesw_port {
  *	(read locklessly by the DMA workers)
  * @dma_channels: DMA channels descriptors may name, 1..16
  * @pci_view: the card shows on the PCI bus (the PCI view follows it)
+ * @pci_domain: its PCI domain, chosen by the PCI view before the switch
+ *	is published, fixed from then on
  * @link_free: per lane, the CLOCK_MONOTONIC ns at which the link of the
  *	port starting at that lane is free again, [0] switch to device
  *	(egress), [1] device to switch (ingress): the bandwidth model's
@@ -413,6 +415,7 @@ struct pciesw_switch {
 	bool dma_pacing;
 	u32 dma_channels;
 	bool pci_view;
+	u32 pci_domain;
 	u64 (*link_free)[2];
 };
 
@@ -445,14 +448,16 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 
 /*
  * The card's PCI topology, as its firmware numbers it (switch.c): the
- * upstream port is device 0 of its own root bus 00 in domain
- * PCIESW_PCI_DOMAIN_BASE + id, its internal bus is 01, downstream port k
- * (port id k + 1) is a device on bus 01 whose secondary bus is 2 + k, and
+ * upstream port is device 0 of its own root bus 00 in the domain the PCI
+ * view found free for it when the switch was created (the lowest above
+ * 0xffff, as VMD's are; sw->pci_domain), its internal bus is 01,
+ * downstream port k (port id k + 1) is a device on bus 01 whose secondary bus is 2 + k, and
  * the endpoint behind it is device 0 there.  More than 32 downstream ports
  * make the devices on bus 01 multi-function, 8 ports each.
  */
-#define PCIESW_PCI_DOMAIN_BASE	0x20000
-#define PCIESW_PCI_NAME_LEN	16	/* "2000f:01:1f.7" */
+#define PCIESW_PCI_DOMAIN_MIN	0x10000
+#define PCIESW_PCI_DOMAIN_MAX	0xfffff	/* five hex digits in a PCI name */
+#define PCIESW_PCI_NAME_LEN	16	/* "1000f:01:1f.7" */
 
 u32 pciesw_pci_domain(const struct pciesw_switch *sw);
 unsigned int pciesw_pci_max_down(const struct pciesw_profile *profile);

@@ -430,7 +430,7 @@ unsigned int pciesw_switch_nr_endpoints(struct pciesw_switch *sw)
 
 u32 pciesw_pci_domain(const struct pciesw_switch *sw)
 {
-	return PCIESW_PCI_DOMAIN_BASE + sw->id;
+	return sw->pci_domain;
 }
 
 /* Most downstream ports any bifurcation of @profile can have. */

@@ -17,8 +17,9 @@ NL=$'\n'
 
 # dom ID: the PCI domain of switch ID, as its pci_domain attribute says;
 # once the switch is gone, what it said last (so that "nothing left in its
-# domain" is checked in the right domain), or 0x20000 + ID if never read
-# (pci_dom ID sets $PD and remembers; dom ID prints it, in a subshell)
+# domain" is checked in the right domain); "none" if never read, which
+# names no PCI device (pci_dom ID sets $PD and remembers; dom ID prints
+# it, in a subshell)
 declare -A PCI_DOMS
 pci_dom() {
 	if IFS= read -r PD <"$PCIESW_DEVS/pciesw$1/pci_domain" 2>/dev/null &&
@@ -26,7 +27,7 @@ pci_dom() {
 		PCI_DOMS[$1]=$PD
 	fi
 	PD=${PCI_DOMS[$1]:-}
-	[[ -n $PD ]] || printf -v PD '%05x' $((0x20000 + $1))
+	[[ -n $PD ]] || PD=none
 }
 dom() {
 	pci_dom "$1"

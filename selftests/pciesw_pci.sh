@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The PCI view: every switch is a PCI hierarchy in domain 0x20000 + id.
+# The PCI view: every switch is a PCI hierarchy in a domain of its own, the
+# lowest free one above 0xffff when it was created.
 # The default card's tree in lspci -tv, drivers (pcieport on the ports,
 # pciesw on the endpoints), lspci -vvv decoding VPD (checksum good), DSN,
 # AER, ACS as the model says; the PCI core's current_link_width/speed
@@ -38,12 +39,13 @@ fi
 rd "$D/$SW0/pci_view"
 check_eq "pciesw0: pci_view is on by default" 1 "$R"
 rd "$D/$SW0/pci_domain"
-check_eq "pciesw0: pci_domain" 20000 "$R"
+check_eq "pciesw0: pci_domain is the first free one above ffff" 10000 "$R"
+D0=$R
 settled $SW0 || diag "pciesw0 did not settle"
 tree_ok "pciesw0: PCI devices = model ports + endpoints" $SW0
 
 out=$(lspci -tv 2>/dev/null)
-if [[ $out == *"[20000:00]---00.0-[01-"*"Virtual PCIe Placeholder Endpoint"* ]]; then
+if [[ $out == *"[$D0:00]---00.0-[01-"*"Virtual PCIe Placeholder Endpoint"* ]]; then
 	ok "lspci -tv shows the card's tree"
 else
 	fail "lspci -tv shows the card's tree"
@@ -65,15 +67,15 @@ for p in "$D/$SW0"-port*; do
 	fi
 done
 check_eq "ports bound to pcieport, endpoints to pciesw" "" "$bad"
-rd "$PCI/20000:02:00.0/class"
+rd "$PCI/$D0:02:00.0/class"
 check_eq "gpu endpoint: 3D controller class" 0x030200 "$R"
-rd "$PCI/20000:03:00.0/class"
+rd "$PCI/$D0:03:00.0/class"
 check_eq "nvme endpoint: NVM Express class" 0x010802 "$R"
-rd "$PCI/20000:00:00.0/vendor"
+rd "$PCI/$D0:00:00.0/vendor"
 check_eq "switch vendor Broadcom" 0x1000 "$R"
 
 rd "$D/$SW0/serial_number"; serial=$R
-lspci_has "upstream port: VPD decoded, checksum good" 20000:00:00.0 \
+lspci_has "upstream port: VPD decoded, checksum good" "$D0:00:00.0" \
 	"Vital Product Data.*\[SN\] Serial number: $serial.*checksum good.*End"
 # DSN: the first 4 characters of the serial, then its number
 printf -v dsn '%02x-%02x-%02x-%02x' "'${serial:0:1}" "'${serial:1:1}" \
@@ -81,11 +83,11 @@ printf -v dsn '%02x-%02x-%02x-%02x' "'${serial:0:1}" "'${serial:1:1}" \
 num=$((10#${serial:5}))
 printf -v dsn '%s-%02x-%02x-%02x-%02x' "$dsn" $((num >> 24 & 255)) \
 	$((num >> 16 & 255)) $((num >> 8 & 255)) $((num & 255))
-lspci_has "upstream port: DSN is the serial" 20000:00:00.0 \
+lspci_has "upstream port: DSN is the serial" "$D0:00:00.0" \
 	"Device Serial Number $dsn"
-lspci_has "upstream port: Upstream Port, AER" 20000:00:00.0 \
+lspci_has "upstream port: Upstream Port, AER" "$D0:00:00.0" \
 	"Express \(v2\) Upstream Port.*Advanced Error Reporting"
-lspci_has "downstream port: slot, presence, DLActive, ACS" 20000:01:00.0 \
+lspci_has "downstream port: slot, presence, DLActive, ACS" "$D0:01:00.0" \
 	"Downstream Port \(Slot\+\).*DLActive\+.*PresDet\+.*Access Control Services"
 links_ok "pciesw0: PCI link width/speed = model, every port and endpoint" $SW0
 
@@ -93,7 +95,21 @@ links_ok "pciesw0: PCI link width/speed = model, every port and endpoint" $SW0
 wr "$PCIESW_BUS/new_device" "$ID" || fail "new_device $ID: $W_ERR"
 settled $SW || diag "$SW did not settle"
 DOM=$(dom $ID)
+check_eq "$SW: the next free domain" 10001 "$DOM"
 tree_ok "$SW: its own domain $DOM" $SW
+# a domain freed is the first free again; the view off keeps the domain
+wr "$PCIESW_BUS/del_device" "$ID" || fail "del_device $ID: $W_ERR"
+wr "$PCIESW_BUS/new_device" "$((ID + 1))" || fail "new_device $((ID + 1)): $W_ERR"
+rd "$D/pciesw$((ID + 1))/pci_domain"
+check_eq "pciesw$((ID + 1)): takes the domain pciesw$ID left" 10001 "$R"
+wr "$D/pciesw$((ID + 1))/pci_view" 0 || fail "pci_view 0: $W_ERR"
+rd "$D/pciesw$((ID + 1))/pci_domain"
+check_eq "pciesw$((ID + 1)): keeps its domain with the view off" 10001 "$R"
+wr "$PCIESW_BUS/del_device" "$((ID + 1))" || fail "del_device $((ID + 1)): $W_ERR"
+wr "$PCIESW_BUS/new_device" "$ID" || fail "new_device $ID: $W_ERR"
+settled $SW || diag "$SW did not settle"
+DOM=$(dom $ID)
+check_eq "$SW: created again, in the first free domain" 10001 "$DOM"
 
 # switchctl -j status against the PCI core
 sc -j status $SW
@@ -238,16 +254,16 @@ settled $SW0
 tree_ok "pci_view=0, then pcieswN/pci_view 1: the tree" $SW0
 rmmod pciesw || fail "rmmod"
 
-( while :; do lspci -D -vvv >/dev/null 2>&1; cat $PCI/2*/config >/dev/null 2>&1; done ) &
+( while :; do lspci -D -vvv >/dev/null 2>&1; cat $PCI/1????:*/config >/dev/null 2>&1; done ) &
 reader=$!
 reduce 20 5 "load/unload cycles with lspci reading"; CYCLES=$R
 bad=0
 for ((c = 0; c < CYCLES; c++)); do
 	load_module "$KO" nr_switches=2 || { bad=1; diag "insmod: $R"; break; }
-	[[ -e $PCI/20001:00:00.0 ]] || { bad=2; break; }
+	[[ -e $PCI/10001:00:00.0 ]] || { bad=2; break; }
 	((c % 2)) && nap 0.3	# on purpose: lspci reads the tree in between
 	rmmod pciesw || { bad=3; break; }
-	[[ -e $PCI/20000:00:00.0 ]] && { bad=4; break; }
+	[[ -e $PCI/$D0:00:00.0 ]] && { bad=4; break; }
 done
 kill $reader
 wait $reader 2>/dev/null

@@ -172,7 +172,7 @@ for sw in pciesw66 pciesw67; do
 done
 ( while [[ ! -e $STOP ]]; do
 	lspci -D -vvv >/dev/null 2>&1
-	cat "$PCI"/2*/config >/dev/null 2>&1
+	cat "$PCI"/1????:*/config >/dev/null 2>&1
 	nap 0.2	# paces the reader, as the DMA loops are paced
 done ) &
 PIDS+=($!)

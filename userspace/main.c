@@ -570,7 +570,7 @@ static const struct command commands[] = {
 			"  channels N        DMA channels, 1 to 16 (default 4); refused\n"
 			"                    while DMA is in flight\n"
 			"  pci-view on|off   the switch shows on the PCI bus (lspci) as a\n"
-			"                    hierarchy in domain 20000+id (default on)\n"
+			"                    hierarchy in a domain of its own (default on)\n"
 			"show prints them.  Prints nothing on success.\n",
 		.run = cmd_switch_set,
 	},
