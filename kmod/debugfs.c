@@ -203,8 +203,8 @@ static int pciesw_debugfs_bench_parse(char *buf, struct pciesw_dma_loc *src,
 }
 
 /*
- * Resolve and reference under sw->lock (trylock: see the top), copy
- * without it; the copy stops at an unplug or the switch's removal.
+ * Resolve and reference under sw->lock, copy without it; the copy stops
+ * at an unplug or the switch's removal.
  */
 static ssize_t pciesw_debugfs_bench_write(struct file *file,
 					  const char __user *ubuf,

@@ -15,15 +15,21 @@
  * (x86 has lockless config access), so they never touch sw->lock: the
  * snapshot and the images are protected by a raw spinlock of the hierarchy.
  *
- * Hot-plug, bifurcation and the pci_view setting change the PCI devices as
- * pciehp would: under pci_lock_rescan_remove(), removing the devices below
- * a port, or rescanning its bus.  The view keeps no pointer to a pci_dev or
- * child bus (software may remove them through sysfs at any time): it finds
- * them by bus number when it needs them.
+ * The view follows the model from the switch's event queue (event.c): when
+ * the model changes, with sw->lock held, config space changes at once and
+ * the functions that go are detached; later, in event order and without
+ * sw->lock, hot-plug, bifurcation and the pci_view setting change the PCI
+ * devices as pciehp would: under pci_lock_rescan_remove(), removing the
+ * devices below a port, or rescanning its bus.  The hierarchy is freed by
+ * its host bridge's release, when the last of its devices is gone.  The
+ * view keeps no pointer to a pci_dev or child bus (software may remove
+ * them through sysfs at any time): it finds them by bus number when it
+ * needs them.
  *
- * Lock order: sw->lock (events, settings) -> pci_rescan_remove_lock ->
- * the PCI core's locks -> pciesw_pci.lock.  Nothing called by the PCI core
- * takes sw->lock.
+ * Lock order: sw->lock (snapshots) -> pciesw_pci.lock, and
+ * pci_rescan_remove_lock -> the PCI core's locks -> pciesw_pci.lock; the
+ * PCI core's locks are never taken with sw->lock held, and nothing called
+ * by the PCI core takes sw->lock.
  */
 
 #include <linux/kernel.h>
@@ -721,7 +727,7 @@ static struct pci_ops pciesw_pci_ops = {
 	.write = pciesw_pci_write,
 };
 
-/* ---- keeping the functions in step with the model (sw->lock held) ---- */
+/* ---- keeping the functions in step with the model ---- */
 
 static void pciesw_pci_vpd_load(struct pciesw_pci *h)
 {

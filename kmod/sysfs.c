@@ -4,10 +4,10 @@
  * (pcieswN-portM) and endpoints (pcieswN-gpu0 ...).  Port attributes use
  * the value formats of the PCI core's attributes of the same names.
  *
- * Port and endpoint devices are added and removed by model events with
- * sw->lock held, and removal waits for running attribute calls: so these
- * never wait for sw->lock, they restart the syscall (as net-sysfs does
- * with the RTNL).
+ * Port and endpoint devices are added and removed from the switch's event
+ * queue without sw->lock (event.c), so attribute calls sleep on it; a
+ * store waits for the views with pciesw_sysfs_sync(), which lets the
+ * removal of its own device go ahead meanwhile.
  */
 
 #include <linux/device.h>
