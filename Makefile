@@ -7,6 +7,7 @@
 #   make demo            boot QEMU, load the module, show the card
 #   make check           deps + builds for 6.1, 6.12, debug + static checks + tests
 #   make bench           benchmarks in QEMU
+#   make netlink-gen     regenerate the netlink code from its spec (ynl-gen-c)
 #
 # Module objects go to build/KVER/ so builds for several kernels coexist.
 
@@ -14,7 +15,7 @@ KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := build
 
-.PHONY: all module switchctl selftests demo check bench static clean
+.PHONY: all module switchctl selftests demo check bench static netlink-gen clean
 
 all: module switchctl
 
@@ -40,6 +41,9 @@ bench:
 
 static:
 	scripts/static-check.sh
+
+netlink-gen:
+	scripts/netlink-gen.sh
 
 clean:
 	rm -rf $(BUILD) pciesw.ko
