@@ -19,9 +19,6 @@ int pciesw_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 void
 pciesw_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 		    struct genl_info *info);
-void
-pciesw_nl_sync_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
-			 struct genl_info *info);
 
 int pciesw_nl_switch_get_doit(struct sk_buff *skb, struct genl_info *info);
 int pciesw_nl_switch_get_dumpit(struct sk_buff *skb,

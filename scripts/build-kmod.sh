@@ -59,13 +59,15 @@ mkdir -p "$out/generated"
 	else
 		echo "#define pciesw_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))"
 	fi
+	# split genetlink ops (a do and a dump per command) since 6.2
+	if has 'struct genl_split_ops \{' include/net/genetlink.h; then
+		echo "#define PCIESW_HAVE_SPLIT_OPS 1"
+	fi
 	# policy range pointers are to const since 6.2
 	if has 'const struct netlink_range_validation \*range;' include/net/netlink.h; then
 		echo "#define pciesw_nl_range_t const struct netlink_range_validation"
-		echo "#define pciesw_nl_srange_t const struct netlink_range_validation_signed"
 	else
 		echo "#define pciesw_nl_range_t struct netlink_range_validation"
-		echo "#define pciesw_nl_srange_t struct netlink_range_validation_signed"
 	fi
 	# the driver override moved from pci_dev into struct device (6.12.y)
 	if has 'device_set_driver_override\(' include/linux/device.h; then

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pciesw netlink: switches, lane groups, ports and endpoints.  One fill
+ * function per object serves do, dump and notifications.
+ */
+
+#include <linux/log2.h>
+#include <linux/slab.h>
+
+#include "netlink.h"
+
+static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw)
+{
+	const struct pciesw_profile *prof = sw->profile;
+
+	lockdep_assert_held(&sw->lock);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, sw->id) ||
+	    nla_put_string(msg, PCIESW_A_SWITCH_NAME, sw->name) ||
+	    nla_put_string(msg, PCIESW_A_SWITCH_PROFILE, prof->name) ||
+	    nla_put_string(msg, PCIESW_A_SWITCH_DESCRIPTION,
+			   prof->description) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_LANES, prof->nr_lanes) ||
+	    nla_put_string(msg, PCIESW_A_SWITCH_SERIAL, sw->serial) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_NR_GROUPS, sw->nr_groups) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_NR_PORTS, sw->nr_ports) ||
+	    nla_put_u8(msg, PCIESW_A_SWITCH_HOST_P2P,
+		       pciesw_switch_setting(sw, PCIESW_SETTING_HOST_P2P)) ||
+	    nla_put_u8(msg, PCIESW_A_SWITCH_DMA_PACING,
+		       pciesw_switch_setting(sw, PCIESW_SETTING_DMA_PACING)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_MPS,
+			pciesw_switch_setting(sw, PCIESW_SETTING_MPS)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_DMA_CHANNELS,
+			pciesw_switch_setting(sw, PCIESW_SETTING_DMA_CHANNELS)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_DMA_INFLIGHT,
+			pciesw_dma_inflight(sw)) ||
+	    nla_put_u8(msg, PCIESW_A_SWITCH_PCI_VIEW,
+		       pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) ||
+	    nla_put_u32(msg, PCIESW_A_SWITCH_PCI_DOMAIN,
+			pciesw_pci_domain(sw)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int pciesw_nl_fill_group(struct sk_buff *msg,
+				const struct pciesw_group *g)
+{
+	const struct pciesw_group_desc *d = g->desc;
+	char name[16];
+	unsigned int c;
+
+	lockdep_assert_held(&g->sw->lock);
+	pciesw_group_config_name(d, g->config, name, sizeof(name));
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, g->sw->id) ||
+	    nla_put_u32(msg, PCIESW_A_GROUP_ID, g->id) ||
+	    nla_put_string(msg, PCIESW_A_GROUP_NAME, d->name) ||
+	    nla_put_u32(msg, PCIESW_A_GROUP_TYPE, d->type) ||
+	    nla_put_u32(msg, PCIESW_A_GROUP_FIRST_LANE, d->first_lane) ||
+	    nla_put_u32(msg, PCIESW_A_GROUP_NR_LANES, d->nr_lanes) ||
+	    nla_put_string(msg, PCIESW_A_GROUP_CONFIG, name))
+		return -EMSGSIZE;
+	for (c = 0; c < d->nr_configs; c++) {
+		pciesw_group_config_name(d, c, name, sizeof(name));
+		if (nla_put_string(msg, PCIESW_A_GROUP_ALLOWED_CONFIG, name))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/* The LTSSM history, oldest first, one nest per transition. */
+static int pciesw_nl_fill_history(struct sk_buff *msg,
+				  const struct pciesw_port *port)
+{
+	struct pciesw_ltssm_transition *t;
+	unsigned int i, n;
+	int err = 0;
+
+	t = kmalloc_array(PCIESW_LTSSM_HISTORY, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	n = pciesw_link_history(port, t);
+	for (i = 0; i < n && !err; i++) {
+		struct nlattr *nest;
+
+		nest = nla_nest_start(msg, PCIESW_A_PORT_LTSSM_TRANSITION);
+		if (!nest ||
+		    nla_put_u64_64bit(msg, PCIESW_A_TRANSITION_TIME,
+				      t[i].time_ns, PCIESW_A_PAD) ||
+		    nla_put_u32(msg, PCIESW_A_TRANSITION_FROM, t[i].from) ||
+		    nla_put_u32(msg, PCIESW_A_TRANSITION_TO, t[i].to)) {
+			err = -EMSGSIZE;
+			break;
+		}
+		nla_nest_end(msg, nest);
+	}
+	kfree(t);
+	return err;
+}
+
+static int pciesw_nl_fill_port(struct sk_buff *msg,
+			       const struct pciesw_port *port)
+{
+	const struct pciesw_group *g = port->group;
+	const struct pciesw_link *link = &port->link;
+	char pci[PCIESW_PCI_NAME_LEN];
+
+	lockdep_assert_held(&g->sw->lock);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, g->sw->id) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_ID, port->id) ||
+	    nla_put_u32(msg, PCIESW_A_GROUP_ID, g->id) ||
+	    nla_put_string(msg, PCIESW_A_GROUP_NAME, g->desc->name) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_ROLE, port->role) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_FIRST_LANE, port->first_lane) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_NR_LANES, port->nr_lanes) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_LTSSM, link->ltssm) ||
+	    nla_put_u8(msg, PCIESW_A_PORT_LINK_ACTIVE,
+		       pciesw_link_active(port)) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_MAX_SPEED, port->max_speed) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_MAX_WIDTH, port->nr_lanes) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_TARGET_SPEED, link->target_speed) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_SPEED, link->speed) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_WIDTH, link->width) ||
+	    nla_put_u8(msg, PCIESW_A_PORT_DEGRADED, link->degraded) ||
+	    nla_put_u8(msg, PCIESW_A_PORT_ENABLED, link->enabled) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_FAILED_LANES, link->failed_lanes) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_PORT_SURPRISE_DOWN,
+			      link->surprise_down, PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_PORT_BER, pciesw_port_ber(port),
+			      PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_PORT_BANDWIDTH,
+			      pciesw_port_bandwidth(port), PCIESW_A_PAD))
+		return -EMSGSIZE;
+	/* ACS is a capability of downstream ports only */
+	if (port->role == PCIESW_PORT_ROLE_DOWNSTREAM &&
+	    nla_put_u8(msg, PCIESW_A_PORT_ACS_REDIRECT, port->acs_redirect))
+		return -EMSGSIZE;
+	if (port->ep &&
+	    (nla_put_u32(msg, PCIESW_A_EP_ID, port->ep->id) ||
+	     nla_put_string(msg, PCIESW_A_EP_NAME, port->ep->name)))
+		return -EMSGSIZE;
+	if (pciesw_switch_setting(g->sw, PCIESW_SETTING_PCI_VIEW)) {
+		pciesw_port_pci_name(port, pci, sizeof(pci));
+		if (nla_put_string(msg, PCIESW_A_PORT_PCI_NAME, pci))
+			return -EMSGSIZE;
+	}
+	return pciesw_nl_fill_history(msg, port);
+}
+
+static int pciesw_nl_fill_ep(struct sk_buff *msg,
+			     const struct pciesw_endpoint *ep)
+{
+	char pci[PCIESW_PCI_NAME_LEN];
+
+	lockdep_assert_held(&ep->sw->lock);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, ep->sw->id) ||
+	    nla_put_u32(msg, PCIESW_A_EP_ID, ep->id) ||
+	    nla_put_string(msg, PCIESW_A_EP_NAME, ep->name) ||
+	    nla_put_u32(msg, PCIESW_A_EP_TYPE, ep->type) ||
+	    nla_put_u32(msg, PCIESW_A_EP_MAX_SPEED, ep->max_speed) ||
+	    nla_put_u32(msg, PCIESW_A_EP_MAX_WIDTH, ep->max_width) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_SIZE, ep->mem_size,
+			      PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_RESIDENT,
+			      pciesw_mem_resident(ep->mem), PCIESW_A_PAD) ||
+	    nla_put_u32(msg, PCIESW_A_PORT_ID, ep->port->id))
+		return -EMSGSIZE;
+	if (pciesw_switch_setting(ep->sw, PCIESW_SETTING_PCI_VIEW)) {
+		pciesw_ep_pci_name(ep, pci, sizeof(pci));
+		if (nla_put_string(msg, PCIESW_A_EP_PCI_NAME, pci))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_switch(msg, (struct pciesw_switch *)obj);
+}
+
+int pciesw_nl_fill_group_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_group(msg, obj);
+}
+
+int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_port(msg, obj);
+}
+
+int pciesw_nl_fill_ep_any(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_ep(msg, obj);
+}
+
+/* ---- switches ---- */
+
+static int pciesw_nl_fill_switch_dump(struct sk_buff *msg,
+				      struct pciesw_switch *sw,
+				      const void *obj)
+{
+	return pciesw_nl_fill_switch(msg, sw);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_switch_obj = {
+	.cmd = PCIESW_CMD_SWITCH_GET,
+	.find = pciesw_nl_find_switch,
+	.fill = pciesw_nl_fill_switch_dump,
+};
+
+int pciesw_nl_switch_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pciesw_nl_reply(info, PCIESW_CMD_SWITCH_GET,
+			       pciesw_nl_fill_switch_any, pciesw_nl_sw(info));
+}
+
+int pciesw_nl_switch_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	return pciesw_nl_dumpit(&pciesw_nl_switch_obj, skb, cb);
+}
+
+int pciesw_nl_switch_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *prof_attr = info->attrs[PCIESW_A_SWITCH_PROFILE];
+	struct nlattr *id_attr = info->attrs[PCIESW_A_SWITCH_ID];
+	const char *profile = NULL;
+	const char *why = NULL;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_SWITCH_ID))
+		return -EINVAL;
+	if (prof_attr) {
+		profile = nla_data(prof_attr);
+		if (!pciesw_profile_find(profile)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, prof_attr,
+					    "unknown profile");
+			return -EINVAL;
+		}
+	}
+	err = pciesw_dev_new(nla_get_u32(id_attr), profile, &why);
+	if (err)
+		pciesw_nl_err(info->extack, id_attr, why);
+	return err;
+}
+
+int pciesw_nl_switch_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *id_attr = info->attrs[PCIESW_A_SWITCH_ID];
+	const char *why = NULL;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_SWITCH_ID))
+		return -EINVAL;
+	err = pciesw_dev_del(nla_get_u32(id_attr), &why);
+	if (err)
+		pciesw_nl_err(info->extack, id_attr, why);
+	return err;
+}
+
+/* The attribute of each setting. */
+static const struct {
+	int attr;
+	bool u8;
+} pciesw_nl_settings[PCIESW_NR_SETTINGS] = {
+	[PCIESW_SETTING_HOST_P2P] = { PCIESW_A_SWITCH_HOST_P2P, true },
+	[PCIESW_SETTING_DMA_PACING] = { PCIESW_A_SWITCH_DMA_PACING, true },
+	[PCIESW_SETTING_MPS] = { PCIESW_A_SWITCH_MPS, false },
+	[PCIESW_SETTING_DMA_CHANNELS] = { PCIESW_A_SWITCH_DMA_CHANNELS, false },
+	[PCIESW_SETTING_PCI_VIEW] = { PCIESW_A_SWITCH_PCI_VIEW, true },
+};
+
+/* the values are checked by pciesw_switch_set(): EINVAL, and its message */
+int pciesw_nl_switch_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_switch *sw = pciesw_nl_sw(info);
+	struct pciesw_settings set = { };
+	enum pciesw_setting bad = 0;
+	const char *why = NULL;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < PCIESW_NR_SETTINGS; i++) {
+		struct nlattr *a = info->attrs[pciesw_nl_settings[i].attr];
+
+		if (!a)
+			continue;
+		set.set |= BIT(i);
+		set.val[i] = pciesw_nl_settings[i].u8 ? nla_get_u8(a) :
+							nla_get_u32(a);
+	}
+	if (!set.set) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	err = pciesw_switch_set(sw, &set, &bad, &why);
+	if (err)
+		pciesw_nl_err(info->extack,
+			      info->attrs[pciesw_nl_settings[bad].attr], why);
+	return err;
+}
+
+/* ---- lane groups ---- */
+
+static const void *pciesw_nl_find_group(struct pciesw_switch *sw,
+					unsigned long *pos)
+{
+	return *pos < sw->nr_groups ? &sw->groups[*pos] : NULL;
+}
+
+static int pciesw_nl_fill_group_dump(struct sk_buff *msg,
+				     struct pciesw_switch *sw,
+				     const void *obj)
+{
+	return pciesw_nl_fill_group(msg, obj);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_group_obj = {
+	.cmd = PCIESW_CMD_GROUP_GET,
+	.find = pciesw_nl_find_group,
+	.fill = pciesw_nl_fill_group_dump,
+};
+
+int pciesw_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_switch *sw = pciesw_nl_sw(info);
+	struct nlattr *id = info->attrs[PCIESW_A_GROUP_ID];
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_GROUP_ID))
+		return -EINVAL;
+	if (nla_get_u32(id) >= sw->nr_groups) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id,
+				    "no such lane group on this switch");
+		return -ENOENT;
+	}
+	return pciesw_nl_reply(info, PCIESW_CMD_GROUP_GET,
+			       pciesw_nl_fill_group_any,
+			       &sw->groups[nla_get_u32(id)]);
+}
+
+int pciesw_nl_group_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	return pciesw_nl_dumpit(&pciesw_nl_group_obj, skb, cb);
+}
+
+int pciesw_nl_group_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_switch *sw = pciesw_nl_sw(info);
+	struct nlattr *cfg_attr = info->attrs[PCIESW_A_GROUP_CONFIG];
+	struct nlattr *id = info->attrs[PCIESW_A_GROUP_ID];
+	struct nlattr *name = info->attrs[PCIESW_A_GROUP_NAME];
+	const char *why = NULL;
+	struct pciesw_group *g;
+	int cfg, err;
+
+	if (!id && !name) {
+		NL_SET_ERR_MSG(info->extack, "need group-id or group-name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_GROUP_CONFIG))
+		return -EINVAL;
+	if (id)
+		g = nla_get_u32(id) < sw->nr_groups ?
+		    &sw->groups[nla_get_u32(id)] : NULL;
+	else
+		g = pciesw_group_find(sw, nla_data(name));
+	if (!g) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name,
+				    "no such lane group on this switch");
+		return -ENOENT;
+	}
+	cfg = pciesw_group_find_config(g, nla_data(cfg_attr));
+	if (cfg < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, cfg_attr,
+				    "bifurcation not allowed for this lane group");
+		return -EINVAL;
+	}
+	err = pciesw_group_set_config(g, cfg, &why);
+	if (err)
+		pciesw_nl_err(info->extack, cfg_attr, why);
+	return err;
+}
+
+/* ---- ports ---- */
+
+static int pciesw_nl_fill_port_dump(struct sk_buff *msg,
+				    struct pciesw_switch *sw,
+				    const void *obj)
+{
+	return pciesw_nl_fill_port(msg, obj);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_port_obj = {
+	.cmd = PCIESW_CMD_PORT_GET,
+	.find = pciesw_nl_find_next_port,
+	.fill = pciesw_nl_fill_port_dump,
+};
+
+int pciesw_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_port *port;
+
+	port = pciesw_nl_find_port(pciesw_nl_sw(info), info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	return pciesw_nl_reply(info, PCIESW_CMD_PORT_GET,
+			       pciesw_nl_fill_port_any, port);
+}
+
+int pciesw_nl_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return pciesw_nl_dumpit(&pciesw_nl_port_obj, skb, cb);
+}
+
+/*
+ * Check every value before changing anything, so a refused request
+ * leaves the port as it was.
+ */
+static int pciesw_nl_port_set_check(struct pciesw_port *port,
+				    struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a;
+	bool enabled;
+
+	a = tb[PCIESW_A_PORT_TARGET_SPEED];
+	if (a && nla_get_u32(a) > port->max_speed) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "target speed above what the port supports");
+		return -EINVAL;
+	}
+	a = tb[PCIESW_A_PORT_FAILED_LANES];
+	if (a && (nla_get_u32(a) & ~GENMASK(port->nr_lanes - 1, 0))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "lane beyond the width of the port");
+		return -EINVAL;
+	}
+	a = tb[PCIESW_A_PORT_ACS_REDIRECT];
+	if (a && port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ACS redirect exists on downstream ports only");
+		return -EINVAL;
+	}
+	/* the link as it will be once port-enabled is applied */
+	enabled = tb[PCIESW_A_PORT_ENABLED] ?
+		  nla_get_u8(tb[PCIESW_A_PORT_ENABLED]) : port->link.enabled;
+	a = tb[PCIESW_A_PORT_RETRAIN] ?: tb[PCIESW_A_PORT_HOT_RESET];
+	if (a && !enabled) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "link is disabled");
+		return -ENETDOWN;
+	}
+	a = tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW];
+	if (a && tb[PCIESW_A_PORT_ENABLED]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "surprise down and port-enabled do not go together");
+		return -EINVAL;
+	}
+	if (a && !pciesw_link_active(port)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "link is not up");
+		return -ENOLINK;
+	}
+	return 0;
+}
+
+int pciesw_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_switch *sw = pciesw_nl_sw(info);
+	struct nlattr **tb = info->attrs;
+	struct pciesw_port *port;
+	const char *why = NULL;
+	int err;
+
+	port = pciesw_nl_find_port(sw, info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	if (!tb[PCIESW_A_PORT_ENABLED] && !tb[PCIESW_A_PORT_TARGET_SPEED] &&
+	    !tb[PCIESW_A_PORT_FAILED_LANES] && !tb[PCIESW_A_PORT_ACS_REDIRECT] &&
+	    !tb[PCIESW_A_PORT_RETRAIN] && !tb[PCIESW_A_PORT_HOT_RESET] &&
+	    !tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW] && !tb[PCIESW_A_PORT_BER]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	err = pciesw_nl_port_set_check(port, info);
+	if (err)
+		return err;
+
+	/* the policy checked the range: cannot fail */
+	if (tb[PCIESW_A_PORT_BER])
+		err = pciesw_port_set_ber(port,
+					  nla_get_u64(tb[PCIESW_A_PORT_BER]),
+					  &why);
+	if (!err && tb[PCIESW_A_PORT_ACS_REDIRECT])
+		err = pciesw_port_set_acs(port,
+					  nla_get_u8(tb[PCIESW_A_PORT_ACS_REDIRECT]),
+					  &why);
+	if (!err && tb[PCIESW_A_PORT_TARGET_SPEED])
+		err = pciesw_port_set_target_speed(port,
+						   nla_get_u32(tb[PCIESW_A_PORT_TARGET_SPEED]),
+						   &why);
+	if (!err && tb[PCIESW_A_PORT_FAILED_LANES])
+		err = pciesw_port_set_failed_lanes(port,
+						   nla_get_u32(tb[PCIESW_A_PORT_FAILED_LANES]),
+						   &why);
+	if (!err && tb[PCIESW_A_PORT_ENABLED])
+		err = pciesw_port_set_enabled(port,
+					      nla_get_u8(tb[PCIESW_A_PORT_ENABLED]),
+					      &why);
+	if (!err && tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW])
+		err = pciesw_port_surprise_down(port, &why);
+	if (!err && tb[PCIESW_A_PORT_HOT_RESET])
+		err = pciesw_port_hot_reset(port, &why);
+	else if (!err && tb[PCIESW_A_PORT_RETRAIN])
+		err = pciesw_port_retrain(port, &why);
+	if (err)
+		pciesw_nl_err(info->extack, NULL, why);
+	return err;
+}
+
+/* ---- endpoints ---- */
+
+/* endpoints are dumped in id order (the list is ordered by id) */
+static const void *pciesw_nl_find_ep_next(struct pciesw_switch *sw,
+					  unsigned long *pos)
+{
+	struct pciesw_endpoint *ep;
+
+	list_for_each_entry(ep, &sw->endpoints, node) {
+		if (ep->id >= *pos) {
+			*pos = ep->id;
+			return ep;
+		}
+	}
+	return NULL;
+}
+
+static int pciesw_nl_fill_ep_dump(struct sk_buff *msg,
+				  struct pciesw_switch *sw, const void *obj)
+{
+	return pciesw_nl_fill_ep(msg, obj);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_ep_obj = {
+	.cmd = PCIESW_CMD_EP_GET,
+	.find = pciesw_nl_find_ep_next,
+	.fill = pciesw_nl_fill_ep_dump,
+};
+
+int pciesw_nl_ep_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_endpoint *ep = pciesw_nl_find_ep(pciesw_nl_sw(info), info);
+
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	return pciesw_nl_reply(info, PCIESW_CMD_EP_GET, pciesw_nl_fill_ep_any,
+			       ep);
+}
+
+int pciesw_nl_ep_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return pciesw_nl_dumpit(&pciesw_nl_ep_obj, skb, cb);
+}
+
+int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_switch *sw = pciesw_nl_sw(info);
+	struct nlattr **tb = info->attrs;
+	struct pciesw_endpoint *ep;
+	struct pciesw_port *port;
+	const char *why = NULL;
+
+	port = pciesw_nl_find_port(sw, info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_EP_TYPE))
+		return -EINVAL;
+	if (tb[PCIESW_A_EP_MAX_WIDTH] &&
+	    !is_power_of_2(nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_EP_MAX_WIDTH],
+				    "width must be 1, 2, 4, 8 or 16");
+		return -EINVAL;
+	}
+	if (tb[PCIESW_A_EP_MEM_SIZE] &&
+	    (nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) & ~PAGE_MASK)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_EP_MEM_SIZE],
+				    "memory size must be a multiple of the page size");
+		return -EINVAL;
+	}
+	ep = pciesw_ep_add(port, nla_get_u32(tb[PCIESW_A_EP_TYPE]),
+			   tb[PCIESW_A_EP_MAX_SPEED] ?
+			   nla_get_u32(tb[PCIESW_A_EP_MAX_SPEED]) : 0,
+			   tb[PCIESW_A_EP_MAX_WIDTH] ?
+			   nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]) : 0,
+			   tb[PCIESW_A_EP_MEM_SIZE] ?
+			   nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) : 0, &why);
+	if (IS_ERR(ep)) {
+		pciesw_nl_err(info->extack, tb[PCIESW_A_PORT_ID], why);
+		return PTR_ERR(ep);
+	}
+	return pciesw_nl_reply(info, PCIESW_CMD_EP_ADD, pciesw_nl_fill_ep_any,
+			       ep);
+}
+
+int pciesw_nl_ep_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pciesw_endpoint *ep = pciesw_nl_find_ep(pciesw_nl_sw(info), info);
+
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	pciesw_ep_del(ep);
+	return 0;
+}
