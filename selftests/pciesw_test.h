@@ -1047,12 +1047,24 @@ static inline int pnl_cb_finish(struct nl_msg *msg, void *arg)
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct pnl_reply *r = arg;
 
-	/* a dump that failed half way carries the error in NLMSG_DONE */
+	/*
+	 * a dump that failed half way carries the error in NLMSG_DONE, and
+	 * its extended ACK message after it
+	 */
 	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
 		int e = *(int *)nlmsg_data(nlh);
+		int len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)sizeof(int);
+		struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 
 		if (e < 0)
 			r->err = -e;
+		if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && len > 0 &&
+		    !nla_parse(tb, NLMSGERR_ATTR_MAX,
+			       (struct nlattr *)((char *)nlmsg_data(nlh) +
+						 sizeof(int)), len, NULL) &&
+		    tb[NLMSGERR_ATTR_MSG])
+			snprintf(r->msg, sizeof(r->msg), "%s",
+				 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
 	}
 	r->done = true;
 	return NL_STOP;
