@@ -1508,6 +1508,9 @@ TEST_F_TIMEOUT(nl, dump_consistency_per_switch, 300)
 	ASSERT_EQ(0, sw_new(DC_B, "pex89048"));
 	nports = sw_attr_u32(DC_A, "nr_ports");
 	ASSERT_LT(1, nports);
+	/* training links are changes of DC_A: let them settle first */
+	ASSERT_TRUE(pnl_wait_trained(&self->p, DC_A, 30000));
+	ASSERT_TRUE(pnl_wait_trained(&self->p, DC_B, 30000));
 	/* the dump needs several rounds, or nothing could come between */
 	fd = dc_send(self->p.family, DC_A);
 	ASSERT_LE(0, fd);
