@@ -24,11 +24,24 @@
  *   pciesw_tool nlctrl
  *	Until SIGTERM/SIGINT: what genl-ctrl-list asks nlctrl (a dump of
  *	every generic netlink family, libnl's genl_ctrl_alloc_cache()),
- *	every 20 ms; on exit prints "rounds=N failed=F max_ms=M" (M the
- *	slowest answer, in ms) and exits 0.  In one process, so the time is
- *	the kernel's answer, not an exec under TCG.
+ *	every 20 ms; on exit prints "rounds=N failed=F max_ms=M
+ *	blocked_ms=B" and exits 0.  See "Timing" below.
+ *   pciesw_tool sysfs-reader FILE
+ *	Read FILE every 2 ms until it is gone; on exit prints "reads=N
+ *	dead=D first_dead_ms=T0 last_dead_ms=T1 max_ms=M blocked_ms=B
+ *	cpu_ms=C": D reads failed (ENODEV: the switch is dead), the first
+ *	and last of them at T0 and T1 ms after the start.
+ *
+ * Timing: the loops run SCHED_FIFO, so that they wait for no CPU in the
+ * guest, and time each call twice: M is the slowest call's wall time, B
+ * the most a call spent off the CPU (wall time less the thread's CPU
+ * time: sleeping on a lock, since nothing else in a netlink dump or a
+ * sysfs read sleeps), C the most CPU time a call took (a spin).  Under
+ * TCG a host that is busy stretches M and C, not B: a vCPU the host does
+ * not run still counts the guest's time as the task's.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -212,22 +225,57 @@ static int cmd_count(void)
 	return 0;
 }
 
-static long long now_us(void)
+static long long clock_us(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* Wall and CPU time of one call, and the worst so far. */
+struct call_timer {
+	long long wall0, cpu0;
+	long long max_wall, max_off, max_cpu;
+};
+
+static void call_start(struct call_timer *t)
+{
+	t->wall0 = clock_us(CLOCK_MONOTONIC);
+	t->cpu0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static void call_end(struct call_timer *t)
+{
+	long long wall = clock_us(CLOCK_MONOTONIC) - t->wall0;
+	long long cpu = clock_us(CLOCK_THREAD_CPUTIME_ID) - t->cpu0;
+
+	if (wall > t->max_wall)
+		t->max_wall = wall;
+	if (cpu > t->max_cpu)
+		t->max_cpu = cpu;
+	if (wall - cpu > t->max_off)
+		t->max_off = wall - cpu;
+}
+
+/* No wait for a CPU in the guest: what is left is the kernel's. */
+static void realtime(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		fprintf(stderr, "SCHED_FIFO: %s\n", strerror(errno));
 }
 
 static int cmd_nlctrl(void)
 {
 	unsigned long rounds = 0, failed = 0;
-	long long max_us = 0;
+	struct call_timer t = {};
 	struct nl_sock *sk;
 
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	realtime();
 	sk = nl_socket_alloc();
 	if (!sk || genl_connect(sk)) {
 		printf("cannot connect\n");
@@ -235,21 +283,54 @@ static int cmd_nlctrl(void)
 	}
 	while (!stop) {
 		struct nl_cache *cache = NULL;
-		long long t0 = now_us(), dt;
 
+		call_start(&t);
 		if (genl_ctrl_alloc_cache(sk, &cache))
 			failed++;
 		else
 			nl_cache_free(cache);
-		dt = now_us() - t0;
-		if (dt > max_us)
-			max_us = dt;
+		call_end(&t);
 		rounds++;
 		usleep(20000);
 	}
 	nl_socket_free(sk);
-	printf("rounds=%lu failed=%lu max_ms=%lld\n", rounds, failed,
-	       max_us / 1000);
+	printf("rounds=%lu failed=%lu max_ms=%lld blocked_ms=%lld\n", rounds,
+	       failed, t.max_wall / 1000, t.max_off / 1000);
+	return 0;
+}
+
+static int cmd_sysfs_reader(const char *path)
+{
+	long long start = clock_us(CLOCK_MONOTONIC), first = -1, last = -1;
+	unsigned long reads = 0, dead = 0;
+	struct call_timer t = {};
+	char buf[256];
+
+	realtime();
+	for (;;) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+
+		if (fd < 0)
+			break;
+		call_start(&t);
+		n = read(fd, buf, sizeof(buf));
+		call_end(&t);
+		close(fd);
+		reads++;
+		if (n < 0) {
+			long long at = clock_us(CLOCK_MONOTONIC) - start;
+
+			dead++;
+			if (first < 0)
+				first = at;
+			last = at;
+		}
+		usleep(2000);
+	}
+	printf("reads=%lu dead=%lu first_dead_ms=%lld last_dead_ms=%lld max_ms=%lld blocked_ms=%lld cpu_ms=%lld\n",
+	       reads, dead, first / 1000, last / 1000, t.max_wall / 1000,
+	       t.max_off / 1000, t.max_cpu / 1000);
 	return 0;
 }
 
@@ -272,9 +353,11 @@ int main(int argc, char **argv)
 		return cmd_count();
 	if (argc == 2 && !strcmp(argv[1], "nlctrl"))
 		return cmd_nlctrl();
+	if (argc == 3 && !strcmp(argv[1], "sysfs-reader"))
+		return cmd_sysfs_reader(argv[2]);
 	fprintf(stderr,
 		"usage: %s delete-module NAME | load-module PATH [PARAMS] | write FILE STRING |\n"
-		"       reader | info ID | family | count | nlctrl\n",
+		"       reader | info ID | family | count | nlctrl | sysfs-reader FILE\n",
 		argv[0]);
 	return 2;
 }
