@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The DMA engine: peer-to-peer and host transfers between endpoint memory
- * windows and user memory, and the switch settings that govern it.
+ * windows and user memory.  The settings that govern it (MPS, channels,
+ * pacing, host-p2p) are settings.c's.
  *
  * Submission (process context, pciesw_dma_submit()) checks a whole batch,
  * pins host buffers, resolves endpoints to references on their page stores
@@ -174,145 +175,6 @@ struct pciesw_dma_file {
 
 static void pciesw_dma_chan_work(struct work_struct *work);
 
-/* ---- settings ---- */
-
-static void pciesw_switch_changed(struct pciesw_switch *sw)
-{
-	struct pciesw_event ev = {
-		.type = PCIESW_EV_SWITCH_CHANGE,
-		.sw = sw,
-	};
-
-	pciesw_event(&ev);
-}
-
-u32 pciesw_switch_setting(const struct pciesw_switch *sw,
-			  enum pciesw_setting s)
-{
-	lockdep_assert_held(&sw->lock);
-	switch (s) {
-	case PCIESW_SETTING_HOST_P2P:
-		return sw->host_p2p;
-	case PCIESW_SETTING_DMA_PACING:
-		return sw->dma_pacing;
-	case PCIESW_SETTING_MPS:
-		return sw->mps;
-	case PCIESW_SETTING_DMA_CHANNELS:
-		return sw->dma_channels;
-	case PCIESW_SETTING_PCI_VIEW:
-		return sw->pci_view;
-	default:
-		return 0;
-	}
-}
-
-static int pciesw_switch_check(struct pciesw_switch *sw, enum pciesw_setting s,
-			       u32 v, const char **why)
-{
-	switch (s) {
-	case PCIESW_SETTING_HOST_P2P:
-		if (v > 1) {
-			*why = "host-p2p must be 0 or 1";
-			return -EINVAL;
-		}
-		return 0;
-	case PCIESW_SETTING_DMA_PACING:
-		if (v > 1) {
-			*why = "DMA pacing must be 0 or 1";
-			return -EINVAL;
-		}
-		return 0;
-	case PCIESW_SETTING_PCI_VIEW:
-		if (v > 1) {
-			*why = "pci-view must be 0 or 1";
-			return -EINVAL;
-		}
-		return 0;
-	case PCIESW_SETTING_MPS:
-		if (v < PCIESW_MPS_MIN || v > PCIESW_MPS_MAX ||
-		    !is_power_of_2(v)) {
-			*why = "MPS must be a power of 2 from 128 to 4096";
-			return -EINVAL;
-		}
-		break;
-	case PCIESW_SETTING_DMA_CHANNELS:
-		if (v < 1 || v > PCIESW_DMA_CHANNELS_MAX) {
-			*why = "DMA channels must be 1 to 16";
-			return -EINVAL;
-		}
-		break;
-	default:
-		*why = "unknown setting";
-		return -EINVAL;
-	}
-	if (atomic_read(&sw->dma->inflight)) {
-		*why = "DMA in flight on this switch";
-		return -EBUSY;
-	}
-	return 0;
-}
-
-/**
- * pciesw_switch_set - change switch settings
- * @sw: the switch, sw->lock held
- * @s: the settings to change
- * @bad: set to the setting refused, on failure
- * @why: set to a static message on failure
- *
- * Every value is checked before any changes: MPS and DMA channels are
- * refused with -EBUSY while DMA is in flight.  A change of any value sends
- * one PCIESW_EV_SWITCH_CHANGE.
- */
-int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
-		      enum pciesw_setting *bad, const char **why)
-{
-	bool changed = false;
-	unsigned int i;
-	int err;
-
-	lockdep_assert_held(&sw->lock);
-	err = pciesw_switch_live(sw, why);
-	if (err)
-		return err;
-	for (i = 0; i < PCIESW_NR_SETTINGS; i++) {
-		if (!(s->set & BIT(i)))
-			continue;
-		err = pciesw_switch_check(sw, i, s->val[i], why);
-		if (err) {
-			*bad = i;
-			return err;
-		}
-	}
-	for (i = 0; i < PCIESW_NR_SETTINGS; i++) {
-		u32 v = s->val[i];
-
-		if (!(s->set & BIT(i)) || pciesw_switch_setting(sw, i) == v)
-			continue;
-		changed = true;
-		switch (i) {
-		case PCIESW_SETTING_HOST_P2P:
-			sw->host_p2p = v;
-			break;
-		case PCIESW_SETTING_DMA_PACING:
-			WRITE_ONCE(sw->dma_pacing, v);
-			break;
-		case PCIESW_SETTING_MPS:
-			WRITE_ONCE(sw->mps, v);
-			break;
-		case PCIESW_SETTING_DMA_CHANNELS:
-			sw->dma_channels = v;
-			workqueue_set_max_active(sw->dma->wq, v);
-			break;
-		case PCIESW_SETTING_PCI_VIEW:
-			sw->pci_view = v;
-			break;
-		}
-	}
-	if (changed)
-		pciesw_switch_changed(sw);
-	return 0;
-}
-
 /* ---- engine state ---- */
 
 unsigned int pciesw_dma_inflight(struct pciesw_switch *sw)
@@ -356,16 +218,12 @@ int pciesw_dma_init(struct pciesw_switch *sw)
 	err = pciesw_route_init(sw);
 	if (err)
 		goto err_free;
-	dma->wq = alloc_workqueue("%s_dma", WQ_UNBOUND,
-				  PCIESW_DMA_CHANNELS_DEFAULT, sw->name);
+	dma->wq = alloc_workqueue("%s_dma", WQ_UNBOUND, sw->dma_channels,
+				  sw->name);
 	if (!dma->wq) {
 		err = -ENOMEM;
 		goto err_route;
 	}
-	sw->host_p2p = true;
-	sw->dma_pacing = false;
-	sw->dma_channels = PCIESW_DMA_CHANNELS_DEFAULT;
-	sw->pci_view = true;
 	sw->dma = dma;
 	return 0;
 
@@ -389,6 +247,13 @@ void pciesw_dma_release(struct pciesw_switch *sw)
 	pciesw_route_release(sw);
 	kfree(dma);
 	sw->dma = NULL;
+}
+
+/* A new number of channels (settings.c): as many workers run at once. */
+void pciesw_dma_set_channels(struct pciesw_switch *sw, unsigned int n)
+{
+	lockdep_assert_held(&sw->lock);
+	workqueue_set_max_active(sw->dma->wq, n);
 }
 
 /* ---- completion ---- */

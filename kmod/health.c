@@ -531,8 +531,6 @@ int pciesw_health_init(struct pciesw_switch *sw)
 	/* first: pciesw_health_release() cancels them even on failure */
 	INIT_WORK(&sw->health_work, pciesw_health_work);
 	INIT_DELAYED_WORK(&sw->thermal_work, pciesw_thermal_work);
-	sw->mps = PCIESW_MPS_DEFAULT;
-	sw->mrrs = PCIESW_MRRS_DEFAULT;
 	atomic64_set(&sw->egress_bytes, 0);
 	sw->stats = kvcalloc(sw->profile->nr_lanes, sizeof(*sw->stats),
 			     GFP_KERNEL);

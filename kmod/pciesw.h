@@ -596,8 +596,9 @@ int pciesw_sensor_set_override(struct pciesw_switch *sw, int sensor,
 			       const int *temp, const char **why);
 
 /*
- * Switch settings (dma.c): each view changes them through
- * pciesw_switch_set(), which checks every value before it changes any.
+ * settings.c: the switch settings.  Each view changes them through
+ * pciesw_switch_set(), which checks every value before it changes any, and
+ * reads them through pciesw_switch_setting(); both with sw->lock held.
  */
 #define PCIESW_DMA_CHANNELS_MAX		16
 #define PCIESW_DMA_CHANNELS_DEFAULT	4
@@ -623,6 +624,7 @@ struct pciesw_settings {
 	u32 val[PCIESW_NR_SETTINGS];
 };
 
+void pciesw_settings_init(struct pciesw_switch *sw);
 int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
 		      enum pciesw_setting *bad, const char **why);
 u32 pciesw_switch_setting(const struct pciesw_switch *sw,
@@ -700,6 +702,7 @@ void pciesw_dma_stop(struct pciesw_switch *sw);
 void pciesw_dma_release(struct pciesw_switch *sw);
 bool pciesw_dma_group_busy(struct pciesw_switch *sw, unsigned int group);
 unsigned int pciesw_dma_inflight(struct pciesw_switch *sw);
+void pciesw_dma_set_channels(struct pciesw_switch *sw, unsigned int n);
 struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw);
 void pciesw_dma_file_release(struct pciesw_dma_file *f);
 int pciesw_dma_submit(struct pciesw_dma_file *f,

@@ -219,6 +219,7 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	ida_init(&sw->ep_ids);
 	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
 		ida_init(&sw->ep_type_ids[i]);
+	pciesw_settings_init(sw);
 	if (pciesw_health_init(sw)) {
 		pciesw_switch_put(sw);
 		return NULL;
