@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/pcieswN: the data path of a switch.  This file holds the file
- * operations and the ioctl ABI checks (the DMA engine, dma.c, checks the
- * descriptors); dev.c adds the cdev to the device.
+ * operations and the ioctl ABI checks; the DMA engine's file side
+ * (dma_file.c) checks the descriptors and holds the completion queue that
+ * read() and poll() use.  dev.c adds the cdev to the device.
  */
 
 #include <linux/compat.h>

@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The DMA engine: peer-to-peer and host transfers between endpoint memory
- * windows and user memory.  The settings that govern it (MPS, channels,
+ * windows and host memory, on channels, along routes the bandwidth model
+ * books.  What feeds it - the descriptors an open /dev/pcieswN submits,
+ * their pinned host pages and the completion queue read() drains - is its
+ * file side, dma_file.c; the settings that govern it (MPS, channels,
  * pacing, host-p2p) are settings.c's.
  *
- * Submission (process context, pciesw_dma_submit()) checks a whole batch,
- * pins host buffers, resolves endpoints to references on their page stores
- * and decides each descriptor's route, then, under sw->lock, counts the
- * batch in flight (per file, per switch, per lane group crossed: the
- * group-busy hook of re-bifurcation) and queues it on its channels.
+ * Submission (dma_file.c) checks a batch, pins host buffers, and under sw->lock has the
+ * engine resolve endpoints to references on their page stores and decide
+ * each descriptor's route (pciesw_dma_resolve_all()), then queue the batch
+ * on its channels (pciesw_dma_queue()), counting it in flight per switch
+ * and per lane group crossed (the group-busy hook of re-bifurcation).
  *
  * Channels: one work item each on an unbound workqueue of the switch
  * (max_active = dma-channels), so channels run in parallel on the CPUs and
  * a channel runs its descriptors in order.  A worker takes a descriptor,
  * checks its route and links and books it on the bandwidth model (under
  * sw->lock), moves the bytes with the CPU in chunks, counts the traffic on
- * every port crossed, unpins and drops its references and queues the
- * completion on its file.  With pacing on, each chunk waits for the time
+ * every port crossed, unpins and drops its references and produces the
+ * completion for its file.  With pacing on, each chunk waits for the time
  * the model says it has crossed the links, so the data arrives at link
  * speed and the completion at the modelled end; closing the file or
  * removing the switch ends the waiting (the transfer then finishes at
@@ -31,13 +34,10 @@
  *
  * Every descriptor completes exactly once: ok, p2p-refused, unplugged,
  * link-down, nomem, or cancelled when its file is closed or the switch is
- * removed before it ran.  A completion goes to its file's queue (read()),
- * or is freed when the file is closed.  Closing a file cancels what it has
- * queued and waits for what is running; removing the switch does that for
- * every file, and no worker runs after pciesw_dma_stop().
+ * removed before it ran.  Removing the switch cancels what is queued and
+ * waits for what is running, and no worker runs after pciesw_dma_stop().
  *
- * Locks, outermost first: sw->lock, then a channel's lock, or a file's
- * lock, or dma->files_lock; the last three never nest.
+ * Locks: see dma.h.
  */
 
 #include <linux/highmem.h>
@@ -51,127 +51,14 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/uaccess.h>
 #include <linux/wait.h>
 
-#include "pciesw.h"
+#include "dma.h"
 
 /* bytes moved between two checks for an unplug, and counted at a time */
 #define PCIESW_DMA_CHUNK	SZ_64K
 /* longest a pacing worker sleeps before it looks for an unplug again */
 #define PCIESW_DMA_PACE_MAX_NS	(10 * NSEC_PER_MSEC)
-
-/**
- * struct pciesw_dma_end - one side of a transfer, as a worker sees it
- * @mem: the endpoint's page store (referenced), NULL for host memory
- * @pages: host memory: the pinned pages
- * @nr_pages: entries of @pages
- * @off: endpoint: offset in the window; host: offset from the start of
- *	the first pinned page
- */
-struct pciesw_dma_end {
-	struct pciesw_mem *mem;
-	struct page **pages;
-	unsigned long nr_pages;
-	u64 off;
-};
-
-/**
- * struct pciesw_dma_xfer - one submitted descriptor
- * @node: in its channel's queue, then its file's completion queue (each
- *	under that owner's lock)
- * @file: the file it completes to
- * @src: where the bytes come from
- * @dst: where they go
- * @len: bytes to move
- * @submitted: CLOCK_MONOTONIC ns of its submission
- * @route: its route, decided at submission
- * @comp: the completion record read() returns
- */
-struct pciesw_dma_xfer {
-	struct list_head node;
-	struct pciesw_dma_file *file;
-	struct pciesw_dma_end src;
-	struct pciesw_dma_end dst;
-	u64 len;
-	u64 submitted;
-	struct pciesw_route route;
-	struct pciesw_dma_completion comp;
-};
-
-/**
- * struct pciesw_dma_chan - a DMA channel
- * @dma: the engine
- * @id: channel number
- * @lock: protects @queue and @kicks
- * @queue: descriptors waiting to run, in submission order
- * @kicks: bumped when a pacing worker must look again (a file closed,
- *	the engine stops); read locklessly by the waiting worker
- * @wait: a pacing worker sleeps here until its next chunk is due
- * @busy_until: the modelled end of the channel's last transfer; only its
- *	worker (one at a time) touches it
- * @work: the channel's worker
- */
-struct pciesw_dma_chan {
-	struct pciesw_dma *dma;
-	unsigned int id;
-	spinlock_t lock;	/* protects queue, kicks */
-	struct list_head queue;
-	unsigned long kicks;
-	wait_queue_head_t wait;
-	u64 busy_until;
-	struct work_struct work;
-};
-
-/**
- * struct pciesw_dma - the DMA engine of a switch
- * @sw: the switch
- * @wq: runs the channels' workers
- * @inflight: descriptors submitted and not yet completed
- * @group_inflight: the same, per lane group the descriptor's route crosses
- * @stopping: the switch is going: complete everything now
- * @idle: pciesw_dma_stop() waits here for @inflight to reach 0
- * @files_lock: protects @files
- * @files: open files (struct pciesw_dma_file), to wake them at removal
- * @chans: the channels, all PCIESW_DMA_CHANNELS_MAX of them; descriptors
- *	may name the first sw->dma_channels
- */
-struct pciesw_dma {
-	struct pciesw_switch *sw;
-	struct workqueue_struct *wq;
-	atomic_t inflight;
-	atomic_t group_inflight[PCIESW_MAX_GROUPS];
-	bool stopping;
-	wait_queue_head_t idle;
-	spinlock_t files_lock;	/* protects files */
-	struct list_head files;
-	struct pciesw_dma_chan chans[PCIESW_DMA_CHANNELS_MAX];
-};
-
-/**
- * struct pciesw_dma_file - what an open /dev/pcieswN has submitted
- * @sw: the switch, referenced
- * @node: in dma->files
- * @lock: protects everything below
- * @closed: released: completions are freed, not queued
- * @done: completions ready to read, in completion order
- * @outstanding: descriptors submitted and not read back
- * @inflight: descriptors submitted and not completed
- * @pinned: bytes of host buffers pinned for this file
- * @wait: readers and poll wait here for completions, release for
- *	@inflight to reach 0
- */
-struct pciesw_dma_file {
-	struct pciesw_switch *sw;
-	struct list_head node;
-	spinlock_t lock;	/* protects the fields below */
-	bool closed;
-	struct list_head done;
-	unsigned int outstanding;
-	unsigned int inflight;
-	u64 pinned;
-	wait_queue_head_t wait;
-};
 
 static void pciesw_dma_chan_work(struct work_struct *work);
 
@@ -258,76 +145,40 @@ void pciesw_dma_set_channels(struct pciesw_switch *sw, unsigned int n)
 
 /* ---- completion ---- */
 
-static void pciesw_dma_end_release(struct pciesw_dma_end *e, bool dirty)
+/* Drop what @x holds: page stores, pinned pages; its completion is due. */
+void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x)
 {
-	if (e->mem) {
-		pciesw_mem_put(e->mem);
-		e->mem = NULL;
+	if (x->src.mem) {
+		pciesw_mem_put(x->src.mem);
+		x->src.mem = NULL;
 	}
-	if (e->pages) {
-		if (dirty)
-			unpin_user_pages_dirty_lock(e->pages, e->nr_pages, true);
-		else
-			unpin_user_pages(e->pages, e->nr_pages);
-		kvfree(e->pages);
-		e->pages = NULL;
+	if (x->dst.mem) {
+		pciesw_mem_put(x->dst.mem);
+		x->dst.mem = NULL;
 	}
-}
-
-/* Unpin and unreference what @x holds; its completion is still due. */
-static void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x)
-{
-	struct pciesw_dma_file *f = x->file;
-	bool host = x->src.pages || x->dst.pages;
-
-	pciesw_dma_end_release(&x->src, false);
-	pciesw_dma_end_release(&x->dst, true);
-	if (host) {
-		spin_lock(&f->lock);
-		f->pinned -= x->len;
-		spin_unlock(&f->lock);
-	}
-}
-
-static void pciesw_dma_xfer_free(struct pciesw_dma_xfer *x)
-{
-	kfree(x);
+	pciesw_dma_unpin(x);
 }
 
 /*
- * The one completion of @x (released already): to its file's queue, or
- * freed when the file is closed.  Neither @x nor its file may be touched
- * afterwards by the caller.
+ * The one completion of @x (released already): out of the engine's
+ * counts, then to its file (pciesw_dma_file_complete()).  Neither @x nor
+ * its file may be touched afterwards by the caller.
  */
 static void pciesw_dma_complete(struct pciesw_dma_xfer *x)
 {
 	struct pciesw_dma_file *f = x->file;
 	struct pciesw_dma *dma = f->sw->dma;
 	unsigned int i;
-	bool closed;
 
 	for (i = 0; i < x->route.nr_groups; i++)
 		atomic_dec(&dma->group_inflight[x->route.groups[i]]);
 	if (atomic_dec_and_test(&dma->inflight))
 		wake_up_all(&dma->idle);
-
-	spin_lock(&f->lock);
-	closed = f->closed;
-	if (!closed)
-		list_add_tail(&x->node, &f->done);
-	f->inflight--;
-	/*
-	 * Under the lock: release checks @inflight under it too, so it
-	 * cannot free @f before this wake-up has returned.
-	 */
-	wake_up_all(&f->wait);
-	spin_unlock(&f->lock);
-	if (closed)
-		pciesw_dma_xfer_free(x);
+	pciesw_dma_file_complete(f, x);
 }
 
 /* A descriptor that never ran. */
-static void pciesw_dma_cancel(struct pciesw_dma_xfer *x)
+void pciesw_dma_cancel(struct pciesw_dma_xfer *x)
 {
 	x->comp.status = PCIESW_DMA_STATUS_CANCELLED;
 	pciesw_dma_xfer_release(x);
@@ -569,45 +420,15 @@ static void pciesw_dma_chan_work(struct work_struct *work)
 	}
 }
 
-/* ---- files ---- */
-
-struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw)
-{
-	struct pciesw_dma *dma = sw->dma;
-	struct pciesw_dma_file *f;
-
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
-	if (!f)
-		return NULL;
-	kref_get(&sw->refs);
-	f->sw = sw;
-	spin_lock_init(&f->lock);
-	INIT_LIST_HEAD(&f->done);
-	init_waitqueue_head(&f->wait);
-	spin_lock(&dma->files_lock);
-	list_add_tail(&f->node, &dma->files);
-	spin_unlock(&dma->files_lock);
-	return f;
-}
-
-static bool pciesw_dma_file_idle(struct pciesw_dma_file *f)
-{
-	bool idle;
-
-	spin_lock(&f->lock);
-	idle = !f->inflight;
-	spin_unlock(&f->lock);
-	return idle;
-}
+/* ---- queues ---- */
 
 /*
  * Take @f's descriptors (all of them when @f is NULL) off the channels'
  * queues, and wake the pacing workers so that they stop waiting.  Returns
  * them on @out.
  */
-static void pciesw_dma_unqueue(struct pciesw_dma *dma,
-			       struct pciesw_dma_file *f,
-			       struct list_head *out)
+void pciesw_dma_unqueue(struct pciesw_dma *dma, struct pciesw_dma_file *f,
+			struct list_head *out)
 {
 	struct pciesw_dma_xfer *x, *tmp;
 	unsigned int i;
@@ -623,40 +444,6 @@ static void pciesw_dma_unqueue(struct pciesw_dma *dma,
 		spin_unlock(&chan->lock);
 		wake_up_all(&chan->wait);
 	}
-}
-
-/*
- * The file is closed: what it queued completes as cancelled, what runs
- * finishes; then nothing of it is left anywhere.
- */
-void pciesw_dma_file_release(struct pciesw_dma_file *f)
-{
-	struct pciesw_dma *dma = f->sw->dma;
-	struct pciesw_dma_xfer *x, *tmp;
-	LIST_HEAD(cancelled);
-
-	spin_lock(&dma->files_lock);
-	list_del(&f->node);
-	spin_unlock(&dma->files_lock);
-
-	spin_lock(&f->lock);
-	f->closed = true;
-	spin_unlock(&f->lock);
-	pciesw_dma_unqueue(dma, f, &cancelled);
-	list_for_each_entry_safe(x, tmp, &cancelled, node) {
-		list_del(&x->node);
-		pciesw_dma_cancel(x);
-	}
-	wait_event(f->wait, pciesw_dma_file_idle(f));
-
-	/* nothing completes to @f any more: no lock needed */
-	list_for_each_entry_safe(x, tmp, &f->done, node) {
-		list_del(&x->node);
-		pciesw_dma_xfer_free(x);
-	}
-	WARN_ON(f->pinned);
-	pciesw_switch_put(f->sw);
-	kfree(f);
 }
 
 /*
@@ -687,179 +474,11 @@ void pciesw_dma_stop(struct pciesw_switch *sw)
 	spin_unlock(&dma->files_lock);
 }
 
-bool pciesw_dma_file_dead(struct pciesw_dma_file *f)
-{
-	return READ_ONCE(f->sw->dead);
-}
-
-struct wait_queue_head *pciesw_dma_file_wait(struct pciesw_dma_file *f)
-{
-	return &f->wait;
-}
-
-bool pciesw_dma_readable(struct pciesw_dma_file *f)
-{
-	bool ready;
-
-	spin_lock(&f->lock);
-	ready = !list_empty(&f->done);
-	spin_unlock(&f->lock);
-	return ready;
-}
-
-/* Completions are ready, or none ever will be. */
-static bool pciesw_dma_read_ready(struct pciesw_dma_file *f)
-{
-	return pciesw_dma_readable(f) || pciesw_dma_file_dead(f);
-}
-
-/**
- * pciesw_dma_read - read() of completion records
- * @f: the file
- * @buf: user buffer
- * @count: its size; at least one record
- * @nonblock: -EAGAIN rather than wait
- *
- * Returns whole records, as many as are ready and fit; waits for one
- * unless @nonblock.  -ENODEV once the switch is gone and none are left.
- */
-ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
-			size_t count, bool nonblock)
-{
-	const size_t rec = sizeof(struct pciesw_dma_completion);
-	size_t max = count / rec, n = 0;
-	struct pciesw_dma_xfer *x, *tmp;
-	LIST_HEAD(got);
-	int err;
-
-	if (!max)
-		return -EINVAL;
-	for (;;) {
-		spin_lock(&f->lock);
-		list_for_each_entry_safe(x, tmp, &f->done, node) {
-			if (n == max)
-				break;
-			list_move_tail(&x->node, &got);
-			n++;
-		}
-		spin_unlock(&f->lock);
-		if (n)
-			break;
-		if (pciesw_dma_file_dead(f))
-			return -ENODEV;
-		if (nonblock)
-			return -EAGAIN;
-		err = wait_event_interruptible(f->wait,
-					       pciesw_dma_read_ready(f));
-		if (err)
-			return err;
-	}
-
-	n = 0;
-	list_for_each_entry_safe(x, tmp, &got, node) {
-		if (copy_to_user(buf + n * rec, &x->comp, rec))
-			break;
-		list_del(&x->node);
-		pciesw_dma_xfer_free(x);
-		n++;
-	}
-	spin_lock(&f->lock);
-	f->outstanding -= n;
-	/* what could not be copied goes back to the front, in order */
-	list_splice(&got, &f->done);
-	spin_unlock(&f->lock);
-	return n ? n * rec : -EFAULT;
-}
-
-/* ---- submission ---- */
+/* ---- submission: what a descriptor names, its route ---- */
 
 static bool pciesw_dma_loc_bad(const struct pciesw_dma_loc *l)
 {
 	return l->reserved;
-}
-
-/*
- * Pin the host buffer of one side: @addr, @len bytes (@addr + @len does
- * not wrap).
- */
-static int pciesw_dma_pin(struct pciesw_dma_end *e, u64 addr, u64 len,
-			  bool write)
-{
-	unsigned long first = addr >> PAGE_SHIFT;
-	unsigned long last = (addr + len - 1) >> PAGE_SHIFT;
-	unsigned long nr = last - first + 1, done = 0;
-	int ret;
-
-	e->pages = kvmalloc_array(nr, sizeof(*e->pages), GFP_KERNEL);
-	if (!e->pages)
-		return -ENOMEM;
-	while (done < nr) {
-		/* pin_user_pages_fast() takes an int count */
-		int want = min_t(unsigned long, nr - done, SZ_64K);
-
-		ret = pin_user_pages_fast((first + done) << PAGE_SHIFT, want,
-					  write ? FOLL_WRITE : 0,
-					  e->pages + done);
-		if (ret <= 0)
-			break;
-		done += ret;
-	}
-	if (done < nr) {
-		unpin_user_pages(e->pages, done);
-		kvfree(e->pages);
-		e->pages = NULL;
-		return -EFAULT;
-	}
-	e->nr_pages = nr;
-	e->off = offset_in_page(addr);
-	return 0;
-}
-
-/*
- * The checks of a descriptor that need no lock, and its host buffer
- * pinned.  @x is zeroed; on failure nothing is left pinned.
- */
-static int pciesw_dma_prepare(struct pciesw_dma_file *f,
-			      const struct pciesw_dma_desc *d,
-			      struct pciesw_dma_xfer *x)
-{
-	bool src_host = d->src.ep_id == PCIESW_DMA_HOST;
-	bool dst_host = d->dst.ep_id == PCIESW_DMA_HOST;
-	u64 addr = src_host ? d->src.addr : d->dst.addr;
-	u64 end;
-	int err;
-
-	if (d->flags || d->reserved || pciesw_dma_loc_bad(&d->src) ||
-	    pciesw_dma_loc_bad(&d->dst) || !d->len ||
-	    d->len > PCIESW_DMA_MAX_LEN || (src_host && dst_host))
-		return -EINVAL;
-	x->file = f;
-	x->len = d->len;
-	x->comp.user_data = d->user_data;
-	x->comp.channel = d->channel;
-	x->src.off = d->src.addr;
-	x->dst.off = d->dst.addr;
-	if (!src_host && !dst_host)
-		return 0;
-
-	if (check_add_overflow(addr, d->len, &end))
-		return -EOVERFLOW;
-	spin_lock(&f->lock);
-	if (f->pinned + d->len > PCIESW_DMA_MAX_PINNED) {
-		spin_unlock(&f->lock);
-		return -EAGAIN;
-	}
-	f->pinned += d->len;
-	spin_unlock(&f->lock);
-
-	err = pciesw_dma_pin(src_host ? &x->src : &x->dst, addr, d->len,
-			     dst_host);
-	if (err) {
-		spin_lock(&f->lock);
-		f->pinned -= d->len;
-		spin_unlock(&f->lock);
-	}
-	return err;
 }
 
 /* An endpoint side: the endpoint, with @addr + @len inside its window. */
@@ -889,10 +508,10 @@ static int pciesw_dma_resolve(struct pciesw_switch *sw,
  * the route of each of @n descriptors, in order.  Returns the index of the
  * first one refused in *@bad.
  */
-static int pciesw_dma_resolve_all(struct pciesw_switch *sw,
-				  const struct pciesw_dma_desc *descs,
-				  struct pciesw_dma_xfer **xs, unsigned int n,
-				  unsigned int *bad)
+int pciesw_dma_resolve_all(struct pciesw_switch *sw,
+			   const struct pciesw_dma_desc *descs,
+			   struct pciesw_dma_xfer **xs, unsigned int n,
+			   unsigned int *bad)
 {
 	unsigned int i;
 	int err;
@@ -920,81 +539,20 @@ static int pciesw_dma_resolve_all(struct pciesw_switch *sw,
 	return 0;
 }
 
-/**
- * pciesw_dma_submit - queue a batch of descriptors
- * @f: the submitting file
- * @descs: the descriptors
- * @n: how many, 1..PCIESW_DMA_MAX_BATCH
- * @error_index: on failure, the first descriptor refused, or
- *	PCIESW_DMA_NO_INDEX
- *
- * All or nothing: the errors are those of the uAPI's list.  Host buffers
- * are those of the calling process.
+/*
+ * Queue @n resolved descriptors on their channels and start the channels'
+ * workers; the file has counted them already.  With sw->lock held.
  */
-int pciesw_dma_submit(struct pciesw_dma_file *f,
-		      const struct pciesw_dma_desc *descs, unsigned int n,
-		      u32 *error_index)
+void pciesw_dma_queue(struct pciesw_switch *sw,
+		      const struct pciesw_dma_desc *descs,
+		      struct pciesw_dma_xfer **xs, unsigned int n)
 {
-	struct pciesw_switch *sw = f->sw;
 	struct pciesw_dma *dma = sw->dma;
-	unsigned int i, j, prepared, bad = 0;
-	struct pciesw_dma_xfer **xs;
 	unsigned long kick = 0;
-	int err = 0, err2;
+	unsigned int i, j;
 	u64 now;
 
-	*error_index = PCIESW_DMA_NO_INDEX;
-	if (!n || n > PCIESW_DMA_MAX_BATCH)
-		return -EINVAL;
-	xs = kvcalloc(n, sizeof(*xs), GFP_KERNEL);
-	if (!xs)
-		return -ENOMEM;
-
-	/* without the lock: the checks that need none, and pinning */
-	for (prepared = 0; prepared < n; prepared++) {
-		xs[prepared] = kzalloc(sizeof(*xs[prepared]), GFP_KERNEL);
-		if (!xs[prepared]) {
-			err = -ENOMEM;
-			break;
-		}
-		err = pciesw_dma_prepare(f, &descs[prepared], xs[prepared]);
-		if (err) {
-			kfree(xs[prepared]);
-			xs[prepared] = NULL;
-			break;
-		}
-	}
-	if (err)
-		bad = prepared;
-
-	/* the rest, under the lock, of those that passed the first checks */
-	mutex_lock(&sw->lock);
-	if (sw->dead || !sw->published) {
-		err = -ENODEV;
-		bad = PCIESW_DMA_NO_INDEX;
-		goto out_unlock;
-	}
-	err2 = pciesw_dma_resolve_all(sw, descs, xs, prepared, &j);
-	if (err2) {
-		/* an earlier descriptor is at fault */
-		err = err2;
-		bad = j;
-		goto out_unlock;
-	}
-	if (err)
-		goto out_unlock;
-
-	spin_lock(&f->lock);
-	if (f->outstanding + n > PCIESW_DMA_MAX_INFLIGHT) {
-		bad = PCIESW_DMA_MAX_INFLIGHT - f->outstanding;
-		spin_unlock(&f->lock);
-		err = -EAGAIN;
-		goto out_unlock;
-	}
-	f->outstanding += n;
-	f->inflight += n;
-	spin_unlock(&f->lock);
-
+	lockdep_assert_held(&sw->lock);
 	atomic_add(n, &dma->inflight);
 	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
@@ -1011,19 +569,6 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 	}
 	for_each_set_bit(i, &kick, PCIESW_DMA_CHANNELS_MAX)
 		queue_work(dma->wq, &dma->chans[i].work);
-	mutex_unlock(&sw->lock);
-	kvfree(xs);
-	return 0;
-
-out_unlock:
-	mutex_unlock(&sw->lock);
-	for (i = 0; i < prepared; i++) {
-		pciesw_dma_xfer_release(xs[i]);
-		pciesw_dma_xfer_free(xs[i]);
-	}
-	kvfree(xs);
-	*error_index = bad;
-	return err;
 }
 
 /* ---- the bench hook: the engine's copy without the engine ---- */

@@ -344,7 +344,7 @@ struct pciesw_port {
  * @egress_bytes: bytes sent on all ports ever (drives the thermal model)
  * @health_work: checks thresholds, retrains links past the BER limit
  * @thermal_work: advances the thermal model while it is not settled
- * @dma: the DMA engine (dma.c), from creation to release
+ * @dma: the DMA engine (dma.c, dma_file.c), from creation to release
  * @ev_lock: protects @ev_queue, @ev_queued and @ev_done (event.c)
  * @ev_queue: events raised and not yet applied to the views, in order
  * @ev_queued: seq of the last event queued
@@ -691,7 +691,7 @@ int pciesw_route_reserve(struct pciesw_switch *sw,
 
 /*
  * dma.c: the DMA engine.  Channels run on an unbound workqueue of the
- * switch; each open file of /dev/pcieswN has its own completion queue.
+ * switch.
  */
 struct pciesw_dma;
 struct pciesw_dma_file;
@@ -703,6 +703,11 @@ void pciesw_dma_release(struct pciesw_switch *sw);
 bool pciesw_dma_group_busy(struct pciesw_switch *sw, unsigned int group);
 unsigned int pciesw_dma_inflight(struct pciesw_switch *sw);
 void pciesw_dma_set_channels(struct pciesw_switch *sw, unsigned int n);
+
+/*
+ * dma_file.c: what an open /dev/pcieswN feeds the engine: its submissions,
+ * its completion queue (read(), poll()).
+ */
 struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw);
 void pciesw_dma_file_release(struct pciesw_dma_file *f);
 int pciesw_dma_submit(struct pciesw_dma_file *f,

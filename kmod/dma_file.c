@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file side of the DMA engine: what an open /dev/pcieswN submits and
+ * reads back (chardev.c is the view, this is the model behind it).
+ *
+ * Submission (process context, pciesw_dma_submit()) checks a whole batch,
+ * pins the host buffers of the calling process, then, under sw->lock, has
+ * the engine resolve endpoints and routes (pciesw_dma_resolve_all()),
+ * counts the batch against the file's limit and hands it to the engine's
+ * channels (pciesw_dma_queue()).  All or nothing: a refused batch leaves
+ * nothing pinned, referenced or queued.
+ *
+ * Every descriptor completes exactly once (dma.c); its completion comes to
+ * its file's queue here (pciesw_dma_file_complete()), for read() and
+ * poll(), or is freed when the file is closed.  Closing a file cancels what
+ * it has queued and waits for what is running; the host pages a transfer
+ * pinned are unpinned when it has run (pciesw_dma_unpin()).
+ */
+
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "dma.h"
+
+/* ---- completions ---- */
+
+/*
+ * The one completion of @x (released already) reaches its file: its
+ * queue, or freed when the file is closed.  Neither @x nor @f may be
+ * touched afterwards by the caller.
+ */
+void pciesw_dma_file_complete(struct pciesw_dma_file *f,
+			      struct pciesw_dma_xfer *x)
+{
+	bool closed;
+
+	spin_lock(&f->lock);
+	closed = f->closed;
+	if (!closed)
+		list_add_tail(&x->node, &f->done);
+	f->inflight--;
+	/*
+	 * Under the lock: release checks @inflight under it too, so it
+	 * cannot free @f before this wake-up has returned.
+	 */
+	wake_up_all(&f->wait);
+	spin_unlock(&f->lock);
+	if (closed)
+		pciesw_dma_xfer_free(x);
+}
+
+/* ---- files ---- */
+
+struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw)
+{
+	struct pciesw_dma *dma = sw->dma;
+	struct pciesw_dma_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return NULL;
+	kref_get(&sw->refs);
+	f->sw = sw;
+	spin_lock_init(&f->lock);
+	INIT_LIST_HEAD(&f->done);
+	init_waitqueue_head(&f->wait);
+	spin_lock(&dma->files_lock);
+	list_add_tail(&f->node, &dma->files);
+	spin_unlock(&dma->files_lock);
+	return f;
+}
+
+static bool pciesw_dma_file_idle(struct pciesw_dma_file *f)
+{
+	bool idle;
+
+	spin_lock(&f->lock);
+	idle = !f->inflight;
+	spin_unlock(&f->lock);
+	return idle;
+}
+
+/*
+ * The file is closed: what it queued completes as cancelled, what runs
+ * finishes; then nothing of it is left anywhere.
+ */
+void pciesw_dma_file_release(struct pciesw_dma_file *f)
+{
+	struct pciesw_dma *dma = f->sw->dma;
+	struct pciesw_dma_xfer *x, *tmp;
+	LIST_HEAD(cancelled);
+
+	spin_lock(&dma->files_lock);
+	list_del(&f->node);
+	spin_unlock(&dma->files_lock);
+
+	spin_lock(&f->lock);
+	f->closed = true;
+	spin_unlock(&f->lock);
+	pciesw_dma_unqueue(dma, f, &cancelled);
+	list_for_each_entry_safe(x, tmp, &cancelled, node) {
+		list_del(&x->node);
+		pciesw_dma_cancel(x);
+	}
+	wait_event(f->wait, pciesw_dma_file_idle(f));
+
+	/* nothing completes to @f any more: no lock needed */
+	list_for_each_entry_safe(x, tmp, &f->done, node) {
+		list_del(&x->node);
+		pciesw_dma_xfer_free(x);
+	}
+	WARN_ON(f->pinned);
+	pciesw_switch_put(f->sw);
+	kfree(f);
+}
+
+bool pciesw_dma_file_dead(struct pciesw_dma_file *f)
+{
+	return READ_ONCE(f->sw->dead);
+}
+
+struct wait_queue_head *pciesw_dma_file_wait(struct pciesw_dma_file *f)
+{
+	return &f->wait;
+}
+
+bool pciesw_dma_readable(struct pciesw_dma_file *f)
+{
+	bool ready;
+
+	spin_lock(&f->lock);
+	ready = !list_empty(&f->done);
+	spin_unlock(&f->lock);
+	return ready;
+}
+
+/* Completions are ready, or none ever will be. */
+static bool pciesw_dma_read_ready(struct pciesw_dma_file *f)
+{
+	return pciesw_dma_readable(f) || pciesw_dma_file_dead(f);
+}
+
+/**
+ * pciesw_dma_read - read() of completion records
+ * @f: the file
+ * @buf: user buffer
+ * @count: its size; at least one record
+ * @nonblock: -EAGAIN rather than wait
+ *
+ * Returns whole records, as many as are ready and fit; waits for one
+ * unless @nonblock.  -ENODEV once the switch is gone and none are left.
+ */
+ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
+			size_t count, bool nonblock)
+{
+	const size_t rec = sizeof(struct pciesw_dma_completion);
+	size_t max = count / rec, n = 0;
+	struct pciesw_dma_xfer *x, *tmp;
+	LIST_HEAD(got);
+	int err;
+
+	if (!max)
+		return -EINVAL;
+	for (;;) {
+		spin_lock(&f->lock);
+		list_for_each_entry_safe(x, tmp, &f->done, node) {
+			if (n == max)
+				break;
+			list_move_tail(&x->node, &got);
+			n++;
+		}
+		spin_unlock(&f->lock);
+		if (n)
+			break;
+		if (pciesw_dma_file_dead(f))
+			return -ENODEV;
+		if (nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(f->wait,
+					       pciesw_dma_read_ready(f));
+		if (err)
+			return err;
+	}
+
+	n = 0;
+	list_for_each_entry_safe(x, tmp, &got, node) {
+		if (copy_to_user(buf + n * rec, &x->comp, rec))
+			break;
+		list_del(&x->node);
+		pciesw_dma_xfer_free(x);
+		n++;
+	}
+	spin_lock(&f->lock);
+	f->outstanding -= n;
+	/* what could not be copied goes back to the front, in order */
+	list_splice(&got, &f->done);
+	spin_unlock(&f->lock);
+	return n ? n * rec : -EFAULT;
+}
+
+/* ---- host memory ---- */
+
+/*
+ * Pin the host buffer of one side: @addr, @len bytes (@addr + @len does
+ * not wrap).
+ */
+static int pciesw_dma_pin(struct pciesw_dma_end *e, u64 addr, u64 len,
+			  bool write)
+{
+	unsigned long first = addr >> PAGE_SHIFT;
+	unsigned long last = (addr + len - 1) >> PAGE_SHIFT;
+	unsigned long nr = last - first + 1, done = 0;
+	int ret;
+
+	e->pages = kvmalloc_array(nr, sizeof(*e->pages), GFP_KERNEL);
+	if (!e->pages)
+		return -ENOMEM;
+	while (done < nr) {
+		/* pin_user_pages_fast() takes an int count */
+		int want = min_t(unsigned long, nr - done, SZ_64K);
+
+		ret = pin_user_pages_fast((first + done) << PAGE_SHIFT, want,
+					  write ? FOLL_WRITE : 0,
+					  e->pages + done);
+		if (ret <= 0)
+			break;
+		done += ret;
+	}
+	if (done < nr) {
+		unpin_user_pages(e->pages, done);
+		kvfree(e->pages);
+		e->pages = NULL;
+		return -EFAULT;
+	}
+	e->nr_pages = nr;
+	e->off = offset_in_page(addr);
+	return 0;
+}
+
+static void pciesw_dma_end_unpin(struct pciesw_dma_end *e, bool dirty)
+{
+	if (!e->pages)
+		return;
+	if (dirty)
+		unpin_user_pages_dirty_lock(e->pages, e->nr_pages, true);
+	else
+		unpin_user_pages(e->pages, e->nr_pages);
+	kvfree(e->pages);
+	e->pages = NULL;
+}
+
+/* Unpin the host buffer of @x, if it has one, and uncount it. */
+void pciesw_dma_unpin(struct pciesw_dma_xfer *x)
+{
+	struct pciesw_dma_file *f = x->file;
+	bool host = x->src.pages || x->dst.pages;
+
+	pciesw_dma_end_unpin(&x->src, false);
+	pciesw_dma_end_unpin(&x->dst, true);
+	if (host) {
+		spin_lock(&f->lock);
+		f->pinned -= x->len;
+		spin_unlock(&f->lock);
+	}
+}
+
+/* ---- submission ---- */
+
+static bool pciesw_dma_loc_bad(const struct pciesw_dma_loc *l)
+{
+	return l->reserved;
+}
+
+/*
+ * The checks of a descriptor that need no lock, and its host buffer
+ * pinned.  @x is zeroed; on failure nothing is left pinned.
+ */
+static int pciesw_dma_prepare(struct pciesw_dma_file *f,
+			      const struct pciesw_dma_desc *d,
+			      struct pciesw_dma_xfer *x)
+{
+	bool src_host = d->src.ep_id == PCIESW_DMA_HOST;
+	bool dst_host = d->dst.ep_id == PCIESW_DMA_HOST;
+	u64 addr = src_host ? d->src.addr : d->dst.addr;
+	u64 end;
+	int err;
+
+	if (d->flags || d->reserved || pciesw_dma_loc_bad(&d->src) ||
+	    pciesw_dma_loc_bad(&d->dst) || !d->len ||
+	    d->len > PCIESW_DMA_MAX_LEN || (src_host && dst_host))
+		return -EINVAL;
+	x->file = f;
+	x->len = d->len;
+	x->comp.user_data = d->user_data;
+	x->comp.channel = d->channel;
+	x->src.off = d->src.addr;
+	x->dst.off = d->dst.addr;
+	if (!src_host && !dst_host)
+		return 0;
+
+	if (check_add_overflow(addr, d->len, &end))
+		return -EOVERFLOW;
+	spin_lock(&f->lock);
+	if (f->pinned + d->len > PCIESW_DMA_MAX_PINNED) {
+		spin_unlock(&f->lock);
+		return -EAGAIN;
+	}
+	f->pinned += d->len;
+	spin_unlock(&f->lock);
+
+	err = pciesw_dma_pin(src_host ? &x->src : &x->dst, addr, d->len,
+			     dst_host);
+	if (err) {
+		spin_lock(&f->lock);
+		f->pinned -= d->len;
+		spin_unlock(&f->lock);
+	}
+	return err;
+}
+
+/**
+ * pciesw_dma_submit - queue a batch of descriptors
+ * @f: the submitting file
+ * @descs: the descriptors
+ * @n: how many, 1..PCIESW_DMA_MAX_BATCH
+ * @error_index: on failure, the first descriptor refused, or
+ *	PCIESW_DMA_NO_INDEX
+ *
+ * All or nothing: the errors are those of the uAPI's list.  Host buffers
+ * are those of the calling process.
+ */
+int pciesw_dma_submit(struct pciesw_dma_file *f,
+		      const struct pciesw_dma_desc *descs, unsigned int n,
+		      u32 *error_index)
+{
+	struct pciesw_switch *sw = f->sw;
+	unsigned int i, j, prepared, bad = 0;
+	struct pciesw_dma_xfer **xs;
+	int err = 0, err2;
+
+	*error_index = PCIESW_DMA_NO_INDEX;
+	if (!n || n > PCIESW_DMA_MAX_BATCH)
+		return -EINVAL;
+	xs = kvcalloc(n, sizeof(*xs), GFP_KERNEL);
+	if (!xs)
+		return -ENOMEM;
+
+	/* without the lock: the checks that need none, and pinning */
+	for (prepared = 0; prepared < n; prepared++) {
+		xs[prepared] = kzalloc(sizeof(*xs[prepared]), GFP_KERNEL);
+		if (!xs[prepared]) {
+			err = -ENOMEM;
+			break;
+		}
+		err = pciesw_dma_prepare(f, &descs[prepared], xs[prepared]);
+		if (err) {
+			kfree(xs[prepared]);
+			xs[prepared] = NULL;
+			break;
+		}
+	}
+	if (err)
+		bad = prepared;
+
+	/* the rest, under the lock, of those that passed the first checks */
+	mutex_lock(&sw->lock);
+	if (sw->dead || !sw->published) {
+		err = -ENODEV;
+		bad = PCIESW_DMA_NO_INDEX;
+		goto out_unlock;
+	}
+	err2 = pciesw_dma_resolve_all(sw, descs, xs, prepared, &j);
+	if (err2) {
+		/* an earlier descriptor is at fault */
+		err = err2;
+		bad = j;
+		goto out_unlock;
+	}
+	if (err)
+		goto out_unlock;
+
+	spin_lock(&f->lock);
+	if (f->outstanding + n > PCIESW_DMA_MAX_INFLIGHT) {
+		bad = PCIESW_DMA_MAX_INFLIGHT - f->outstanding;
+		spin_unlock(&f->lock);
+		err = -EAGAIN;
+		goto out_unlock;
+	}
+	f->outstanding += n;
+	f->inflight += n;
+	spin_unlock(&f->lock);
+
+	pciesw_dma_queue(sw, descs, xs, n);
+	mutex_unlock(&sw->lock);
+	kvfree(xs);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&sw->lock);
+	for (i = 0; i < prepared; i++) {
+		pciesw_dma_xfer_release(xs[i]);
+		pciesw_dma_xfer_free(xs[i]);
+	}
+	kvfree(xs);
+	*error_index = bad;
+	return err;
+}
