@@ -147,7 +147,7 @@ static long pciesw_ioctl_dma_submit(struct pciesw_chardev_file *cf,
 		return -EINVAL;
 	if (sub.flags || sub.desc_size != sizeof(*descs) ||
 	    memchr_inv(sub.reserved, 0, sizeof(sub.reserved)) ||
-	    !sub.nr_descs || sub.nr_descs > PCIESW_DMA_MAX_BATCH) {
+	    !pciesw_dma_batch_ok(sub.nr_descs)) {
 		err = -EINVAL;
 		goto out;
 	}

@@ -7,7 +7,8 @@
  * file side, dma_file.c; the settings that govern it (MPS, channels,
  * pacing, host-p2p) are settings.c's.
  *
- * Submission (dma_file.c) checks a batch, pins host buffers, and under sw->lock has the
+ * Submission (dma_file.c) checks a batch, with pciesw_dma_check() for what
+ * each descriptor names, pins host buffers, and under sw->lock has the
  * engine resolve endpoints to references on their page stores and decide
  * each descriptor's route (pciesw_dma_resolve_all()), then queue the batch
  * on its channels (pciesw_dma_queue()), counting it in flight per switch
@@ -481,6 +482,26 @@ static bool pciesw_dma_loc_bad(const struct pciesw_dma_loc *l)
 	return l->reserved;
 }
 
+/**
+ * pciesw_dma_check - the checks of a transfer that need no lock
+ * @src: where the bytes come from
+ * @dst: where they go
+ * @len: how many
+ *
+ * Reserved fields clear, @len 1..PCIESW_DMA_MAX_LEN, not host to host:
+ * the one check of a submitted descriptor (dma_file.c) and of the bench
+ * hook's copy.  0 or -EINVAL.
+ */
+int pciesw_dma_check(const struct pciesw_dma_loc *src,
+		     const struct pciesw_dma_loc *dst, u64 len)
+{
+	if (pciesw_dma_loc_bad(src) || pciesw_dma_loc_bad(dst) || !len ||
+	    len > PCIESW_DMA_MAX_LEN ||
+	    (src->ep_id == PCIESW_DMA_HOST && dst->ep_id == PCIESW_DMA_HOST))
+		return -EINVAL;
+	return 0;
+}
+
 /* An endpoint side: the endpoint, with @addr + @len inside its window. */
 static int pciesw_dma_resolve(struct pciesw_switch *sw,
 			      const struct pciesw_dma_loc *l, u64 len,
@@ -610,9 +631,8 @@ struct pciesw_dma_bench *pciesw_dma_bench_start(struct pciesw_switch *sw,
 	int err;
 
 	lockdep_assert_held(&sw->lock);
-	if (!len || len > PCIESW_DMA_MAX_LEN ||
-	    src->ep_id == PCIESW_DMA_HOST || dst->ep_id == PCIESW_DMA_HOST ||
-	    pciesw_dma_loc_bad(src) || pciesw_dma_loc_bad(dst))
+	if (pciesw_dma_check(src, dst, len) ||
+	    src->ep_id == PCIESW_DMA_HOST || dst->ep_id == PCIESW_DMA_HOST)
 		return ERR_PTR(-EINVAL);
 	if (sw->dead || !sw->published)
 		return ERR_PTR(-ENODEV);

@@ -136,6 +136,8 @@ struct pciesw_dma_file {
 };
 
 /* dma.c: the engine */
+int pciesw_dma_check(const struct pciesw_dma_loc *src,
+		     const struct pciesw_dma_loc *dst, u64 len);
 int pciesw_dma_resolve_all(struct pciesw_switch *sw,
 			   const struct pciesw_dma_desc *descs,
 			   struct pciesw_dma_xfer **xs, unsigned int n,

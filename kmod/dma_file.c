@@ -273,11 +273,6 @@ void pciesw_dma_unpin(struct pciesw_dma_xfer *x)
 
 /* ---- submission ---- */
 
-static bool pciesw_dma_loc_bad(const struct pciesw_dma_loc *l)
-{
-	return l->reserved;
-}
-
 /*
  * The checks of a descriptor that need no lock, and its host buffer
  * pinned.  @x is zeroed; on failure nothing is left pinned.
@@ -292,10 +287,11 @@ static int pciesw_dma_prepare(struct pciesw_dma_file *f,
 	u64 end;
 	int err;
 
-	if (d->flags || d->reserved || pciesw_dma_loc_bad(&d->src) ||
-	    pciesw_dma_loc_bad(&d->dst) || !d->len ||
-	    d->len > PCIESW_DMA_MAX_LEN || (src_host && dst_host))
+	if (d->flags || d->reserved)
 		return -EINVAL;
+	err = pciesw_dma_check(&d->src, &d->dst, d->len);
+	if (err)
+		return err;
 	x->file = f;
 	x->len = d->len;
 	x->comp.user_data = d->user_data;
@@ -346,7 +342,7 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 	int err = 0, err2;
 
 	*error_index = PCIESW_DMA_NO_INDEX;
-	if (!n || n > PCIESW_DMA_MAX_BATCH)
+	if (!pciesw_dma_batch_ok(n))
 		return -EINVAL;
 	xs = kvcalloc(n, sizeof(*xs), GFP_KERNEL);
 	if (!xs)

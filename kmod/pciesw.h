@@ -708,6 +708,13 @@ void pciesw_dma_set_channels(struct pciesw_switch *sw, unsigned int n);
  * dma_file.c: what an open /dev/pcieswN feeds the engine: its submissions,
  * its completion queue (read(), poll()).
  */
+
+/* A batch of @n descriptors is one the engine takes: 1..MAX_BATCH. */
+static inline bool pciesw_dma_batch_ok(unsigned int n)
+{
+	return n && n <= PCIESW_DMA_MAX_BATCH;
+}
+
 struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw);
 void pciesw_dma_file_release(struct pciesw_dma_file *f);
 int pciesw_dma_submit(struct pciesw_dma_file *f,
