@@ -528,9 +528,8 @@ void pciesw_health_lanes_reset(struct pciesw_switch *sw, unsigned int first,
 /* At switch creation, before its ports are built. */
 int pciesw_health_init(struct pciesw_switch *sw)
 {
-	/* first: pciesw_health_release() cancels them even on failure */
+	/* first: pciesw_health_release() cancels it even on failure */
 	INIT_WORK(&sw->health_work, pciesw_health_work);
-	INIT_DELAYED_WORK(&sw->thermal_work, pciesw_thermal_work);
 	atomic64_set(&sw->egress_bytes, 0);
 	sw->stats = kvcalloc(sw->profile->nr_lanes, sizeof(*sw->stats),
 			     GFP_KERNEL);
@@ -539,20 +538,16 @@ int pciesw_health_init(struct pciesw_switch *sw)
 	return 0;
 }
 
-/*
- * After sw->dead is set: the works see it and stop re-arming; wait for
- * them.
- */
+/* After sw->dead is set: the work sees it and stops; wait for it. */
 void pciesw_health_stop(struct pciesw_switch *sw)
 {
 	cancel_work_sync(&sw->health_work);
-	cancel_delayed_work_sync(&sw->thermal_work);
 }
 
 /*
  * At release.  A lockless caller that raced with unpublish may have queued
- * a work after pciesw_health_stop(): it held a reference, so that work is
- * cancelled here, before the switch is freed.
+ * the work after pciesw_health_stop(): it held a reference, so that work
+ * is cancelled here, before the switch is freed.
  */
 void pciesw_health_release(struct pciesw_switch *sw)
 {

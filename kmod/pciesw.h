@@ -573,9 +573,13 @@ struct pciesw_threshold *pciesw_threshold_find(struct pciesw_switch *sw,
 struct pciesw_port *pciesw_threshold_port(struct pciesw_switch *sw,
 					  const struct pciesw_threshold *t);
 
-/* thermal.c: the thermal model; all called with sw->lock held */
+/*
+ * thermal.c: the thermal model and its work.  pciesw_thermal_init() and
+ * pciesw_thermal_stop() belong to the switch's lifecycle (switch.c); all
+ * else is called with sw->lock held.
+ */
 void pciesw_thermal_init(struct pciesw_switch *sw);
-void pciesw_thermal_work(struct work_struct *work);
+void pciesw_thermal_stop(struct pciesw_switch *sw);
 void pciesw_thermal_kick(struct pciesw_switch *sw);
 void pciesw_thermal_update(struct pciesw_switch *sw);
 const char *pciesw_sensor_label(unsigned int sensor);

@@ -220,11 +220,11 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
 		ida_init(&sw->ep_type_ids[i]);
 	pciesw_settings_init(sw);
+	pciesw_thermal_init(sw);
 	if (pciesw_health_init(sw)) {
 		pciesw_switch_put(sw);
 		return NULL;
 	}
-	pciesw_thermal_init(sw);
 	if (pciesw_dma_init(sw)) {
 		pciesw_switch_put(sw);
 		return NULL;
@@ -281,6 +281,7 @@ static void pciesw_switch_release(struct kref *kref)
 	/* unpublished (or never published): no events, no link work */
 	pciesw_dma_release(sw);
 	pciesw_health_release(sw);
+	pciesw_thermal_stop(sw);
 	list_for_each_entry_safe(ep, tmp, &sw->endpoints, node) {
 		list_del(&ep->node);
 		pciesw_mem_unplug(ep->mem);
@@ -337,6 +338,7 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw)
 	/* dead stops the works from re-arming themselves */
 	cancel_delayed_work_sync(&sw->link_work);
 	pciesw_health_stop(sw);
+	pciesw_thermal_stop(sw);
 	pciesw_switch_put(sw);
 }
 

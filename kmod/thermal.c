@@ -248,7 +248,7 @@ void pciesw_thermal_update(struct pciesw_switch *sw)
 	pciesw_thermal_schedule(sw, bytes);
 }
 
-void pciesw_thermal_work(struct work_struct *work)
+static void pciesw_thermal_work(struct work_struct *work)
 {
 	struct pciesw_switch *sw = container_of(to_delayed_work(work),
 						struct pciesw_switch,
@@ -393,12 +393,16 @@ int pciesw_sensor_set_override(struct pciesw_switch *sw, int sensor,
 	return 0;
 }
 
-/* At switch creation: idle and settled, so nothing ticks. */
+/*
+ * At switch creation, before anything that can fail (the release path
+ * stops the work): idle and settled, so nothing ticks.
+ */
 void pciesw_thermal_init(struct pciesw_switch *sw)
 {
 	struct pciesw_thermal *th = &sw->thermal;
 	unsigned int i;
 
+	INIT_DELAYED_WORK(&sw->thermal_work, pciesw_thermal_work);
 	th->ambient = PCIESW_AMBIENT_DEFAULT;
 	th->tau_ms = PCIESW_TAU_DEFAULT_MS;
 	th->updated_ns = ktime_get_ns();
@@ -411,4 +415,14 @@ void pciesw_thermal_init(struct pciesw_switch *sw)
 		s->max = PCIESW_TEMP_MAX_DEFAULT;
 		s->crit = PCIESW_TEMP_CRIT_DEFAULT;
 	}
+}
+
+/*
+ * After sw->dead is set (the work sees it and stops re-arming), and again
+ * at release: a lockless kick that raced with unpublish may have queued
+ * the work since, holding a reference; wait for it.
+ */
+void pciesw_thermal_stop(struct pciesw_switch *sw)
+{
+	cancel_delayed_work_sync(&sw->thermal_work);
 }
