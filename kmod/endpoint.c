@@ -54,6 +54,61 @@ static void pciesw_ep_event(struct pciesw_endpoint *ep,
 }
 
 /**
+ * pciesw_ep_check - would pciesw_ep_add() take these arguments?
+ * @port: the port to plug into
+ * @type: its kind
+ * @speed: fastest speed, or NONE for the type's default
+ * @width: widest link, or 0 for the type's default
+ * @mem_size: memory window in bytes, or 0 for the type's default
+ * @bad: set to the argument refused, on failure
+ * @why: set to a static message on failure
+ *
+ * The one copy of these checks: pciesw_ep_add() makes them, and a view
+ * calls this first when it wants to know which argument was refused.
+ */
+int pciesw_ep_check(const struct pciesw_port *port, enum pciesw_ep_type type,
+		    enum pciesw_link_speed speed, unsigned int width,
+		    u64 mem_size, enum pciesw_ep_arg *bad, const char **why)
+{
+	if (width && (width > 16 || !is_power_of_2(width))) {
+		*bad = PCIESW_EP_ARG_WIDTH;
+		*why = "width must be 1, 2, 4, 8 or 16";
+		return -EINVAL;
+	}
+	if (mem_size & ~PAGE_MASK) {
+		*bad = PCIESW_EP_ARG_MEM_SIZE;
+		*why = "memory size must be a multiple of the page size";
+		return -EINVAL;
+	}
+	if (!pciesw_ep_type(type)) {
+		*bad = PCIESW_EP_ARG_TYPE;
+		*why = "unknown endpoint type";
+		return -EINVAL;
+	}
+	if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
+		*bad = PCIESW_EP_ARG_PORT;
+		*why = "endpoints attach to downstream ports only";
+		return -EINVAL;
+	}
+	if (port->ep) {
+		*bad = PCIESW_EP_ARG_PORT;
+		*why = "port already has an endpoint";
+		return -EBUSY;
+	}
+	if (speed > PCIESW_LINK_SPEED_MAX) {
+		*bad = PCIESW_EP_ARG_SPEED;
+		*why = "unknown link speed";
+		return -EINVAL;
+	}
+	if (mem_size > PCIESW_MEM_MAX) {
+		*bad = PCIESW_EP_ARG_MEM_SIZE;
+		*why = "memory size is at most 1 TiB";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
  * pciesw_ep_add - plug an endpoint into a downstream port
  * @port: an empty downstream port
  * @type: its kind
@@ -61,6 +116,8 @@ static void pciesw_ep_event(struct pciesw_endpoint *ep,
  * @width: widest link, or 0 for the type's default
  * @mem_size: memory window in bytes, or 0 for the type's default
  * @why: set to a static message on failure
+ *
+ * The arguments are checked by pciesw_ep_check().
  */
 struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
@@ -70,31 +127,13 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	const struct pciesw_ep_type_desc *desc = pciesw_ep_type(type);
 	struct pciesw_switch *sw = port->group->sw;
 	struct pciesw_endpoint *ep, *pos;
-	int id, idx;
+	enum pciesw_ep_arg bad;
+	int id, idx, err;
 
 	lockdep_assert_held(&sw->lock);
-	if (!desc) {
-		*why = "unknown endpoint type";
-		return ERR_PTR(-EINVAL);
-	}
-	if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
-		*why = "endpoints attach to downstream ports only";
-		return ERR_PTR(-EINVAL);
-	}
-	if (port->ep) {
-		*why = "port already has an endpoint";
-		return ERR_PTR(-EBUSY);
-	}
-	if (speed > PCIESW_LINK_SPEED_MAX ||
-	    (width && (width > 16 || !is_power_of_2(width))) ||
-	    (mem_size && (mem_size & ~PAGE_MASK))) {
-		*why = "bad speed, width (power of 2 up to 16) or memory size (pages)";
-		return ERR_PTR(-EINVAL);
-	}
-	if (mem_size > PCIESW_MEM_MAX) {
-		*why = "memory size is at most 1 TiB";
-		return ERR_PTR(-EINVAL);
-	}
+	err = pciesw_ep_check(port, type, speed, width, mem_size, &bad, why);
+	if (err)
+		return ERR_PTR(err);
 
 	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep) {

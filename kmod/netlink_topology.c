@@ -561,36 +561,43 @@ int pciesw_nl_ep_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	/* the attribute each argument pciesw_ep_check() refuses came from */
+	static const int arg_attr[] = {
+		[PCIESW_EP_ARG_PORT] = PCIESW_A_PORT_ID,
+		[PCIESW_EP_ARG_TYPE] = PCIESW_A_EP_TYPE,
+		[PCIESW_EP_ARG_SPEED] = PCIESW_A_EP_MAX_SPEED,
+		[PCIESW_EP_ARG_WIDTH] = PCIESW_A_EP_MAX_WIDTH,
+		[PCIESW_EP_ARG_MEM_SIZE] = PCIESW_A_EP_MEM_SIZE,
+	};
 	struct pciesw_switch *sw = pciesw_nl_sw(info);
 	struct nlattr **tb = info->attrs;
+	enum pciesw_link_speed speed;
 	struct pciesw_endpoint *ep;
 	struct pciesw_port *port;
+	enum pciesw_ep_arg bad;
 	const char *why = NULL;
+	u32 type, width;
+	u64 mem_size;
+	int err;
 
 	port = pciesw_nl_find_port(sw, info);
 	if (IS_ERR(port))
 		return PTR_ERR(port);
 	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_EP_TYPE))
 		return -EINVAL;
-	if (tb[PCIESW_A_EP_MAX_WIDTH] &&
-	    !is_power_of_2(nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]))) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_EP_MAX_WIDTH],
-				    "width must be 1, 2, 4, 8 or 16");
-		return -EINVAL;
+	type = nla_get_u32(tb[PCIESW_A_EP_TYPE]);
+	speed = tb[PCIESW_A_EP_MAX_SPEED] ?
+		nla_get_u32(tb[PCIESW_A_EP_MAX_SPEED]) : 0;
+	width = tb[PCIESW_A_EP_MAX_WIDTH] ?
+		nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]) : 0;
+	mem_size = tb[PCIESW_A_EP_MEM_SIZE] ?
+		   nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) : 0;
+	err = pciesw_ep_check(port, type, speed, width, mem_size, &bad, &why);
+	if (err) {
+		pciesw_nl_err(info->extack, tb[arg_attr[bad]], why);
+		return err;
 	}
-	if (tb[PCIESW_A_EP_MEM_SIZE] &&
-	    (nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) & ~PAGE_MASK)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_EP_MEM_SIZE],
-				    "memory size must be a multiple of the page size");
-		return -EINVAL;
-	}
-	ep = pciesw_ep_add(port, nla_get_u32(tb[PCIESW_A_EP_TYPE]),
-			   tb[PCIESW_A_EP_MAX_SPEED] ?
-			   nla_get_u32(tb[PCIESW_A_EP_MAX_SPEED]) : 0,
-			   tb[PCIESW_A_EP_MAX_WIDTH] ?
-			   nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]) : 0,
-			   tb[PCIESW_A_EP_MEM_SIZE] ?
-			   nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) : 0, &why);
+	ep = pciesw_ep_add(port, type, speed, width, mem_size, &why);
 	if (IS_ERR(ep)) {
 		pciesw_nl_err(info->extack, tb[PCIESW_A_PORT_ID], why);
 		return PTR_ERR(ep);

@@ -513,6 +513,19 @@ struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, unsigned long idx,
 struct page *pciesw_mem_peek(struct pciesw_mem *mem, unsigned long idx);
 
 /* endpoint.c; all called with sw->lock held */
+
+/* the argument of an endpoint add that pciesw_ep_check() refused */
+enum pciesw_ep_arg {
+	PCIESW_EP_ARG_PORT,
+	PCIESW_EP_ARG_TYPE,
+	PCIESW_EP_ARG_SPEED,
+	PCIESW_EP_ARG_WIDTH,
+	PCIESW_EP_ARG_MEM_SIZE,
+};
+
+int pciesw_ep_check(const struct pciesw_port *port, enum pciesw_ep_type type,
+		    enum pciesw_link_speed speed, unsigned int width,
+		    u64 mem_size, enum pciesw_ep_arg *bad, const char **why);
 struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
 				      enum pciesw_link_speed speed, u8 width,
