@@ -347,12 +347,72 @@ int pciesw_port_set_enabled(struct pciesw_port *port, bool on,
 	return 0;
 }
 
-int pciesw_port_retrain(struct pciesw_port *port, const char **why)
+/*
+ * The checks of the port changes below, each the one copy of its rule: a
+ * view that applies several changes at once checks them all first, so a
+ * refused request leaves the port as it was.
+ */
+
+/*
+ * Retrain or hot reset: the link must be enabled, as it is now or, with
+ * @enabled, as a request that also enables or disables it will leave it.
+ */
+int pciesw_port_check_retrain(const struct pciesw_port *port,
+			      const bool *enabled, const char **why)
 {
-	if (!port->link.enabled) {
+	if (!(enabled ? *enabled : port->link.enabled)) {
 		*why = "link is disabled";
 		return -ENETDOWN;
 	}
+	return 0;
+}
+
+int pciesw_port_check_target_speed(const struct pciesw_port *port,
+				   enum pciesw_link_speed speed,
+				   const char **why)
+{
+	if (speed < PCIESW_LINK_SPEED_GEN1 || speed > port->max_speed) {
+		*why = "target speed above what the port supports";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pciesw_port_check_failed_lanes(const struct pciesw_port *port, u32 mask,
+				   const char **why)
+{
+	if (mask & ~GENMASK(port->nr_lanes - 1, 0)) {
+		*why = "lane beyond the width of the port";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pciesw_port_check_acs(const struct pciesw_port *port, const char **why)
+{
+	if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
+		*why = "ACS redirect exists on downstream ports only";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pciesw_port_check_surprise_down(const struct pciesw_port *port,
+				    const char **why)
+{
+	if (!pciesw_link_active(port)) {
+		*why = "link is not up";
+		return -ENOLINK;
+	}
+	return 0;
+}
+
+int pciesw_port_retrain(struct pciesw_port *port, const char **why)
+{
+	int err = pciesw_port_check_retrain(port, NULL, why);
+
+	if (err)
+		return err;
 	if (pciesw_link_active(port))
 		pciesw_link_start(port, PCIESW_LINK_RETRAIN);
 	else
@@ -362,10 +422,10 @@ int pciesw_port_retrain(struct pciesw_port *port, const char **why)
 
 int pciesw_port_hot_reset(struct pciesw_port *port, const char **why)
 {
-	if (!port->link.enabled) {
-		*why = "link is disabled";
-		return -ENETDOWN;
-	}
+	int err = pciesw_port_check_retrain(port, NULL, why);
+
+	if (err)
+		return err;
 	pciesw_link_start(port, PCIESW_LINK_HOT_RESET);
 	return 0;
 }
@@ -374,10 +434,10 @@ int pciesw_port_set_target_speed(struct pciesw_port *port,
 				 enum pciesw_link_speed speed,
 				 const char **why)
 {
-	if (speed < PCIESW_LINK_SPEED_GEN1 || speed > port->max_speed) {
-		*why = "target speed above what the port supports";
-		return -EINVAL;
-	}
+	int err = pciesw_port_check_target_speed(port, speed, why);
+
+	if (err)
+		return err;
 	if (port->link.target_speed == speed)
 		return 0;
 	port->link.target_speed = speed;
@@ -391,10 +451,10 @@ int pciesw_port_set_target_speed(struct pciesw_port *port,
 int pciesw_port_set_failed_lanes(struct pciesw_port *port, u32 mask,
 				 const char **why)
 {
-	if (mask & ~GENMASK(port->nr_lanes - 1, 0)) {
-		*why = "lane beyond the width of the port";
-		return -EINVAL;
-	}
+	int err = pciesw_port_check_failed_lanes(port, mask, why);
+
+	if (err)
+		return err;
 	if (port->link.failed_lanes == mask)
 		return 0;
 	port->link.failed_lanes = mask;
@@ -409,10 +469,10 @@ int pciesw_port_set_failed_lanes(struct pciesw_port *port, u32 mask,
 
 int pciesw_port_set_acs(struct pciesw_port *port, bool on, const char **why)
 {
-	if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
-		*why = "ACS redirect exists on downstream ports only";
-		return -EINVAL;
-	}
+	int err = pciesw_port_check_acs(port, why);
+
+	if (err)
+		return err;
 	if (port->acs_redirect != on) {
 		port->acs_redirect = on;
 		pciesw_port_changed(port);
@@ -426,10 +486,10 @@ int pciesw_port_set_acs(struct pciesw_port *port, bool on, const char **why)
  */
 int pciesw_port_surprise_down(struct pciesw_port *port, const char **why)
 {
-	if (!pciesw_link_active(port)) {
-		*why = "link is not up";
-		return -ENOLINK;
-	}
+	int err = pciesw_port_check_surprise_down(port, why);
+
+	if (err)
+		return err;
 	port->link.surprise_down++;
 	/* AER: the port that saw its link go down reports Surprise Down */
 	pciesw_stats_error(port_sw(port), port->stats,

@@ -419,46 +419,48 @@ static int pciesw_nl_port_set_check(struct pciesw_port *port,
 				    struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
+	const char *why = NULL;
 	struct nlattr *a;
 	bool enabled;
+	int err = 0;
 
 	a = tb[PCIESW_A_PORT_TARGET_SPEED];
-	if (a && nla_get_u32(a) > port->max_speed) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "target speed above what the port supports");
-		return -EINVAL;
-	}
+	if (a)
+		err = pciesw_port_check_target_speed(port, nla_get_u32(a), &why);
+	if (err)
+		goto bad;
 	a = tb[PCIESW_A_PORT_FAILED_LANES];
-	if (a && (nla_get_u32(a) & ~GENMASK(port->nr_lanes - 1, 0))) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "lane beyond the width of the port");
-		return -EINVAL;
-	}
+	if (a)
+		err = pciesw_port_check_failed_lanes(port, nla_get_u32(a), &why);
+	if (err)
+		goto bad;
 	a = tb[PCIESW_A_PORT_ACS_REDIRECT];
-	if (a && port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "ACS redirect exists on downstream ports only");
-		return -EINVAL;
-	}
+	if (a)
+		err = pciesw_port_check_acs(port, &why);
+	if (err)
+		goto bad;
 	/* the link as it will be once port-enabled is applied */
 	enabled = tb[PCIESW_A_PORT_ENABLED] ?
 		  nla_get_u8(tb[PCIESW_A_PORT_ENABLED]) : port->link.enabled;
 	a = tb[PCIESW_A_PORT_RETRAIN] ?: tb[PCIESW_A_PORT_HOT_RESET];
-	if (a && !enabled) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a, "link is disabled");
-		return -ENETDOWN;
-	}
+	if (a)
+		err = pciesw_port_check_retrain(port, &enabled, &why);
+	if (err)
+		goto bad;
 	a = tb[PCIESW_A_PORT_SURPRISE_DOWN_NOW];
 	if (a && tb[PCIESW_A_PORT_ENABLED]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
 				    "surprise down and port-enabled do not go together");
 		return -EINVAL;
 	}
-	if (a && !pciesw_link_active(port)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a, "link is not up");
-		return -ENOLINK;
-	}
+	if (a)
+		err = pciesw_port_check_surprise_down(port, &why);
+	if (err)
+		goto bad;
 	return 0;
+bad:
+	pciesw_nl_err(info->extack, a, why);
+	return err;
 }
 
 int pciesw_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)

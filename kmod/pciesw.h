@@ -475,6 +475,16 @@ void pciesw_link_work(struct work_struct *work);
 void pciesw_link_start(struct pciesw_port *port, enum pciesw_link_goal goal);
 void pciesw_link_drop(struct pciesw_port *port, enum pciesw_ltssm to);
 bool pciesw_link_active(const struct pciesw_port *port);
+int pciesw_port_check_retrain(const struct pciesw_port *port,
+			      const bool *enabled, const char **why);
+int pciesw_port_check_target_speed(const struct pciesw_port *port,
+				   enum pciesw_link_speed speed,
+				   const char **why);
+int pciesw_port_check_failed_lanes(const struct pciesw_port *port, u32 mask,
+				   const char **why);
+int pciesw_port_check_acs(const struct pciesw_port *port, const char **why);
+int pciesw_port_check_surprise_down(const struct pciesw_port *port,
+				    const char **why);
 int pciesw_port_set_enabled(struct pciesw_port *port, bool on,
 			    const char **why);
 int pciesw_port_retrain(struct pciesw_port *port, const char **why);
