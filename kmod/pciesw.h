@@ -499,7 +499,6 @@ int pciesw_port_surprise_down(struct pciesw_port *port, const char **why);
 unsigned int pciesw_link_history(const struct pciesw_port *port,
 				 struct pciesw_ltssm_transition *out);
 const char *pciesw_ltssm_name(enum pciesw_ltssm state);
-const char *pciesw_speed_name(enum pciesw_link_speed speed);
 
 /*
  * mem.c: sparse memory windows.  A window is mapped by user space at

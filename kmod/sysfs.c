@@ -21,6 +21,23 @@
 
 /* ---- ports ---- */
 
+/* A speed as the PCI core prints current_link_speed */
+static const char * const pciesw_speed_names[] = {
+	[PCIESW_LINK_SPEED_NONE] = "Unknown",
+	[PCIESW_LINK_SPEED_GEN1] = "2.5 GT/s PCIe",
+	[PCIESW_LINK_SPEED_GEN2] = "5.0 GT/s PCIe",
+	[PCIESW_LINK_SPEED_GEN3] = "8.0 GT/s PCIe",
+	[PCIESW_LINK_SPEED_GEN4] = "16.0 GT/s PCIe",
+	[PCIESW_LINK_SPEED_GEN5] = "32.0 GT/s PCIe",
+};
+
+static const char *pciesw_speed_name(enum pciesw_link_speed speed)
+{
+	if (speed < ARRAY_SIZE(pciesw_speed_names))
+		return pciesw_speed_names[speed];
+	return "Unknown";
+}
+
 typedef ssize_t (*pciesw_port_fmt)(struct pciesw_port *port, char *buf);
 
 static ssize_t pciesw_port_show(struct device *dev, char *buf,
