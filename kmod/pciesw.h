@@ -2,10 +2,16 @@
 /*
  * pciesw internal API.
  *
- * The model (profile.c, switch.c) knows nothing of how it is shown: it
- * includes no netlink, sysfs, hwmon or cdev header.  The views (bus.c,
- * chardev.c, netlink.c) use only the functions declared here and never call
- * each other; dev.c puts a switch and its views together.
+ * The model (profile.c, switch.c, event.c, link.c, endpoint.c, vpd.c,
+ * health.c, thermal.c, settings.c, mem.c, route.c, dma.c, dma_file.c)
+ * knows nothing of how it is shown: it includes no netlink, sysfs, hwmon
+ * or cdev header, and it returns values and enums, not text for a view;
+ * its only strings are the names several views share (LTSSM states,
+ * counters, sensors, bifurcations, PCI addresses) and the refusals'
+ * messages.  Each check of a request lives once in the model, and every
+ * view relies on it.  The views (bus.c, sysfs.c, chardev.c, netlink*.c,
+ * hwmon.c, debugfs.c, pci.c) use only the functions declared here and
+ * never call each other; dev.c puts a switch and its views together.
  */
 #ifndef _PCIESW_H
 #define _PCIESW_H
