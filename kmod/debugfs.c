@@ -77,6 +77,7 @@ static ssize_t pciesw_debugfs_traffic_write(struct file *file,
 {
 	struct pciesw_debugfs_port *dp = file->private_data;
 	struct pciesw_switch *sw = dp->sw;
+	struct pciesw_port *port;
 	char buf[64], dir[16], cls[16];
 	int d, c, ret;
 	u64 bytes;
@@ -98,8 +99,9 @@ static ssize_t pciesw_debugfs_traffic_write(struct file *file,
 	ret = pciesw_view_lock(sw);
 	if (ret)
 		return ret;
-	if (dp->id < sw->nr_ports)
-		pciesw_stats_account(sw, sw->ports[dp->id].stats, d, c, bytes);
+	port = pciesw_port_find(sw, dp->id);
+	if (port)
+		pciesw_stats_account(sw, port->stats, d, c, bytes);
 	else
 		ret = -ENODEV;
 	mutex_unlock(&sw->lock);

@@ -211,14 +211,14 @@ out:
 u64 pciesw_counter_read(struct pciesw_switch *sw,
 			const struct pciesw_port *port, enum pciesw_counter c)
 {
-	unsigned int i;
+	struct pciesw_port *p;
 	u64 sum = 0;
 
 	if (port)
 		return atomic64_read(&port->stats->counters[c]);
 	lockdep_assert_held(&sw->lock);
-	for (i = 0; i < sw->nr_ports; i++)
-		sum += atomic64_read(&sw->ports[i].stats->counters[c]);
+	pciesw_for_each_port(sw, p)
+		sum += atomic64_read(&p->stats->counters[c]);
 	return sum;
 }
 
@@ -256,8 +256,9 @@ struct pciesw_threshold *pciesw_threshold_find(struct pciesw_switch *sw,
  */
 static void pciesw_thresholds_arm(struct pciesw_switch *sw)
 {
+	struct pciesw_port *port;
 	unsigned long all = 0;
-	unsigned int i, t;
+	unsigned int t;
 
 	for (t = 0; t < sw->nr_thresholds; t++)
 		if (!sw->thresholds[t].crossed &&
@@ -265,8 +266,7 @@ static void pciesw_thresholds_arm(struct pciesw_switch *sw)
 			all |= BIT(sw->thresholds[t].counter);
 	WRITE_ONCE(sw->armed, all);
 
-	for (i = 0; i < sw->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[i];
+	pciesw_for_each_port(sw, port) {
 		unsigned long mask = 0;
 
 		for (t = 0; t < sw->nr_thresholds; t++)
@@ -284,12 +284,12 @@ static void pciesw_thresholds_arm(struct pciesw_switch *sw)
 static void pciesw_health_check(struct pciesw_switch *sw)
 {
 	struct pciesw_event ev = { .type = PCIESW_EV_THRESHOLD, .sw = sw };
+	struct pciesw_port *port;
 	bool fired = false;
 	unsigned int i;
 
 	lockdep_assert_held(&sw->lock);
-	for (i = 0; i < sw->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[i];
+	pciesw_for_each_port(sw, port) {
 		const char *why;
 
 		/* a replay-num rollover: the link goes through Recovery */
@@ -428,11 +428,11 @@ void pciesw_port_counters_clear(struct pciesw_port *port)
 /* Zero every counter of every port of @sw; sw->lock held. */
 void pciesw_switch_counters_clear(struct pciesw_switch *sw)
 {
-	unsigned int i;
+	struct pciesw_port *port;
 
 	lockdep_assert_held(&sw->lock);
-	for (i = 0; i < sw->nr_ports; i++)
-		pciesw_stats_zero(sw->ports[i].stats);
+	pciesw_for_each_port(sw, port)
+		pciesw_stats_zero(port->stats);
 	pciesw_thresholds_rearm(sw, NULL);
 }
 

@@ -282,22 +282,19 @@ void pciesw_link_work(struct work_struct *work)
 	struct pciesw_switch *sw = container_of(to_delayed_work(work),
 						struct pciesw_switch,
 						link_work);
-	unsigned int i;
+	struct pciesw_port *port;
 	u64 now;
 
 	mutex_lock(&sw->lock);
 	if (sw->dead)
 		goto out;
 	now = ktime_get_ns();
-	for (i = 0; i < sw->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[i];
-
+	pciesw_for_each_port(sw, port)
 		if (port->link.step_at && port->link.step_at <= now)
 			pciesw_link_step(port);
-	}
 	/* steps that became due later get another run */
-	for (i = 0; i < sw->nr_ports; i++) {
-		if (sw->ports[i].link.step_at) {
+	pciesw_for_each_port(sw, port) {
+		if (port->link.step_at) {
 			queue_delayed_work(system_wq, &sw->link_work, 1);
 			break;
 		}

@@ -1195,7 +1195,20 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 		return gone ? pciesw_pci_job(PCIESW_PCI_REMOVE, h, 0, gone) :
 			      NULL;
 	case PCIESW_EV_PORTS_ADD:
-		pciesw_pci_fns_add(h, ev->ports);
+		/*
+		 * The upstream port carries the hierarchy: its removal took
+		 * every function, its return brings them all back.  Any other
+		 * group's ports come and go alone, the others keep their
+		 * addresses.
+		 */
+		if (test_bit(0, ev->ports)) {
+			DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
+
+			bitmap_fill(all, PCIESW_MAX_PORTS);
+			pciesw_pci_fns_add(h, all);
+		} else {
+			pciesw_pci_fns_add(h, ev->ports);
+		}
 		bus = test_bit(0, ev->ports) ? 0 :
 		      pciesw_pci_secondary_of(h, &h->up);
 		return pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL);

@@ -30,7 +30,9 @@
 
 #define PCIESW_MAX_GROUPS	16
 #define PCIESW_MAX_CONFIGS	8
+/* port numbers: slots (see profile.c), not ports present at once */
 #define PCIESW_MAX_PORTS	96
+#define PCIESW_MAX_LANES	256
 /* a group is at most x16: at most 16 ports */
 #define PCIESW_MAX_GROUP_PORTS	16
 
@@ -74,7 +76,10 @@ const struct pciesw_profile *pciesw_profile_find(const char *name);
 const struct pciesw_profile *pciesw_profile_default(void);
 unsigned int pciesw_profile_count(void);
 const struct pciesw_profile *pciesw_profile_get(unsigned int i);
-unsigned int pciesw_profile_max_ports(const struct pciesw_profile *p);
+unsigned int pciesw_profile_nr_slots(const struct pciesw_profile *p);
+int pciesw_profile_port_at(const struct pciesw_profile *p, unsigned int lane);
+unsigned int pciesw_profile_port_lane(const struct pciesw_profile *p,
+				      unsigned int port);
 int pciesw_profiles_check(void);
 
 struct pciesw_switch;
@@ -156,7 +161,7 @@ struct pciesw_group {
 	unsigned int id;
 	/* index into desc->configs */
 	unsigned int config;
-	unsigned int first_port;
+	/* ports present: desc->configs[config].nr_ports of them */
 	unsigned int nr_ports;
 };
 
@@ -318,9 +323,15 @@ struct pciesw_thermal {
 	struct pciesw_sensor sensors[PCIESW_NR_SENSORS];
 };
 
+/*
+ * A port slot of the switch (sw->ports[id]): @id is the slot's fixed
+ * number (see profile.c); the other fields mean something only while the
+ * current bifurcation of its group has a port there, @present.
+ */
 struct pciesw_port {
 	struct pciesw_group *group;
 	unsigned int id;
+	bool present;
 	enum pciesw_port_role role;
 	u16 first_lane;
 	u8 nr_lanes;
@@ -408,7 +419,9 @@ struct pciesw_switch {
 	struct delayed_work link_work;
 	unsigned int nr_groups;
 	struct pciesw_group groups[PCIESW_MAX_GROUPS];
+	/* ports present now, of nr_slots in @ports (by port number) */
 	unsigned int nr_ports;
+	unsigned int nr_slots;
 	struct pciesw_port *ports;
 	struct list_head endpoints;
 	struct ida ep_ids;
@@ -440,10 +453,21 @@ struct pciesw_port *pciesw_port_find(struct pciesw_switch *sw, u32 id);
 struct pciesw_port *pciesw_port_next(struct pciesw_switch *sw,
 				     struct pciesw_port *port);
 
-/* Every port of @sw in id order; with sw->lock held. */
+struct pciesw_port *pciesw_port_next_of(struct pciesw_switch *sw,
+					const struct pciesw_group *g,
+					struct pciesw_port *port);
+struct pciesw_port *pciesw_group_port(struct pciesw_group *g,
+				      unsigned int i);
+
+/* Every port of @sw present now, in id order; with sw->lock held. */
 #define pciesw_for_each_port(sw, port)					\
 	for ((port) = pciesw_port_next((sw), NULL); (port);		\
 	     (port) = pciesw_port_next((sw), (port)))
+
+/* The ports of group @g (every port if NULL), in id order; sw->lock held. */
+#define pciesw_for_each_port_of(sw, g, port)				\
+	for ((port) = pciesw_port_next_of((sw), (g), NULL); (port);	\
+	     (port) = pciesw_port_next_of((sw), (g), (port)))
 void pciesw_group_config_name(const struct pciesw_group_desc *desc,
 			      unsigned int config, char *buf, size_t len);
 int pciesw_group_find_config(const struct pciesw_group *g, const char *name);
@@ -457,9 +481,11 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
  * upstream port is device 0 of its own root bus 00 in the domain the PCI
  * view found free for it when the switch was created (the lowest above
  * 0xffff, as VMD's are; sw->pci_domain), its internal bus is 01,
- * downstream port k (port id k + 1) is a device on bus 01 whose secondary bus is 2 + k, and
- * the endpoint behind it is device 0 there.  More than 32 downstream ports
- * make the devices on bus 01 multi-function, 8 ports each.
+ * downstream port k (port number k + 1, so the address of a port never
+ * changes: see profile.c) is a device on bus 01 whose secondary bus is
+ * 2 + k, and the endpoint behind it is device 0 there.  More than 32
+ * downstream ports make the devices on bus 01 multi-function, 8 ports
+ * each.
  */
 #define PCIESW_PCI_DOMAIN_MIN	0x10000
 #define PCIESW_PCI_DOMAIN_MAX	0xfffff	/* five hex digits in a PCI name */
@@ -770,8 +796,8 @@ enum pciesw_event_type {
 	PCIESW_EV_SWITCH_CREATE,
 	PCIESW_EV_SWITCH_DELETE,
 	PCIESW_EV_GROUP_CHANGE,		/* @group re-bifurcated */
-	PCIESW_EV_PORTS_REMOVE,		/* ports @first.. are about to go */
-	PCIESW_EV_PORTS_ADD,		/* ports @first.. exist (again) */
+	PCIESW_EV_PORTS_REMOVE,		/* @ports (of @group) are about to go */
+	PCIESW_EV_PORTS_ADD,		/* @ports (of @group) exist (again) */
 	PCIESW_EV_PORT_CHANGE,		/* link or setting of @port changed */
 	PCIESW_EV_EP_ADD,		/* @ep attached to @port */
 	PCIESW_EV_EP_DEL,		/* @ep leaves @port */
@@ -788,7 +814,8 @@ enum pciesw_event_type {
  * struct pciesw_event - what changed; only the fields of its type are set
  * @type: what happened
  * @sw: the switch
- * @group: the lane group (GROUP_CHANGE)
+ * @group: the lane group (GROUP_CHANGE; PORTS_REMOVE, PORTS_ADD: the group
+ *	whose ports @ports are; the others keep their numbers and state)
  * @port: the port (PORT_CHANGE, EP_ADD, EP_DEL; THRESHOLD: NULL for a
  *	switch-wide threshold)
  * @ep: the endpoint (EP_ADD, EP_DEL)

@@ -106,11 +106,11 @@ u64 pciesw_port_bandwidth(const struct pciesw_port *port)
 
 static struct pciesw_port *pciesw_upstream_port(struct pciesw_switch *sw)
 {
-	unsigned int i;
+	struct pciesw_port *port;
 
-	for (i = 0; i < sw->nr_ports; i++)
-		if (sw->ports[i].role == PCIESW_PORT_ROLE_UPSTREAM)
-			return &sw->ports[i];
+	pciesw_for_each_port(sw, port)
+		if (port->role == PCIESW_PORT_ROLE_UPSTREAM)
+			return port;
 	return NULL;
 }
 
@@ -197,9 +197,12 @@ u64 pciesw_route_bandwidth(struct pciesw_switch *sw,
 	if (r->kind == PCIESW_P2P_ROUTE_REFUSED)
 		return 0;
 	for (i = 0; i < r->nr_ports; i++) {
-		if (r->ports[i] >= sw->nr_ports)
+		const struct pciesw_port *port = pciesw_port_find(sw,
+								  r->ports[i]);
+
+		if (!port)
 			return 0;
-		bw = min(bw, pciesw_port_bandwidth(&sw->ports[r->ports[i]]));
+		bw = min(bw, pciesw_port_bandwidth(port));
 	}
 	return bw == U64_MAX ? 0 : bw;
 }

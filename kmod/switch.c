@@ -5,6 +5,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -36,22 +37,27 @@ void pciesw_group_config_name(const struct pciesw_group_desc *desc,
 	snprintf(buf, len, "%ux%u", b->nr_ports, b->width);
 }
 
-/* Lay out the ports of group @g at sw->ports[@first..], links untrained. */
+/*
+ * Lay out the ports of group @g in its current configuration, each in the
+ * slot its first lane numbers (see profile.c), links untrained.
+ */
 static void pciesw_group_build_ports(struct pciesw_switch *sw,
-				     struct pciesw_group *g, unsigned int first)
+				     struct pciesw_group *g)
 {
 	const struct pciesw_bifurcation *b = &g->desc->configs[g->config];
 	unsigned int i;
 
-	g->first_port = first;
 	g->nr_ports = b->nr_ports;
 	for (i = 0; i < b->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[first + i];
+		unsigned int lane = g->desc->first_lane + i * b->width;
+		int id = pciesw_profile_port_at(sw->profile, lane);
+		struct pciesw_port *port = &sw->ports[id];
 
 		memset(port, 0, sizeof(*port));
 		port->group = g;
-		port->id = first + i;
-		port->first_lane = g->desc->first_lane + i * b->width;
+		port->id = id;
+		port->present = true;
+		port->first_lane = lane;
 		port->nr_lanes = b->width;
 		port->stats = &sw->stats[port->first_lane];
 		port->max_speed = sw->profile->max_speed;
@@ -60,6 +66,49 @@ static void pciesw_group_build_ports(struct pciesw_switch *sw,
 			     PCIESW_PORT_ROLE_DOWNSTREAM;
 		pciesw_link_init(port);
 	}
+	sw->nr_ports += b->nr_ports;
+}
+
+/* Empty the slots of @g's ports: they are no longer present. */
+static void pciesw_group_clear_ports(struct pciesw_switch *sw,
+				     struct pciesw_group *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nr_ports; i++) {
+		struct pciesw_port *port = pciesw_group_port(g, i);
+		unsigned int id = port->id;
+
+		memset(port, 0, sizeof(*port));
+		port->id = id;
+	}
+	sw->nr_ports -= g->nr_ports;
+	g->nr_ports = 0;
+}
+
+/*
+ * The @i-th port of @g in lane order (< g->nr_ports): the one whose first
+ * lane is the group's first plus @i widths of its configuration.
+ */
+struct pciesw_port *pciesw_group_port(struct pciesw_group *g, unsigned int i)
+{
+	const struct pciesw_bifurcation *b = &g->desc->configs[g->config];
+	int id = pciesw_profile_port_at(g->sw->profile,
+					g->desc->first_lane + i * b->width);
+
+	lockdep_assert_held(&g->sw->lock);
+	return &g->sw->ports[id];
+}
+
+/* @ports: the numbers of @g's ports now, and no other. */
+static void pciesw_group_ports_mask(struct pciesw_group *g,
+				    unsigned long *ports)
+{
+	unsigned int i;
+
+	bitmap_zero(ports, PCIESW_MAX_PORTS);
+	for (i = 0; i < g->nr_ports; i++)
+		__set_bit(pciesw_group_port(g, i)->id, ports);
 }
 
 /* The endpoint type a group's connector takes by default. */
@@ -100,18 +149,19 @@ struct pciesw_group *pciesw_group_find(struct pciesw_switch *sw,
 }
 
 /*
- * Re-bifurcate @g: its links go down, its ports are re-created, its
- * endpoints are re-attached in order (those left without a port are
- * unplugged), ports of later groups move to their new ids, then the new
- * links train.
+ * Re-bifurcate @g: its links go down, its ports are re-created in the
+ * slots the new configuration uses, its endpoints are re-attached in lane
+ * order (those left without a port are unplugged), then the new links
+ * train.  The ports of the other groups are not touched: they keep their
+ * numbers, links, counters and endpoints.
  */
 int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 			    const char **why)
 {
 	struct pciesw_endpoint *eps[PCIESW_MAX_GROUP_PORTS];
 	struct pciesw_switch *sw = g->sw;
-	struct pciesw_event ev = { .sw = sw };
-	unsigned int i, n = 0, old_n, new_n, tail, first;
+	struct pciesw_event ev = { .sw = sw, .group = g };
+	unsigned int i, n = 0, new_n;
 	int err;
 
 	lockdep_assert_held(&sw->lock);
@@ -129,14 +179,11 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 	if (config == g->config)
 		return 0;
 
-	first = g->first_port;
-	old_n = g->nr_ports;
 	new_n = g->desc->configs[config].nr_ports;
-	tail = sw->nr_ports - first - old_n;
 
 	/* endpoints that will have no port are unplugged first */
-	for (i = 0; i < old_n; i++) {
-		struct pciesw_endpoint *ep = sw->ports[first + i].ep;
+	for (i = 0; i < g->nr_ports; i++) {
+		struct pciesw_endpoint *ep = pciesw_group_port(g, i)->ep;
 
 		if (!ep)
 			continue;
@@ -145,11 +192,11 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 		else
 			pciesw_ep_del(ep);
 	}
-	for (i = 0; i < old_n; i++)
-		pciesw_link_drop(&sw->ports[first + i], PCIESW_LTSSM_DETECT);
+	for (i = 0; i < g->nr_ports; i++)
+		pciesw_link_drop(pciesw_group_port(g, i), PCIESW_LTSSM_DETECT);
 
 	ev.type = PCIESW_EV_PORTS_REMOVE;
-	bitmap_set(ev.ports, first, sw->nr_ports - first);
+	pciesw_group_ports_mask(g, ev.ports);
 	pciesw_event(&ev);
 
 	for (i = 0; i < n; i++) {
@@ -159,45 +206,33 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 	/* the group's new ports start with fresh counters */
 	pciesw_health_lanes_reset(sw, g->desc->first_lane, g->desc->nr_lanes);
 	pciesw_route_lanes_reset(sw, g->desc->first_lane, g->desc->nr_lanes);
-	/* later groups' ports move, keeping their state */
-	memmove(&sw->ports[first + new_n], &sw->ports[first + old_n],
-		tail * sizeof(sw->ports[0]));
-	sw->nr_ports = first + new_n + tail;
-	for (i = first + new_n; i < sw->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[i];
-
-		port->id = i;
-		if (port->ep)
-			port->ep->port = port;
-	}
-	for (i = g->id + 1; i < sw->nr_groups; i++)
-		sw->groups[i].first_port = sw->groups[i].first_port + new_n -
-					   old_n;
+	pciesw_group_clear_ports(sw, g);
 	g->config = config;
-	pciesw_group_build_ports(sw, g, first);
+	pciesw_group_build_ports(sw, g);
 	for (i = 0; i < n; i++) {
-		eps[i]->port = &sw->ports[first + i];
-		sw->ports[first + i].ep = eps[i];
+		struct pciesw_port *port = pciesw_group_port(g, i);
+
+		eps[i]->port = port;
+		port->ep = eps[i];
 	}
 
 	ev.type = PCIESW_EV_PORTS_ADD;
-	bitmap_zero(ev.ports, PCIESW_MAX_PORTS);
-	bitmap_set(ev.ports, first, sw->nr_ports - first);
+	pciesw_group_ports_mask(g, ev.ports);
 	pciesw_event(&ev);
 	ev.type = PCIESW_EV_GROUP_CHANGE;
-	ev.group = g;
 	pciesw_event(&ev);
 	/* V2 names the configuration */
 	pciesw_vpd_update(sw);
 
 	for (i = 0; i < new_n; i++)
-		pciesw_link_start(&sw->ports[first + i], PCIESW_LINK_TRAIN);
+		pciesw_link_start(pciesw_group_port(g, i), PCIESW_LINK_TRAIN);
 	return 0;
 }
 
 struct pciesw_switch *pciesw_switch_create(u32 id,
 					   const struct pciesw_profile *profile)
 {
+	struct pciesw_port *port;
 	struct pciesw_switch *sw;
 	unsigned int g, i;
 
@@ -230,15 +265,17 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		return NULL;
 	}
 	/*
-	 * ~700 bytes a port with its LTSSM history: as many as the profile can
-	 * have, not PCIESW_MAX_PORTS, so a small card stays small
+	 * ~700 bytes a port with its LTSSM history: one per slot of the
+	 * profile, not PCIESW_MAX_PORTS, so a small card stays small
 	 */
-	sw->ports = kvcalloc(pciesw_profile_max_ports(profile),
-			     sizeof(*sw->ports), GFP_KERNEL);
+	sw->nr_slots = pciesw_profile_nr_slots(profile);
+	sw->ports = kvcalloc(sw->nr_slots, sizeof(*sw->ports), GFP_KERNEL);
 	if (!sw->ports) {
 		pciesw_switch_put(sw);
 		return NULL;
 	}
+	for (i = 0; i < sw->nr_slots; i++)
+		sw->ports[i].id = i;
 
 	mutex_lock(&sw->lock);
 	sw->nr_groups = profile->nr_groups;
@@ -249,13 +286,11 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		grp->desc = &profile->groups[g];
 		grp->id = g;
 		grp->config = grp->desc->default_config;
-		pciesw_group_build_ports(sw, grp, sw->nr_ports);
-		sw->nr_ports += grp->nr_ports;
+		pciesw_group_build_ports(sw, grp);
 	}
 	pciesw_vpd_init(sw);
 	/* the card ships with a device on every port of its connectors */
-	for (i = 0; i < sw->nr_ports; i++) {
-		struct pciesw_port *port = &sw->ports[i];
+	pciesw_for_each_port(sw, port) {
 		const char *why;
 
 		if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM)
@@ -303,7 +338,7 @@ void pciesw_switch_put(struct pciesw_switch *sw)
 /* Make @sw visible to lookups; the registry takes its own reference. */
 int pciesw_switch_publish(struct pciesw_switch *sw)
 {
-	unsigned int i;
+	struct pciesw_port *port;
 	int err;
 
 	kref_get(&sw->refs);
@@ -316,8 +351,8 @@ int pciesw_switch_publish(struct pciesw_switch *sw)
 	mutex_lock(&sw->lock);
 	sw->published = true;
 	pciesw_switch_event(sw, PCIESW_EV_SWITCH_CREATE);
-	for (i = 0; i < sw->nr_ports; i++)
-		pciesw_link_start(&sw->ports[i], PCIESW_LINK_TRAIN);
+	pciesw_for_each_port(sw, port)
+		pciesw_link_start(port, PCIESW_LINK_TRAIN);
 	mutex_unlock(&sw->lock);
 	return 0;
 }
@@ -372,19 +407,21 @@ struct pciesw_switch *pciesw_switch_get_next(u32 *id)
 }
 
 /*
- * The port whose first lane is @lane, NULL if there is none now.  A lane
- * names a port across the renumbering of re-bifurcations.
+ * The port whose first lane is @lane, NULL if there is none now (a slot
+ * at @lane exists but the bifurcation starts no port there).
  */
 struct pciesw_port *pciesw_port_by_lane(struct pciesw_switch *sw,
 					unsigned int lane)
 {
-	unsigned int i;
+	struct pciesw_port *port;
+	int id;
 
 	lockdep_assert_held(&sw->lock);
-	for (i = 0; i < sw->nr_ports; i++)
-		if (sw->ports[i].first_lane == lane)
-			return &sw->ports[i];
-	return NULL;
+	id = pciesw_profile_port_at(sw->profile, lane);
+	if (id < 0)
+		return NULL;
+	port = pciesw_port_find(sw, id);
+	return port && port->first_lane == lane ? port : NULL;
 }
 
 /*
@@ -405,26 +442,42 @@ int pciesw_switch_live(const struct pciesw_switch *sw, const char **why)
 struct pciesw_port *pciesw_port_find(struct pciesw_switch *sw, u32 id)
 {
 	lockdep_assert_held(&sw->lock);
-	return id < sw->nr_ports ? &sw->ports[id] : NULL;
+	return id < sw->nr_slots && sw->ports[id].present ? &sw->ports[id] :
+							    NULL;
 }
 
-/* The port after @port in id order (the first for NULL), or NULL. */
+/*
+ * The present port of group @g (of any group if NULL) after @port in id
+ * order (the first for NULL), or NULL.
+ */
+struct pciesw_port *pciesw_port_next_of(struct pciesw_switch *sw,
+					const struct pciesw_group *g,
+					struct pciesw_port *port)
+{
+	u32 id;
+
+	lockdep_assert_held(&sw->lock);
+	for (id = port ? port->id + 1 : 0; id < sw->nr_slots; id++)
+		if (sw->ports[id].present && (!g || sw->ports[id].group == g))
+			return &sw->ports[id];
+	return NULL;
+}
+
+/* The present port after @port in id order (the first for NULL), or NULL. */
 struct pciesw_port *pciesw_port_next(struct pciesw_switch *sw,
 				     struct pciesw_port *port)
 {
-	u32 id = port ? port->id + 1 : 0;
-
-	lockdep_assert_held(&sw->lock);
-	return id < sw->nr_ports ? &sw->ports[id] : NULL;
+	return pciesw_port_next_of(sw, NULL, port);
 }
 
 unsigned int pciesw_switch_nr_endpoints(struct pciesw_switch *sw)
 {
-	unsigned int i, n = 0;
+	struct pciesw_port *port;
+	unsigned int n = 0;
 
 	lockdep_assert_held(&sw->lock);
-	for (i = 0; i < sw->nr_ports; i++)
-		if (sw->ports[i].ep)
+	pciesw_for_each_port(sw, port)
+		if (port->ep)
 			n++;
 	return n;
 }
@@ -436,22 +489,14 @@ u32 pciesw_pci_domain(const struct pciesw_switch *sw)
 	return sw->pci_domain;
 }
 
-/* Most downstream ports any bifurcation of @profile can have. */
+/*
+ * Downstream port numbers of @profile: every slot but the upstream port's
+ * (port 0, the host group's only slot), so downstream port k is port
+ * number k + 1 whatever the bifurcation.
+ */
 unsigned int pciesw_pci_max_down(const struct pciesw_profile *profile)
 {
-	unsigned int g, c, n = 0;
-
-	for (g = 0; g < profile->nr_groups; g++) {
-		const struct pciesw_group_desc *d = &profile->groups[g];
-		unsigned int most = 0;
-
-		if (d->type == PCIESW_GROUP_TYPE_HOST)
-			continue;
-		for (c = 0; c < d->nr_configs; c++)
-			most = max_t(unsigned int, most, d->configs[c].nr_ports);
-		n += most;
-	}
-	return n;
+	return pciesw_profile_nr_slots(profile) - 1;
 }
 
 bool pciesw_pci_multifunction(const struct pciesw_profile *profile)

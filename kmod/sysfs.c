@@ -44,13 +44,15 @@ static ssize_t pciesw_port_show(struct device *dev, char *buf,
 				pciesw_port_fmt fmt)
 {
 	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_port *port;
 	ssize_t ret;
 
 	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
-	if (child->index < child->sw->nr_ports)
-		ret = fmt(&child->sw->ports[child->index], buf);
+	port = pciesw_port_find(child->sw, child->index);
+	if (port)
+		ret = fmt(port, buf);
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
@@ -128,6 +130,7 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 {
 	struct pciesw_child *child = to_pciesw_child(dev);
 	struct pciesw_endpoint *ep;
+	struct pciesw_port *port;
 	const char *why = NULL;
 	enum pciesw_ep_type t;
 	int ret;
@@ -142,8 +145,14 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
-	ep = pciesw_ep_add(&child->sw->ports[child->index], t,
-			   PCIESW_LINK_SPEED_NONE, 0, 0, &why);
+	port = pciesw_port_find(child->sw, child->index);
+	if (port) {
+		ep = pciesw_ep_add(port, t, PCIESW_LINK_SPEED_NONE, 0, 0,
+				   &why);
+	} else {
+		ep = ERR_PTR(-ENODEV);
+		why = "the port is gone";
+	}
 	mutex_unlock(&child->sw->lock);
 	pciesw_sysfs_sync(dev, attr, child->sw);
 	if (IS_ERR(ep)) {
@@ -170,8 +179,8 @@ static ssize_t ep_remove_store(struct device *dev,
 	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
-	port = &child->sw->ports[child->index];
-	if (port->ep)
+	port = pciesw_port_find(child->sw, child->index);
+	if (port && port->ep)
 		pciesw_ep_del(port->ep);
 	else
 		ret = -ENODEV;
@@ -200,15 +209,16 @@ static ssize_t pciesw_counter_show(struct device *dev,
 						      attr);
 	struct pciesw_child *child = to_pciesw_child(dev);
 	struct pciesw_switch *sw = child->sw;
+	struct pciesw_port *port;
 	u64 v = 0;
 	int ret;
 
 	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
-	if (child->index < sw->nr_ports)
-		v = pciesw_counter_read(sw, &sw->ports[child->index],
-					ca->counter);
+	port = pciesw_port_find(sw, child->index);
+	if (port)
+		v = pciesw_counter_read(sw, port, ca->counter);
 	else
 		ret = -ENODEV;
 	mutex_unlock(&sw->lock);
@@ -261,6 +271,7 @@ static ssize_t errors_clear_store(struct device *dev,
 				  const char *buf, size_t count)
 {
 	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_port *port;
 	bool yes;
 	int ret;
 
@@ -270,8 +281,9 @@ static ssize_t errors_clear_store(struct device *dev,
 	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
-	if (child->index < child->sw->nr_ports)
-		pciesw_port_counters_clear(&child->sw->ports[child->index]);
+	port = pciesw_port_find(child->sw, child->index);
+	if (port)
+		pciesw_port_counters_clear(port);
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
@@ -349,6 +361,7 @@ static ssize_t ber_store(struct device *dev, struct device_attribute *attr,
 			 const char *buf, size_t count)
 {
 	struct pciesw_child *child = to_pciesw_child(dev);
+	struct pciesw_port *port;
 	const char *why = NULL;
 	u64 ber;
 	int ret;
@@ -359,9 +372,9 @@ static ssize_t ber_store(struct device *dev, struct device_attribute *attr,
 	ret = pciesw_view_lock(child->sw);
 	if (ret)
 		return ret;
-	if (child->index < child->sw->nr_ports)
-		ret = pciesw_port_set_ber(&child->sw->ports[child->index], ber,
-					  &why);
+	port = pciesw_port_find(child->sw, child->index);
+	if (port)
+		ret = pciesw_port_set_ber(port, ber, &why);
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
@@ -455,12 +468,30 @@ static ssize_t pciesw_group_fmt_allowed(struct pciesw_group *g, char *buf)
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 
+/*
+ * The group's port numbers, ascending, as comma-separated "FIRST-LAST"
+ * runs: "2-5" for nvme 4x4, "1-1,6-8" for gpu 4x4 on pex89048.
+ */
 static ssize_t pciesw_group_fmt_ports(struct pciesw_group *g, char *buf)
 {
-	if (!g->nr_ports)
-		return sysfs_emit(buf, "\n");
-	return sysfs_emit(buf, "%u-%u\n", g->first_port,
-			  g->first_port + g->nr_ports - 1);
+	struct pciesw_port *port, *run = NULL, *last = NULL;
+	ssize_t len = 0;
+
+	pciesw_for_each_port_of(g->sw, g, port) {
+		if (last && port->id == last->id + 1) {
+			last = port;
+			continue;
+		}
+		if (run)
+			len += sysfs_emit_at(buf, len, "%s%u-%u",
+					     len ? "," : "", run->id, last->id);
+		run = port;
+		last = port;
+	}
+	if (run)
+		len += sysfs_emit_at(buf, len, "%s%u-%u", len ? "," : "",
+				     run->id, last->id);
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static ssize_t pciesw_group_fmt_lanes(struct pciesw_group *g, char *buf)

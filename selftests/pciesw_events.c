@@ -554,7 +554,8 @@ TEST_F_TIMEOUT(ev, sequence, 120)
 
 	/*
 	 * 2: nvme 4x4 -> 16x1: the four links drop, the group changes,
-	 * nvme0-3 train again, x1 each, on the first four ports
+	 * nvme0-3 train again, x1 each, on the first four ports by lane
+	 * (lanes 32-35: ports 2, 9, 10, 11, numbers being physical)
 	 */
 	ASSERT_EQ(0, tp_group_set_name(&self->p, ID, "nvme", "16x1", &r));
 	pnl_reply_free(&r);
@@ -567,9 +568,9 @@ TEST_F_TIMEOUT(ev, sequence, 120)
 		     "group-change group=nvme config=16x1",
 		     "vpd-change",
 		     "~port-change port=2 ltssm=l0 active=1 width=1 ep=nvme0",
-		     "~port-change port=3 ltssm=l0 active=1 width=1 ep=nvme1",
-		     "~port-change port=4 ltssm=l0 active=1 width=1 ep=nvme2",
-		     "~port-change port=5 ltssm=l0 active=1 width=1 ep=nvme3");
+		     "~port-change port=9 ltssm=l0 active=1 width=1 ep=nvme1",
+		     "~port-change port=10 ltssm=l0 active=1 width=1 ep=nvme2",
+		     "~port-change port=11 ltssm=l0 active=1 width=1 ep=nvme3");
 		static const char *const u[] = {
 			"change pciesw175-port2 PCIESW_EVENT=port PCIESW_LINK=down PCIESW_WIDTH=0 PCIESW_SPEED=none",
 			"remove pciesw175-port2/pciesw175-nvme0",
@@ -594,16 +595,16 @@ TEST_F_TIMEOUT(ev, sequence, 120)
 	pnl_reply_free(&r);
 	collect(_metadata, self, -1, 0);
 	{
-		STEP(e, "ep-del ep=nvme1 port=3", "port-change port=3 active=0 ep=-",
-		     "ep-del ep=nvme2", "port-change port=4 active=0 ep=-",
-		     "ep-del ep=nvme3", "port-change port=5 active=0 ep=-",
+		STEP(e, "ep-del ep=nvme1 port=9", "port-change port=9 active=0 ep=-",
+		     "ep-del ep=nvme2", "port-change port=10 active=0 ep=-",
+		     "ep-del ep=nvme3", "port-change port=11 active=0 ep=-",
 		     "port-change port=2 active=0 ep=nvme0",
 		     "group-change group=nvme config=1x16",
 		     "vpd-change",
 		     "port-change port=2 ltssm=l0 active=1 width=4 ep=nvme0");
 		static const char *const u[] = {
-			"remove pciesw175-port3/pciesw175-nvme1",
-			"remove pciesw175-port5/pciesw175-nvme3",
+			"remove pciesw175-port9/pciesw175-nvme1",
+			"remove pciesw175-port11/pciesw175-nvme3",
 			"change pciesw175 PCIESW_EVENT=lanes PCIESW_GROUP=nvme PCIESW_CONFIG=1x16",
 			NULL };
 

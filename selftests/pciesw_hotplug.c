@@ -15,6 +15,11 @@
 #define ID		170U
 #define GPU_PORT	1U
 #define NVME0_PORT	2U
+/*
+ * An empty port after nvme 8x2: its ports are 2, 10, 3, 13, 4, 16, 5, 19
+ * by lane (numbers are physical), nvme0-3 re-attach to the first four
+ */
+#define EMPTY_PORT	4U
 
 FIXTURE(hp)
 {
@@ -283,49 +288,58 @@ TEST_F(hp, netlink_refused)
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME), A_END },
 		  EBUSY, "port already has an endpoint", PCIESW_A_PORT_ID },
 		{ "width 3",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME),
 		    A_U32(PCIESW_A_EP_MAX_WIDTH, 3), A_END },
 		  EINVAL, "width must be 1, 2, 4, 8 or 16",
 		  PCIESW_A_EP_MAX_WIDTH },
 		{ "width 12",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME),
 		    A_U32(PCIESW_A_EP_MAX_WIDTH, 12), A_END },
 		  EINVAL, "width must be 1, 2, 4, 8 or 16",
 		  PCIESW_A_EP_MAX_WIDTH },
 		{ "width 32",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME),
 		    A_U32(PCIESW_A_EP_MAX_WIDTH, 32), A_END },
 		  ERANGE, NULL, PCIESW_A_EP_MAX_WIDTH },
 		{ "width 0",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME),
 		    A_U32(PCIESW_A_EP_MAX_WIDTH, 0), A_END },
 		  ERANGE, NULL, PCIESW_A_EP_MAX_WIDTH },
 		{ "memory size not whole pages",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME),
 		    A_RAW(PCIESW_A_EP_MEM_SIZE, &odd, 8), A_END },
 		  EINVAL, "memory size must be a multiple of the page size",
 		  PCIESW_A_EP_MEM_SIZE },
 		{ "speed 6",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME),
 		    A_U32(PCIESW_A_EP_MAX_SPEED, 6), A_END },
 		  ERANGE, NULL, PCIESW_A_EP_MAX_SPEED },
 		{ "speed 0",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME),
 		    A_U32(PCIESW_A_EP_MAX_SPEED, 0), A_END },
 		  ERANGE, NULL, PCIESW_A_EP_MAX_SPEED },
 		{ "type 0",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, 0), A_END },
 		  ERANGE, NULL, PCIESW_A_EP_TYPE },
 		{ "type 4",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_U32(PCIESW_A_EP_TYPE, 4), A_END },
 		  ERANGE, NULL, PCIESW_A_EP_TYPE },
 		{ "no such port",
@@ -333,7 +347,8 @@ TEST_F(hp, netlink_refused)
 		    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME), A_END },
 		  ENOENT, "no such port on this switch", PCIESW_A_PORT_ID },
 		{ "no type",
-		  { A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 6),
+		  { A_U32(PCIESW_A_SWITCH_ID, ID),
+		    A_U32(PCIESW_A_PORT_ID, EMPTY_PORT),
 		    A_END },
 		  EINVAL, NULL, 0 },
 		{ "no port",
@@ -352,7 +367,7 @@ TEST_F(hp, netlink_refused)
 	unsigned int i;
 	char buf[64];
 
-	/* an empty port 6 to plug into: nvme 8x2 has ports 2-9, 4 empty */
+	/* an empty port to plug into: nvme 8x2 leaves 4 of its 8 empty */
 	ASSERT_EQ(0, tp_group_set_name(&self->p, ID, "nvme", "8x2", &self->r));
 	pnl_reply_free(&self->r);
 	ASSERT_TRUE(tp_wait_trained(&self->p, ID));
@@ -405,7 +420,7 @@ TEST_F(hp, netlink_refused)
 	EXPECT_FALSE(ep_dev_exists(ID, "gpu1"));
 	EXPECT_EQ(0, port_attr(ID, 0, "endpoint", buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
-	EXPECT_EQ(0, port_attr(ID, 6, "endpoint", buf, sizeof(buf)));
+	EXPECT_EQ(0, port_attr(ID, EMPTY_PORT, "endpoint", buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
 }
 
@@ -503,31 +518,38 @@ TEST_F(hp, sysfs)
 /* Plug and unplug every port of a 16x1 group, twice. */
 TEST_F(hp, many)
 {
-	unsigned int i, round;
+	unsigned int i, round, port[16];
 	char name[PCIESW_NAME_LEN], want[PCIESW_NAME_LEN];
 
 	ASSERT_EQ(0, tp_group_set_name(&self->p, ID, "nvme", "16x1", &self->r));
 	pnl_reply_free(&self->r);
+	/* its ports in lane order (numbers are physical, not in lane order) */
+	for (i = 0; i < 16; i++) {
+		int k = tp_port_at_lane(&self->p, ID, 32 + i);
+
+		ASSERT_LE(0, k) TH_LOG("no port at lane %u", 32 + i);
+		port[i] = k;
+	}
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < 16; i++)
-			ASSERT_EQ(0, tp_port_unplug(&self->p, ID, NVME0_PORT + i));
+			ASSERT_EQ(0, tp_port_unplug(&self->p, ID, port[i]));
 		EXPECT_EQ(1U, nr_eps(_metadata, &self->p));
 		for (i = 0; i < 16; i++) {
 			int err = round ?
-				  -port_write(ID, NVME0_PORT + i, "ep_add",
+				  -port_write(ID, port[i], "ep_add",
 					      "nvme\n") :
-				  tp_ep_add(&self->p, ID, NVME0_PORT + i,
+				  tp_ep_add(&self->p, ID, port[i],
 					    PCIESW_EP_TYPE_NVME, 0, 0, NULL,
 					    NULL);
 
-			ASSERT_EQ(0, err) TH_LOG("port %u", NVME0_PORT + i);
+			ASSERT_EQ(0, err) TH_LOG("port %u", port[i]);
 		}
 		EXPECT_EQ(17U, nr_eps(_metadata, &self->p));
 		ASSERT_TRUE(tp_wait_trained(&self->p, ID));
 		for (i = 0; i < 16; i++) {
 			struct pnl_obj o;
 
-			ASSERT_EQ(0, tp_port_get(&self->p, ID, NVME0_PORT + i,
+			ASSERT_EQ(0, tp_port_get(&self->p, ID, port[i],
 						 &o, NULL));
 			snprintf(want, sizeof(want), "nvme%u", i);
 			snprintf(name, sizeof(name), "%.31s",

@@ -4,11 +4,12 @@
  * default profile (pex89048: host 1x16|1x8, gpu 1x16|2x8|4x4, nvme
  * 1x16|2x8|4x4|8x2|16x1), set over netlink by group name, by group id and
  * through sysfs group_NAME/config (variants).  After each change: the
- * ports (ids contiguous, lanes tiling each group as configured, widths),
- * the port devices, the endpoints re-attached in port order (the surplus
- * unplugged), the links retrained, and the ports of the other groups
- * untouched (same endpoint, link, settings and LTSSM history).  Refused
- * configurations, unknown groups.
+ * ports (numbered by their first lane as kmod/profile.c documents, lanes
+ * tiling each group as configured, widths), the port devices, the
+ * endpoints re-attached in lane order (the surplus unplugged), the links
+ * retrained, and the ports of the other groups untouched (same number,
+ * endpoint, link, settings and LTSSM history).  Refused configurations,
+ * unknown groups.
  *
  * Switch ids used here: 150-151.
  */
@@ -173,17 +174,62 @@ static unsigned int cfg_width(const char *cfg)
 	return w;
 }
 
+/* @ids (ascending) as comma-separated "FIRST-LAST" runs, sysfs ports. */
+static void fmt_runs(const unsigned int *ids, unsigned int n, char *buf,
+		     size_t len)
+{
+	unsigned int i, start;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		start = i;
+		while (i + 1 < n && ids[i + 1] == ids[i] + 1)
+			i++;
+		off += snprintf(buf + off, len - off, "%s%u-%u",
+				off ? "," : "", ids[start], ids[i]);
+		if (off >= len)
+			return;
+	}
+}
+
+static void sort_ids(unsigned int *ids, unsigned int n)
+{
+	unsigned int i, j, v;
+
+	for (i = 1; i < n; i++) {
+		v = ids[i];
+		for (j = i; j > 0 && ids[j - 1] > v; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = v;
+	}
+}
+
+/* The port number of the @k-th port (lane order) of group @g in @cfg. */
+static unsigned int group_port(struct __test_metadata *_metadata,
+			       const struct exp_profile *exp, unsigned int g,
+			       const char *cfg, unsigned int k)
+{
+	unsigned int lane = exp->groups[g].first_lane + k * cfg_width(cfg);
+	int id = exp_port_at(exp, lane, NULL);
+
+	EXPECT_LE(0, id) TH_LOG("no slot at lane %u", lane);
+	return id < 0 ? 0 : id;
+}
+
 /*
  * The switch has layout @l: groups, ports, port devices, sysfs and netlink
- * agreeing.  Training need not be over.
+ * agreeing, every port numbered as documented for its first lane.
+ * Training need not be over.
  */
 static void check_layout(struct __test_metadata *_metadata, struct pnl *p,
 			 const struct exp_profile *exp, const struct layout *l)
 {
-	unsigned int g, k, port = 0, total = 0, n, w;
+	unsigned int g, k, i, port, total = 0, n, w, ids[16], prev = 0;
+	bool wanted[MAX_PORTS] = { false };
 	struct pnl_reply gr;
 	struct tp_reply t;
-	char buf[64], want[64];
+	char buf[128], want[128];
 
 	for (g = 0; g < 3; g++)
 		total += cfg_ports(l->cfg[g]);
@@ -203,27 +249,48 @@ static void check_layout(struct __test_metadata *_metadata, struct pnl *p,
 						    group_names[g]);
 		EXPECT_EQ(0, group_attr(ID, group_names[g], "ports", buf,
 					sizeof(buf)));
-		snprintf(want, sizeof(want), "%u-%u", port, port + n - 1);
+		for (k = 0; k < n; k++) {
+			ids[k] = group_port(_metadata, exp, g, l->cfg[g], k);
+			if (ids[k] < MAX_PORTS)
+				wanted[ids[k]] = true;
+		}
+		sort_ids(ids, n);
+		fmt_runs(ids, n, want, sizeof(want));
 		EXPECT_STREQ(want, buf) TH_LOG("sysfs group_%s/ports",
 					       group_names[g]);
-		port += n;
 	}
 	pnl_reply_free(&gr);
 
 	EXPECT_EQ((long)total, sw_attr_u32(ID, "nr_ports"));
 	ASSERT_EQ(0, tp_ports(p, ID, &t));
 	ASSERT_EQ(total, t.r.nobjs);
-	port = 0;
+	/* the dump is in port number order; each where its lane says */
+	for (i = 0; i < t.r.nobjs; i++) {
+		const struct pnl_obj *o = &t.r.objs[i];
+
+		port = o->u[PCIESW_A_PORT_ID];
+		if (i)
+			EXPECT_LT(prev, port) TH_LOG("dump #%u", i);
+		prev = port;
+	}
 	for (g = 0; g < 3; g++) {
 		const struct exp_group *eg = &exp->groups[g];
 
 		n = cfg_ports(l->cfg[g]);
 		w = cfg_width(l->cfg[g]);
-		for (k = 0; k < n; k++, port++) {
-			const struct pnl_obj *o = &t.r.objs[port];
+		for (k = 0; k < n; k++) {
+			const struct pnl_obj *o = NULL;
 			unsigned int lane = eg->first_lane + k * w;
 
-			EXPECT_EQ(port, o->u[PCIESW_A_PORT_ID]);
+			port = group_port(_metadata, exp, g, l->cfg[g], k);
+			for (i = 0; i < t.r.nobjs; i++)
+				if (t.r.objs[i].u[PCIESW_A_PORT_ID] == port)
+					o = &t.r.objs[i];
+			EXPECT_NE(NULL, o) TH_LOG("%s %s: no port %u (lane %u)",
+						  group_names[g], l->cfg[g],
+						  port, lane);
+			if (!o)
+				continue;
 			EXPECT_EQ(g, o->u[PCIESW_A_GROUP_ID]) TH_LOG("port %u",
 								    port);
 			EXPECT_STREQ(group_names[g], o->s[PCIESW_A_GROUP_NAME]);
@@ -264,10 +331,12 @@ static void check_layout(struct __test_metadata *_metadata, struct pnl *p,
 				TH_LOG("port %u endpoint", port);
 		}
 	}
-	/* and no port devices beyond */
-	for (port = total; port < MAX_PORTS; port++)
-		EXPECT_FALSE(port_dev_exists(ID, port))
-			TH_LOG("pciesw%u-port%u still there", ID, port);
+	/* and no port devices for the numbers not in use */
+	for (port = 0; port < MAX_PORTS; port++)
+		if (!wanted[port])
+			EXPECT_FALSE(port_dev_exists(ID, port))
+				TH_LOG("pciesw%u-port%u still there", ID,
+				       port);
 	tp_reply_free(&t);
 }
 
@@ -279,16 +348,18 @@ static void check_trained(struct __test_metadata *_metadata, struct pnl *p,
 			  const struct layout *l, unsigned int g)
 {
 	struct tp_reply t;
-	unsigned int first = 0, i, n = cfg_ports(l->cfg[g]);
+	unsigned int i, seen = 0, n = cfg_ports(l->cfg[g]);
 	unsigned int w = cfg_width(l->cfg[g]);
 
-	for (i = 0; i < g; i++)
-		first += cfg_ports(l->cfg[i]);
 	ASSERT_TRUE(tp_wait_trained(p, ID));
 	ASSERT_EQ(0, tp_ports(p, ID, &t));
-	for (i = first; i < first + n && i < t.r.nobjs; i++) {
+	for (i = 0; i < t.r.nobjs; i++) {
 		const struct pnl_obj *o = &t.r.objs[i];
 		unsigned int pw = g == 0 ? 16 : 0;	/* host: x16 */
+
+		if (o->u[PCIESW_A_GROUP_ID] != g)
+			continue;
+		seen++;
 
 		if (pnl_has(o, PCIESW_A_EP_NAME)) {
 			char buf[64];
@@ -323,47 +394,51 @@ static void check_trained(struct __test_metadata *_metadata, struct pnl *p,
 			EXPECT_EQ((uint32_t)PCIESW_LTSSM_DETECT,
 				  t.h[i].t[0].from) TH_LOG("port %u", i);
 	}
+	EXPECT_EQ(n, seen) TH_LOG("ports of group %s", group_names[g]);
 	tp_reply_free(&t);
 }
 
-/* Endpoint names on the ports of group @g, in port order. */
+/* Endpoint names on the ports of group @g, in lane order. */
 static unsigned int group_eps(const struct snap *s, unsigned int g,
 			      char names[][PCIESW_NAME_LEN], uint32_t *ids)
 {
-	unsigned int i, n = 0;
+	unsigned int i, j, n = 0, lanes[16];
 
 	for (i = 0; i < s->nr; i++) {
+		unsigned int lane = s->o[i].u[PCIESW_A_PORT_FIRST_LANE];
+
 		if (s->o[i].u[PCIESW_A_GROUP_ID] != g ||
 		    !pnl_has(&s->o[i], PCIESW_A_EP_NAME))
 			continue;
-		snprintf(names[n], PCIESW_NAME_LEN, "%s",
+		/* insert by lane: the dump is in port number order */
+		for (j = n; j > 0 && lanes[j - 1] > lane; j--) {
+			lanes[j] = lanes[j - 1];
+			memcpy(names[j], names[j - 1], PCIESW_NAME_LEN);
+			ids[j] = ids[j - 1];
+		}
+		lanes[j] = lane;
+		snprintf(names[j], PCIESW_NAME_LEN, "%s",
 			 s->o[i].s[PCIESW_A_EP_NAME]);
-		ids[n++] = s->o[i].u[PCIESW_A_EP_ID];
+		ids[j] = s->o[i].u[PCIESW_A_EP_ID];
+		n++;
 	}
 	return n;
 }
 
-static unsigned int group_first_port(const struct layout *l, unsigned int g)
-{
-	unsigned int i, first = 0;
-
-	for (i = 0; i < g; i++)
-		first += cfg_ports(l->cfg[i]);
-	return first;
-}
-
 /* Plug an endpoint of the group's type into every empty port of @g. */
 static void fill_group(struct __test_metadata *_metadata, struct pnl *p,
-		       const struct layout *l, unsigned int g)
+		       const struct exp_profile *exp, const struct layout *l,
+		       unsigned int g)
 {
-	unsigned int first = group_first_port(l, g), i;
+	unsigned int k, i;
 
 	if (!group_ep_type[g])
 		return;		/* the upstream port takes none */
-	for (i = first; i < first + cfg_ports(l->cfg[g]); i++) {
+	for (k = 0; k < cfg_ports(l->cfg[g]); k++) {
 		struct pnl_obj o;
 		int err;
 
+		i = group_port(_metadata, exp, g, l->cfg[g], k);
 		ASSERT_EQ(0, tp_port_get(p, ID, i, &o, NULL));
 		if (pnl_has(&o, PCIESW_A_EP_NAME))
 			continue;
@@ -371,6 +446,21 @@ static void fill_group(struct __test_metadata *_metadata, struct pnl *p,
 		ASSERT_EQ(0, err) TH_LOG("ep-add on port %u: %s", i,
 					 strerror(err));
 	}
+}
+
+/* The entry of port @id in @s, NULL if it has none. */
+static const struct pnl_obj *snap_port(const struct snap *s, unsigned int id,
+				       unsigned int *idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->o[i].u[PCIESW_A_PORT_ID] == id) {
+			if (idx)
+				*idx = i;
+			return &s->o[i];
+		}
+	return NULL;
 }
 
 /*
@@ -387,9 +477,7 @@ static void change(struct __test_metadata *_metadata,
 	uint32_t ids[16];
 	struct snap *before = calloc(1, sizeof(*before));
 	struct snap *after = calloc(1, sizeof(*after));
-	unsigned int i, k, n_eps, n_new = cfg_ports(cfg);
-	unsigned int first = group_first_port(l, g);
-	unsigned int old_n = cfg_ports(l->cfg[g]);
+	unsigned int i, j, k, n_eps, n_new = cfg_ports(cfg);
 	struct pnl_reply ntf;
 	unsigned int dels = 0;
 	int err;
@@ -411,50 +499,53 @@ static void change(struct __test_metadata *_metadata,
 	check_layout(_metadata, &self->p, self->exp, l);
 	take_snap(_metadata, &self->p, after);
 
-	/* ports of the other groups: as they were, maybe moved */
+	/* ports of the other groups: as they were, by the same number */
 	for (i = 0; i < before->nr; i++) {
-		unsigned int bg = before->o[i].u[PCIESW_A_GROUP_ID];
-		unsigned int j = i;
+		unsigned int id = before->o[i].u[PCIESW_A_PORT_ID];
 
-		if (bg == g)
+		if (before->o[i].u[PCIESW_A_GROUP_ID] == g)
 			continue;
-		if (bg > g)
-			j = i - old_n + n_new;
-		ASSERT_LT(j, after->nr);
-		EXPECT_EQ(j, after->o[j].u[PCIESW_A_PORT_ID]);
+		ASSERT_NE(NULL, snap_port(after, id, &j))
+			TH_LOG("%s %s: port %u is gone", group_names[g], cfg,
+			       id);
 		check_same_port(_metadata, &before->o[i], &before->h[i],
 				&after->o[j], &after->h[j], cfg);
 	}
-	/* the group's endpoints, in order, the surplus gone */
+	/* the group's endpoints, in lane order, the surplus gone */
 	for (k = 0; k < n_new; k++) {
-		const struct pnl_obj *o = &after->o[first + k];
+		unsigned int id = group_port(_metadata, self->exp, g, cfg, k);
+		const struct pnl_obj *o = snap_port(after, id, NULL);
 
+		ASSERT_NE(NULL, o) TH_LOG("%s %s: no port %u", group_names[g],
+					  cfg, id);
 		if (k < n_eps) {
 			EXPECT_STREQ(names[k], o->s[PCIESW_A_EP_NAME])
 				TH_LOG("%s %s: port %u", group_names[g], cfg,
-				       first + k);
+				       id);
 			EXPECT_EQ(ids[k], o->u[PCIESW_A_EP_ID]);
 		} else {
 			EXPECT_FALSE(pnl_has(o, PCIESW_A_EP_NAME))
 				TH_LOG("%s %s: port %u has %s", group_names[g],
-				       cfg, first + k, o->s[PCIESW_A_EP_NAME]);
+				       cfg, id, o->s[PCIESW_A_EP_NAME]);
 		}
 	}
 	for (k = 0; k < n_eps; k++) {
 		char buf[64], want[64];
 
 		if (k < n_new) {
+			unsigned int id = group_port(_metadata, self->exp, g,
+						     cfg, k);
+
 			/* the device moved with it, under its new port */
 			EXPECT_TRUE(ep_dev_exists(ID, names[k]));
 			EXPECT_EQ(0, ep_dev_parent(ID, names[k], buf,
 						   sizeof(buf)));
-			snprintf(want, sizeof(want), "pciesw%u-port%u", ID,
-				 first + k);
+			snprintf(want, sizeof(want), "pciesw%u-port%u", ID, id);
 			EXPECT_STREQ(want, buf) TH_LOG("parent of %s",
 						       names[k]);
 			EXPECT_EQ(0, ep_attr(ID, names[k], "port", buf,
 					     sizeof(buf)));
-			snprintf(want, sizeof(want), "%u", first + k);
+			snprintf(want, sizeof(want), "%u", id);
 			EXPECT_STREQ(want, buf);
 		} else {
 			struct pnl_attr req[] = {
@@ -538,7 +629,7 @@ TEST_F_TIMEOUT(lanes, every_config, 150)
 
 	for (g = 0; g < 3; g++) {
 		for (i = 0; seq[g][i]; i++) {
-			fill_group(_metadata, &self->p, &l, g);
+			fill_group(_metadata, &self->p, self->exp, &l, g);
 			change(_metadata, self, variant->how, &l, g,
 			       seq[g][i]);
 			if (_metadata->exit_code != KSFT_PASS)
@@ -596,7 +687,7 @@ TEST_F(lanes, nvme_example)
 {
 	struct layout l = { { "1x16", "1x16", "4x4" } };
 	struct pnl_obj o;
-	unsigned int i;
+	unsigned int i, k;
 
 	ASSERT_EQ(0, tp_port_get(&self->p, ID, 2, &o, NULL));
 	ASSERT_STREQ("nvme0", o.s[PCIESW_A_EP_NAME]);
@@ -614,9 +705,10 @@ TEST_F(lanes, nvme_example)
 
 	change(_metadata, self, variant->how, &l, 2, "16x1");
 	EXPECT_EQ(18L, sw_attr_u32(ID, "nr_ports"));
-	for (i = 2; i < 18; i++) {
+	for (k = 0; k < 16; k++) {
+		i = group_port(_metadata, self->exp, 2, "16x1", k);
 		ASSERT_EQ(0, tp_port_get(&self->p, ID, i, &o, NULL));
-		if (i == 2) {
+		if (k == 0) {
 			EXPECT_STREQ("nvme0", o.s[PCIESW_A_EP_NAME]);
 			EXPECT_EQ(1U, o.u[PCIESW_A_PORT_WIDTH]);
 		} else {
@@ -836,10 +928,20 @@ TEST_F(tiny, configs)
 		EXPECT_STREQ(cfgs[i], buf);
 		ASSERT_EQ(0, tp_ports(&self->p, ID + 1, &t));
 		ASSERT_EQ(1 + n, t.r.nobjs);
+		/* by port number: lanes 4, 6 are ports 1, 2; 5, 7 are 3, 4 */
 		for (k = 0; k < n; k++) {
-			EXPECT_EQ(4 + k * w,
-				  t.r.objs[1 + k].u[PCIESW_A_PORT_FIRST_LANE]);
-			EXPECT_EQ(w, t.r.objs[1 + k].u[PCIESW_A_PORT_NR_LANES]);
+			static const unsigned int id_of[4] = { 1, 3, 2, 4 };
+			unsigned int lane = 4 + k * w, j;
+			const struct pnl_obj *o = NULL;
+
+			for (j = 0; j < t.r.nobjs; j++)
+				if (t.r.objs[j].u[PCIESW_A_PORT_FIRST_LANE] ==
+				    lane)
+					o = &t.r.objs[j];
+			ASSERT_NE(NULL, o) TH_LOG("%s: lane %u", cfgs[i], lane);
+			EXPECT_EQ(id_of[lane - 4], o->u[PCIESW_A_PORT_ID])
+				TH_LOG("%s: lane %u", cfgs[i], lane);
+			EXPECT_EQ(w, o->u[PCIESW_A_PORT_NR_LANES]);
 		}
 		tp_reply_free(&t);
 	}

@@ -147,7 +147,7 @@ TEST_F_TIMEOUT(link, negotiation, 120)
 {
 	static const char *const cfgs[] = { "1x16", "2x8", "4x4", "8x2",
 					    "16x1" };
-	unsigned int c, k, combos = 0;
+	unsigned int c, k, i, combos = 0, ports[16];
 	struct tp_reply t;
 
 	for (c = 0; c < 5; c++) {
@@ -157,8 +157,16 @@ TEST_F_TIMEOUT(link, negotiation, 120)
 		ASSERT_EQ(0, tp_group_set_name(&self->p, ID, "nvme", cfgs[c],
 					       &self->r));
 		pnl_reply_free(&self->r);
+		/* the group's ports in lane order: numbers are physical */
 		for (k = 0; k < n; k++) {
-			unsigned int port = NVME_PORT + k;
+			int port = tp_port_at_lane(&self->p, ID, 32 + k * w);
+
+			ASSERT_LE(0, port) TH_LOG("%s: lane %u", cfgs[c],
+						  32 + k * w);
+			ports[k] = port;
+		}
+		for (k = 0; k < n; k++) {
+			unsigned int port = ports[k];
 			uint32_t ew = widths[(k + c) % 5];
 			uint32_t es = 1 + (2 * k + c) % 5;
 			uint32_t tg = 1 + (3 * k + c + 1) % 5;
@@ -179,12 +187,17 @@ TEST_F_TIMEOUT(link, negotiation, 120)
 			ASSERT_EQ(0, tp_ports(&self->p, ID, &t));
 			ASSERT_EQ(NVME_PORT + n, t.r.nobjs);
 			for (k = 0; k < n; k++) {
-				const struct pnl_obj *o =
-					&t.r.objs[NVME_PORT + k];
+				const struct pnl_obj *o = NULL;
 				uint32_t ew = widths[(k + c) % 5];
 				uint32_t es = 1 + (2 * k + c) % 5;
 				uint32_t tg = pass ? 1 + (k + 2 * c) % 5 :
 						     1 + (3 * k + c + 1) % 5;
+
+				for (i = 0; i < t.r.nobjs; i++)
+					if (t.r.objs[i].u[PCIESW_A_PORT_ID] ==
+					    ports[k])
+						o = &t.r.objs[i];
+				ASSERT_NE(NULL, o) TH_LOG("port %u", ports[k]);
 
 				EXPECT_EQ((uint32_t)PCIESW_LTSSM_L0,
 					  o->u[PCIESW_A_PORT_LTSSM]);
@@ -206,7 +219,7 @@ TEST_F_TIMEOUT(link, negotiation, 120)
 				break;
 			for (k = 0; k < n; k++)
 				ASSERT_EQ(0, tp_port_set1(&self->p, ID,
-					NVME_PORT + k,
+					ports[k],
 					(struct pnl_attr)A_U32(
 						PCIESW_A_PORT_TARGET_SPEED,
 						1 + (k + 2 * c) % 5)));

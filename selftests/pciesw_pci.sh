@@ -172,7 +172,7 @@ settled $SW
 tree_ok "bifurcation nvme 16x1: PCI tree follows" $SW
 wr "$D/$SW/group_gpu/config" 4x4 || fail "gpu 4x4: $W_ERR"
 settled $SW
-tree_ok "bifurcation gpu 4x4 (later ports move): PCI tree follows" $SW
+tree_ok "bifurcation gpu 4x4 (other ports keep their numbers): PCI tree follows" $SW
 links_ok "gpu 4x4, nvme 16x1: PCI link = model" $SW
 wr "$D/$SW/group_gpu/config" 1x16
 wr "$D/$SW/group_nvme/config" 4x4

@@ -103,51 +103,70 @@ static bool cfg_allowed(unsigned int g, unsigned int n, unsigned int w)
 }
 
 /*
- * Is this port dump of a pex89048 consistent?  Port ids 0..n-1, groups in
- * order, each group's ports tiling its 16 lanes in an allowed config, an
- * endpoint name at most once.  NULL if so, else what is wrong.
+ * Is this port dump of a pex89048 consistent?  Port ids ascending, each the
+ * documented number of its first lane (kmod/profile.c), each group's ports
+ * tiling its 16 lanes in an allowed config, an endpoint name at most once.
+ * NULL if so, else what is wrong.
  */
 static const char *dump_problem(const struct pnl_obj *o, unsigned int n,
 				char *why, size_t len)
 {
-	unsigned int i, g, first = 0;
+	const struct exp_profile *exp = exp_profile("pex89048");
+	unsigned int i, g, seen = 0;
 
 	if (!n)
 		return "empty dump";
-	for (i = 0; i < n; i++)
-		if (o[i].u[PCIESW_A_PORT_ID] != i) {
-			snprintf(why, len, "dump #%u is port %u (of %u)", i,
-				 o[i].u[PCIESW_A_PORT_ID], n);
+	for (i = 0; i < n; i++) {
+		unsigned int id = o[i].u[PCIESW_A_PORT_ID];
+		unsigned int lane = o[i].u[PCIESW_A_PORT_FIRST_LANE];
+
+		if (i && id <= o[i - 1].u[PCIESW_A_PORT_ID]) {
+			snprintf(why, len, "dump #%u is port %u after %u", i,
+				 id, o[i - 1].u[PCIESW_A_PORT_ID]);
 			return why;
 		}
-	for (g = 0, i = 0; g < 3; g++) {
-		unsigned int k = 0, w = 0, lane = 16 * g;
+		if (exp_port_at(exp, lane, NULL) != (int)id) {
+			snprintf(why, len, "port %u starts at lane %u, numbered %d",
+				 id, lane, exp_port_at(exp, lane, NULL));
+			return why;
+		}
+	}
+	for (g = 0; g < 3; g++) {
+		unsigned int k = 0, w = 0, lane = 16 * g, j;
 
-		for (; i < n && o[i].u[PCIESW_A_GROUP_ID] == g; i++, k++) {
+		/* the group's ports in lane order: find each next lane */
+		for (;;) {
+			for (j = 0; j < n; j++)
+				if (o[j].u[PCIESW_A_GROUP_ID] == g &&
+				    o[j].u[PCIESW_A_PORT_FIRST_LANE] == lane + k * w)
+					break;
+			if (j == n)
+				break;
 			if (!k)
-				w = o[i].u[PCIESW_A_PORT_NR_LANES];
-			if (o[i].u[PCIESW_A_PORT_NR_LANES] != w ||
-			    o[i].u[PCIESW_A_PORT_FIRST_LANE] != lane + k * w) {
+				w = o[j].u[PCIESW_A_PORT_NR_LANES];
+			if (!w || o[j].u[PCIESW_A_PORT_NR_LANES] != w) {
 				snprintf(why, len,
-					 "group %s: port %u lanes %u+%u, want %u+%u",
-					 group_names[g], i,
-					 o[i].u[PCIESW_A_PORT_FIRST_LANE],
-					 o[i].u[PCIESW_A_PORT_NR_LANES],
-					 lane + k * w, w);
+					 "group %s: port %u lanes %u+%u, want x%u",
+					 group_names[g], o[j].u[PCIESW_A_PORT_ID],
+					 o[j].u[PCIESW_A_PORT_FIRST_LANE],
+					 o[j].u[PCIESW_A_PORT_NR_LANES], w);
 				return why;
 			}
+			k++;
+			if (k * w >= 16)
+				break;
 		}
 		if (!k || k * w != 16 || !cfg_allowed(g, k, w)) {
 			snprintf(why, len,
-				 "group %s: %u ports of x%u from port %u (%u ports in the dump)",
-				 group_names[g], k, w, first, n);
+				 "group %s: %u ports of x%u from lane %u (%u ports in the dump)",
+				 group_names[g], k, w, lane, n);
 			return why;
 		}
-		first = i;
+		seen += k;
 	}
-	if (i != n) {
-		snprintf(why, len, "port %u of group %u after the last group", i,
-			 o[i].u[PCIESW_A_GROUP_ID]);
+	if (seen != n) {
+		snprintf(why, len, "%u ports in the dump, %u in the groups", n,
+			 seen);
 		return why;
 	}
 	for (i = 0; i < n; i++) {
@@ -456,7 +475,7 @@ FIXTURE_VARIANT_ADD(groups, nvme) {
 	.last_sysfs = "2x8", .last_nl = "8x2",
 };
 
-/* a middle group: the nvme ports move with every change */
+/* a middle group: the nvme ports keep their numbers through every change */
 FIXTURE_VARIANT_ADD(groups, gpu) {
 	.group = 1,
 	.nl_cfgs = { "4x4", "1x16" },
@@ -482,7 +501,7 @@ static bool grow_histories(struct pnl *p, unsigned int id, unsigned int g)
 			if (o->u[PCIESW_A_GROUP_ID] != g &&
 			    (!o->u[PCIESW_A_GROUP_ID] ||
 			     pnl_has(o, PCIESW_A_EP_ID)))
-				tp_port_set1(p, id, i,
+				tp_port_set1(p, id, o->u[PCIESW_A_PORT_ID],
 					     (struct pnl_attr)A_FLAG(
 						PCIESW_A_PORT_HOT_RESET));
 		}
@@ -753,8 +772,11 @@ static void *ep_dumper(void *arg)
 		for (i = 0; !err && i < r.nobjs; i++) {
 			const struct pnl_obj *o = &r.objs[i];
 
+			/* nvme 16x1 on pex89048: ports 1-5, 9-20 */
 			if (o->u[PCIESW_A_PORT_ID] < 1 ||
-			    o->u[PCIESW_A_PORT_ID] >= 18)
+			    o->u[PCIESW_A_PORT_ID] > 20 ||
+			    (o->u[PCIESW_A_PORT_ID] >= 6 &&
+			     o->u[PCIESW_A_PORT_ID] <= 8))
 				report(sh, "ep %.31s on port %u",
 				       o->s[PCIESW_A_EP_NAME],
 				       o->u[PCIESW_A_PORT_ID]);
@@ -855,9 +877,10 @@ FIXTURE_TEARDOWN(hp)
 TEST_F_TIMEOUT(hp, plug_unplug_under_readers, 90)
 {
 	struct shared *sh = self->sh;
-	struct plugger nl = { sh, false, 2, 10, 1 };
-	struct plugger sy = { sh, true, 10, 18, 2 };
-	struct plugger lk = { sh, false, 2, 18, 3 };
+	/* nvme 16x1: ports 2-5 and 9-20 (physical numbers); 6-8 are gpu's */
+	struct plugger nl = { sh, false, 9, 15, 1 };
+	struct plugger sy = { sh, true, 15, 21, 2 };
+	struct plugger lk = { sh, false, 9, 21, 3 };
 	void *(*fn[])(void *) = { plugger, plugger, linker, ep_dumper,
 				  small_dumper, sysfs_reader, ep_reader };
 	void *arg[] = { &nl, &sy, &lk, sh, sh, sh, sh };
@@ -886,17 +909,19 @@ TEST_F_TIMEOUT(hp, plug_unplug_under_readers, 90)
 	ASSERT_EQ(0, pnl_dump(&self->p, PCIESW_CMD_EP_GET, req, &eps));
 	for (i = 0; i < t.r.nobjs; i++) {
 		const struct pnl_obj *o = &t.r.objs[i];
+		unsigned int id = o->u[PCIESW_A_PORT_ID];
 
-		EXPECT_EQ(0, port_attr(ID_HP, i, "endpoint", buf, sizeof(buf)));
+		EXPECT_EQ(0, port_attr(ID_HP, id, "endpoint", buf,
+				       sizeof(buf)));
 		if (!pnl_has(o, PCIESW_A_EP_NAME)) {
-			EXPECT_STREQ("", buf) TH_LOG("port %u", i);
+			EXPECT_STREQ("", buf) TH_LOG("port %u", id);
 			continue;
 		}
 		n++;
-		EXPECT_STREQ(o->s[PCIESW_A_EP_NAME], buf) TH_LOG("port %u", i);
+		EXPECT_STREQ(o->s[PCIESW_A_EP_NAME], buf) TH_LOG("port %u", id);
 		EXPECT_TRUE(ep_dev_exists(ID_HP, buf)) TH_LOG("%s", buf);
 		EXPECT_EQ(0, ep_attr(ID_HP, buf, "port", buf, sizeof(buf)));
-		EXPECT_EQ(i, (unsigned int)atoi(buf));
+		EXPECT_EQ(id, (unsigned int)atoi(buf));
 	}
 	EXPECT_EQ(n, eps.nobjs);
 	EXPECT_EQ((int)n, sysfs_nr_endpoints(ID_HP));

@@ -326,6 +326,54 @@ static inline bool parse_bif(const char *s, unsigned int *n, unsigned int *w)
 	return sscanf(s, "%u%c%u", n, &x, w) == 3 && x == 'x' && *n && *w;
 }
 
+/* Does config @cfg ("NxW") of group @g start a port at @lane? */
+static inline bool exp_starts(const struct exp_group *g, const char *cfg,
+			      unsigned int lane)
+{
+	unsigned int n, w, off = lane - g->first_lane;
+
+	return parse_bif(cfg, &n, &w) && off % w == 0 && off / w < n;
+}
+
+/*
+ * The documented port number of the port whose first lane is @lane (see
+ * kmod/profile.c), computed here from the expectations, not the module:
+ * first the slots the groups' default configs use, in lane order, then the
+ * other slots (lanes where some allowed config starts a port) in lane
+ * order.  -1 if no config starts a port at @lane.  *@nr_slots, if not
+ * NULL: how many numbers the profile has.
+ */
+static inline int exp_port_at(const struct exp_profile *e, unsigned int lane,
+			      unsigned int *nr_slots)
+{
+	unsigned int pass, g, l, c, n = 0;
+	int found = -1;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (g = 0; g < e->nr_groups; g++) {
+			const struct exp_group *eg = &e->groups[g];
+
+			for (l = eg->first_lane;
+			     l < eg->first_lane + eg->nr_lanes; l++) {
+				bool dflt = exp_starts(eg, eg->config, l);
+				bool any = false;
+
+				for (c = 0; eg->allowed[c]; c++)
+					any |= exp_starts(eg, eg->allowed[c],
+							  l);
+				if (pass ? !any || dflt : !dflt)
+					continue;
+				if (l == lane)
+					found = n;
+				n++;
+			}
+		}
+	}
+	if (nr_slots)
+		*nr_slots = n;
+	return found;
+}
+
 /* ------------------------------------------------------------------ */
 /* sysfs                                                               */
 
@@ -388,11 +436,17 @@ static inline int sysfs_nr_endpoints(unsigned int id)
 {
 	long nr = sw_attr_u32(id, "nr_ports");
 	char path[PATH_MAX], buf[64];
-	int i, n = 0;
+	int i, n = 0, seen = 0;
 
 	if (nr < 0)
 		return -1;
-	for (i = 0; i < nr; i++) {
+	/* port numbers are physical: the ports present can have gaps */
+	for (i = 0; i < 96 && seen < nr; i++) {		/* 96: max ports */
+		snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-port%d",
+			 id, i);
+		if (access(path, F_OK))
+			continue;
+		seen++;
 		snprintf(path, sizeof(path),
 			 PCIESW_DEVS "/pciesw%u-port%d/endpoint", id, i);
 		if (sysfs_read(path, buf, sizeof(buf)))

@@ -374,6 +374,27 @@ static inline int tp_ports(struct pnl *p, unsigned int id, struct tp_reply *t)
 	return tp_req(p, PCIESW_CMD_PORT_GET, true, req, t);
 }
 
+/*
+ * The number of the port of switch @id whose first lane is @lane, -1 if
+ * there is none now.  Port numbers are physical (fixed per lane), so a test
+ * that walks a group's ports in lane order asks by lane.
+ */
+static inline int tp_port_at_lane(struct pnl *p, unsigned int id,
+				  unsigned int lane)
+{
+	struct tp_reply t;
+	unsigned int i;
+	int port = -1;
+
+	if (tp_ports(p, id, &t))
+		return -1;
+	for (i = 0; i < t.r.nobjs; i++)
+		if (t.r.objs[i].u[PCIESW_A_PORT_FIRST_LANE] == lane)
+			port = t.r.objs[i].u[PCIESW_A_PORT_ID];
+	tp_reply_free(&t);
+	return port;
+}
+
 /* group-get of group @gid: its config in @cfg (16 bytes). */
 static inline int tp_group_config(struct pnl *p, unsigned int id,
 				  unsigned int gid, char *cfg)

@@ -32,10 +32,13 @@ speed_gen() {
 # The ports of $SW as sysfs shows them, one TSV line each, as jq prints
 # them from "switchctl -j status".
 sysfs_ports() {
-	local n p d ltssm width speed deg en failed acs ep role
-	rd "$D/$SW/nr_ports"; n=$R
+	local p d ltssm width speed deg en failed acs ep role ids=()
+	# the port devices there are, by number (numbers can have gaps)
+	for d in "$D/$SW"-port*; do
+		[[ -e $d ]] && ids+=("${d##*-port}")
+	done
 	SYSFS_PORTS=
-	for ((p = 0; p < n; p++)); do
+	for p in $(printf '%s\n' "${ids[@]}" | sort -n); do
 		d=$D/$SW-port$p
 		rd "$d/ltssm_state"; ltssm=$R
 		rd "$d/current_link_width"; width=$R
@@ -93,7 +96,7 @@ sc -j lanes show "$SW"
 got=$(jq -r '.groups[] | select(."group-name" == "nvme") |
 	."group-config", (.ports | map(tostring) | join(","))' <<<"$OUT" 2>&1 |
 	tr '\n' ' ')
-check_eq "lanes show -j: nvme 2x8 on ports 2 and 3" "2x8 2,3 " "$got"
+check_eq "lanes show -j: nvme 2x8 on ports 2 and 4 (lanes 32, 40)" "2x8 2,4 " "$got"
 
 sc_err "lanes set 3x5: exit 1, the kernel's reason" 1 \
 	"bifurcation not allowed for this lane group" lanes set "$SW" nvme 3x5
@@ -118,27 +121,27 @@ settled "$SW" || diag "$SW did not train after 2x8"
 
 sc_ok "ep del $SW nvme1" ep del "$SW" nvme1
 check "the device pciesw240-nvme1 is gone" test ! -e "$D/$SW-nvme1"
-check_attr "port 3 is empty" "$D/$SW-port3/endpoint" ""
+check_attr "port 4 is empty" "$D/$SW-port4/endpoint" ""
 sc_err "ep add with width 3: exit 1" 1 "width must be 1, 2, 4, 8 or 16" \
-	ep add "$SW" 3 nvme width 3
+	ep add "$SW" 4 nvme width 3
 sc_err "ep add with a size that is not whole pages: exit 1" 1 \
 	"memory size must be a multiple of the page size" \
-	ep add "$SW" 3 nvme size 4097
-sc -j ep add "$SW" 3 nvme width 16
+	ep add "$SW" 4 nvme size 4097
+sc -j ep add "$SW" 4 nvme width 16
 got=$(jq -r '[."ep-name", ."port-id", ."ep-max-width", ."ep-type"] | @tsv' \
 	<<<"$OUT" 2>&1)
-check_eq "ep add -j: prints the new endpoint" $'0 nvme1\t3\t16\tnvme' "$RC $got" ||
+check_eq "ep add -j: prints the new endpoint" $'0 nvme1\t4\t16\tnvme' "$RC $got" ||
 	diag "$ERR"
-check "the device pciesw240-nvme1 is under pciesw240-port3" \
-	test -e "$D/$SW-port3/$SW-nvme1"
+check "the device pciesw240-nvme1 is under pciesw240-port4" \
+	test -e "$D/$SW-port4/$SW-nvme1"
 sc_err "ep add on the upstream port: exit 1" 1 \
 	"endpoints attach to downstream ports only" ep add "$SW" 0 gpu
 sc_err "ep add on an occupied port: exit 1" 1 "port already has an endpoint" \
-	ep add "$SW" 3 gpu
+	ep add "$SW" 4 gpu
 sc_err "ep del of an unknown endpoint: exit 1" 1 \
 	"no such endpoint on this switch" ep del "$SW" nosuch
-wait_attr "$D/$SW-port3/current_link_width" 8 ||
-	diag "port 3 did not train x8"
+wait_attr "$D/$SW-port4/current_link_width" 8 ||
+	diag "port 4 did not train x8"
 
 # ---- port set ------------------------------------------------------------
 
@@ -226,8 +229,8 @@ check "monitor -j: one JSON object per line" \
 want=(
 	"group-change:nvme:16x1"
 	"group-change:nvme:2x8"
-	"ep-del:nvme1:3"
-	"ep-add:nvme1:3"
+	"ep-del:nvme1:4"
+	"ep-add:nvme1:4"
 	"port-change:1:w16:deg=false:failed-lanes"
 	"port-change:1:w8:deg=true:degraded*"
 	"port-change:1:w0:deg=false:disabled*"
