@@ -60,8 +60,9 @@ struct port_state {
 };
 
 static struct {
-	struct port_state *ports;
+	struct port_state *ports;		/* by port number */
 	size_t n;
+	uint32_t regrouped;			/* bit g: group g changed */
 } cache[PCIESW_MAX_SWITCH_ID + 1];
 
 static volatile sig_atomic_t stop;
@@ -79,6 +80,7 @@ static void cache_forget_switch(uint32_t sw)
 	free(cache[sw].ports);
 	cache[sw].ports = NULL;
 	cache[sw].n = 0;
+	cache[sw].regrouped = 0;
 }
 
 /*
@@ -410,54 +412,35 @@ static void cache_switch_created(uint32_t sw, uint32_t nr)
 }
 
 /*
- * After group @gid of switch @sw got @nr ports (bifurcation "NxW"): they
- * are new, and the ports of later groups moved by the difference in count,
- * keeping their state.  Earlier groups' ports are as they were.
+ * After group @gid of switch @sw was re-bifurcated: its ports are new, in
+ * slots whose numbers the event does not say; every other port keeps its
+ * number and state (port numbers are physical).  The group's ports the
+ * monitor knew are forgotten, and a port of the group it meets next is a
+ * new one.
  */
-static void cache_group_changed(uint32_t sw, uint32_t gid, uint32_t nr)
+static void cache_group_changed(uint32_t sw, uint32_t gid)
 {
-	struct port_state *ports, *tail = NULL;
-	size_t i, n, first, end, nr_tail = 0;
+	size_t i;
 
 	if (sw > PCIESW_MAX_SWITCH_ID)
 		return;
-	ports = cache[sw].ports;
-	n = cache[sw].n;
-	for (first = 0; first < n; first++)
-		if (ports[first].known && ports[first].group == gid)
-			break;
-	if (first == n) {
-		/* where the group starts is unknown: forget it and the rest */
-		for (i = 0; i < n; i++)
-			if (ports[i].group >= gid)
-				ports[i].known = false;
-		return;
-	}
-	for (end = first; end < n; end++)
-		if (!ports[end].known || ports[end].group != gid)
-			break;
-	/* the later groups' ports, unless the old layout is not clear */
-	for (i = end; i < n; i++)
-		if (!ports[i].known || ports[i].group <= gid)
-			break;
-	if (i == n && end < n) {
-		nr_tail = n - end;
-		tail = xreallocarray(NULL, nr_tail, sizeof(*tail));
-		memcpy(tail, &ports[end], nr_tail * sizeof(*tail));
-	}
-	for (i = first; i < n; i++)
-		ports[i].known = false;
-	for (i = 0; i < nr + nr_tail; i++) {
-		struct port_state *st = cache_port(sw, first + i);
+	for (i = 0; i < cache[sw].n; i++)
+		if (cache[sw].ports[i].group == gid)
+			cache[sw].ports[i].known = false;
+	if (gid < 32)
+		cache[sw].regrouped |= 1U << gid;
+}
 
-		if (!st)
-			break;
-		if (i < nr)
-			port_state_fresh(st, gid);
-		else
-			*st = tail[i - nr];
-	}
-	free(tail);
+/* The cache entry of @port, fresh if its group was re-bifurcated. */
+static struct port_state *cache_port_of(uint32_t sw, uint32_t port,
+					uint32_t group)
+{
+	struct port_state *st = cache_port(sw, port);
+
+	if (st && !st->known && group < 32 &&
+	    (cache[sw].regrouped & 1U << group))
+		port_state_fresh(st, group);
+	return st;
 }
 
 /* --- printing events ------------------------------------------------------ */
@@ -547,21 +530,16 @@ static void event_switch(struct nlattr **tb, bool created)
 /* "pciesw0 lanes nvme: 16x1" */
 static void event_group(const struct nlmsghdr *nlh, struct nlattr **tb)
 {
-	const char *config;
-
 	text_switch(tb);
 	print_attr_string(PRINT_TEXT, NULL, "lanes %s: ",
 			  tb[PCIESW_A_GROUP_NAME]);
 	print_attr_string(PRINT_TEXT, NULL, "%s", tb[PCIESW_A_GROUP_CONFIG]);
 	if (print_is_json())
 		print_group_attrs(nlh, tb, 0, NULL);
-	/* its ports were re-created, later groups' ports renumbered */
-	config = tb[PCIESW_A_GROUP_CONFIG] ?
-		 nla_get_string(tb[PCIESW_A_GROUP_CONFIG]) : "";
+	/* its ports were re-created; the other ports are as they were */
 	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_GROUP_ID])
 		cache_group_changed(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
-				    nla_get_u32(tb[PCIESW_A_GROUP_ID]),
-				    strtoul(config, NULL, 10));
+				    nla_get_u32(tb[PCIESW_A_GROUP_ID]));
 	else if (tb[PCIESW_A_SWITCH_ID])
 		cache_forget_switch(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
 }
@@ -621,8 +599,9 @@ static void event_port(const struct nlmsghdr *nlh, struct nlattr **tb,
 
 	port_state_read(nlh, tb, &now, h);
 	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_PORT_ID])
-		old = cache_port(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
-				 nla_get_u32(tb[PCIESW_A_PORT_ID]));
+		old = cache_port_of(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				    nla_get_u32(tb[PCIESW_A_PORT_ID]),
+				    now.group);
 	first = first_new_transition(old, h);
 	diff_port(&c, old, &now, h, first);
 

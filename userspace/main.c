@@ -111,10 +111,14 @@ static const struct command commands[] = {
 		.help = "GROUP is a lane group name (nvme) or id (2); CONFIG one of the\n"
 			"configs it allows (see lanes show): NxW, N ports of W lanes, as\n"
 			"in \"switchctl lanes set pciesw0 nvme 16x1\".\n"
-			"The group's links go down, its ports are re-created (ports of\n"
-			"later groups get new ids), its endpoints re-attached in order\n"
-			"(those left without a port are unplugged), then the links\n"
-			"retrain.  Refused while DMA is in flight on the group.\n"
+			"The group's links go down, its ports are re-created, its\n"
+			"endpoints re-attached in lane order (those left without a port\n"
+			"are unplugged), then the links retrain.  Port numbers are\n"
+			"physical: each lane where some allowed config starts a port has\n"
+			"a fixed number (the default config's ports first, then the other\n"
+			"slots in lane order), so the new ports get their slots' numbers\n"
+			"and every other port keeps its number and state.  Refused while\n"
+			"DMA is in flight on the group.\n"
 			"Prints nothing on success.\n",
 		.run = cmd_lanes_set,
 	},
