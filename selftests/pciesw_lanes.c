@@ -8,7 +8,10 @@
  * tiling each group as configured, widths), the port devices, the
  * endpoints re-attached in lane order (the surplus unplugged), the links
  * retrained, and the ports of the other groups untouched (same number,
- * endpoint, link, settings and LTSSM history).  Refused configurations,
+ * endpoint, link, settings and LTSSM history).  Stable numbers on pex89048
+ * and pex89144: re-bifurcating a GPU group leaves every other port's
+ * number, sysfs device, endpoint, counters, link and PCI address alone,
+ * and the new ports get the documented numbers.  Refused configurations,
  * unknown groups.
  *
  * Switch ids used here: 150-151.
@@ -886,6 +889,382 @@ TEST_F(lanes, bad_config_too_long)
 	}
 	ASSERT_EQ(0, tp_group_config(&self->p, ID, 2, cfg));
 	EXPECT_STREQ("4x4", cfg);
+}
+
+/*
+ * Stable port numbers (kmod/profile.c): re-bifurcating a GPU group touches
+ * only its own ports.  The documented numbers are spelled out here, not
+ * computed: gpu 4x4 and nvme 8x2, in lane order.
+ */
+FIXTURE(stable)
+{
+	struct pnl p;
+	const struct exp_profile *exp;
+};
+
+FIXTURE_VARIANT(stable)
+{
+	const char *profile;
+	const char *gpu;		/* the group re-bifurcated */
+	unsigned int gpu_lane;
+	const char *nvme;
+	unsigned int nvme_lane;
+	unsigned int gpu_4x4[4];	/* port numbers, lane order */
+	unsigned int nvme_8x2[8];
+	unsigned int nvme_4x4[4];
+};
+
+FIXTURE_VARIANT_ADD(stable, pex89048) {
+	.profile = "pex89048", .gpu = "gpu", .gpu_lane = 16,
+	.nvme = "nvme", .nvme_lane = 32,
+	.gpu_4x4 = { 1, 6, 7, 8 },
+	.nvme_8x2 = { 2, 10, 3, 13, 4, 16, 5, 19 },
+	.nvme_4x4 = { 2, 3, 4, 5 },
+};
+
+FIXTURE_VARIANT_ADD(stable, pex89144) {
+	.profile = "pex89144", .gpu = "gpu0", .gpu_lane = 16,
+	.nvme = "nvme0", .nvme_lane = 80,
+	.gpu_4x4 = { 1, 21, 22, 23 },
+	.nvme_8x2 = { 5, 34, 6, 37, 7, 40, 8, 43 },
+	.nvme_4x4 = { 5, 6, 7, 8 },
+};
+
+#define SID		(ID + 1)
+#define STABLE_MAX	96U
+
+FIXTURE_SETUP(stable)
+{
+	int err;
+
+	ASSERT_TRUE(pciesw_present())
+		TH_LOG("pciesw is not loaded (the runner loads it)");
+	self->exp = exp_profile(variant->profile);
+	ASSERT_NE(NULL, self->exp);
+	ASSERT_EQ(0, pnl_open(&self->p));
+	err = tp_switch_fresh(&self->p, SID, variant->profile);
+	ASSERT_EQ(0, err) TH_LOG("pciesw%u: %s", SID, strerror(-err));
+	ASSERT_TRUE(tp_wait_trained(&self->p, SID));
+}
+
+FIXTURE_TEARDOWN(stable)
+{
+	pnl_close(&self->p);
+	if (sw_exists(SID))
+		sw_del(SID);
+}
+
+/* What must not change on a port another group's change leaves alone. */
+struct kept {
+	unsigned int nr;
+	struct pnl_obj o[STABLE_MAX];
+	struct tp_hist h[STABLE_MAX];
+	int fd[STABLE_MAX];		/* open on its sysfs "lanes" */
+	ino_t dev_ino[STABLE_MAX];	/* its sysfs device directory */
+	ino_t pci_ino[STABLE_MAX];	/* its PCI device, 0 if none */
+	ino_t ep_pci_ino[STABLE_MAX];	/* its endpoint's PCI device */
+	char lanes[STABLE_MAX][32];
+};
+
+static ino_t path_ino(const char *fmt, const char *arg, unsigned int n)
+{
+	char path[160];
+	struct stat st;
+
+	snprintf(path, sizeof(path), fmt, arg, n);
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+static ino_t pci_ino(const char *name)
+{
+	return name[0] ? path_ino("/sys/bus/pci/devices/%s", name, 0) : 0;
+}
+
+/* Snapshot every port outside group @skip, with an error injected on it. */
+static void kept_take(struct __test_metadata *_metadata, struct pnl *p,
+		      unsigned int skip, struct kept *k, bool inject)
+{
+	struct tp_reply t;
+	unsigned int i;
+	char path[128];
+
+	if (inject) {
+		struct pnl_reply r;
+
+		ASSERT_EQ(0, tp_ports(p, SID, &t));
+		for (i = 0; i < t.r.nobjs; i++) {
+			struct pnl_attr req[] = {
+				A_U32(PCIESW_A_SWITCH_ID, SID),
+				A_U32(PCIESW_A_PORT_ID,
+				      t.r.objs[i].u[PCIESW_A_PORT_ID]),
+				A_U32(PCIESW_A_COUNTER_ID,
+				      PCIESW_COUNTER_BAD_TLP),
+				A_U32(PCIESW_A_INJECT_COUNT,
+				      3 + t.r.objs[i].u[PCIESW_A_PORT_ID]),
+				A_END };
+
+			if (t.r.objs[i].u[PCIESW_A_GROUP_ID] == skip)
+				continue;
+			ASSERT_EQ(0, tp_do(p, PCIESW_CMD_INJECT, req, &r));
+			pnl_reply_free(&r);
+		}
+		tp_reply_free(&t);
+	}
+	ASSERT_EQ(0, tp_ports(p, SID, &t));
+	k->nr = 0;
+	for (i = 0; i < t.r.nobjs && k->nr < STABLE_MAX; i++) {
+		const struct pnl_obj *o = &t.r.objs[i];
+		unsigned int id = o->u[PCIESW_A_PORT_ID], n = k->nr;
+		char pname[64] = "";
+
+		if (o->u[PCIESW_A_GROUP_ID] == skip)
+			continue;
+		k->o[n] = *o;
+		k->h[n] = t.h[i];
+		snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-port%u/lanes",
+			 SID, id);
+		k->fd[n] = open(path, O_RDONLY);
+		EXPECT_LE(0, k->fd[n]) TH_LOG("%s", path);
+		EXPECT_EQ(0, port_attr(SID, id, "lanes", k->lanes[n],
+				       sizeof(k->lanes[n])));
+		snprintf(pname, sizeof(pname), "pciesw%u-port", SID);
+		k->dev_ino[n] = path_ino(PCIESW_DEVS "/%s%u", pname, id);
+		EXPECT_NE((ino_t)0, k->dev_ino[n]) TH_LOG("port %u", id);
+		k->pci_ino[n] = pci_ino(o->s[PCIESW_A_PORT_PCI_NAME]);
+		k->ep_pci_ino[n] = pnl_has(o, PCIESW_A_EP_PCI_NAME) ?
+				   pci_ino(o->s[PCIESW_A_EP_PCI_NAME]) : 0;
+		k->nr++;
+	}
+	tp_reply_free(&t);
+}
+
+/* Every port of @k is as it was: same number, device, state, address. */
+static void kept_check(struct __test_metadata *_metadata, struct pnl *p,
+		       const struct kept *k, const char *why)
+{
+	struct tp_reply t;
+	unsigned int i, j;
+	char buf[64];
+
+	ASSERT_EQ(0, tp_ports(p, SID, &t));
+	for (i = 0; i < k->nr; i++) {
+		unsigned int id = k->o[i].u[PCIESW_A_PORT_ID];
+		const struct pnl_obj *o = NULL;
+		const struct tp_hist *h = NULL;
+		char pname[64];
+		ssize_t n;
+
+		for (j = 0; j < t.r.nobjs; j++)
+			if (t.r.objs[j].u[PCIESW_A_PORT_ID] == id) {
+				o = &t.r.objs[j];
+				h = &t.h[j];
+			}
+		EXPECT_NE(NULL, o) TH_LOG("%s: port %u is gone", why, id);
+		if (!o)
+			continue;
+		/* state, endpoint (same ep id and name) and LTSSM history */
+		check_same_port(_metadata, &k->o[i], &k->h[i], o, h, why);
+		/* the counter injected before */
+		EXPECT_EQ(0, port_attr(SID, id, "errors/bad_tlp", buf,
+				       sizeof(buf)));
+		EXPECT_EQ(3 + id, strtoul(buf, NULL, 10))
+			TH_LOG("%s: port %u bad_tlp %s", why, id, buf);
+		/* the same kobject: the open attribute still reads */
+		n = pread(k->fd[i], buf, sizeof(buf) - 1, 0);
+		EXPECT_LT(0, n) TH_LOG("%s: port %u: read of the open lanes: %s",
+				       why, id, strerror(errno));
+		if (n > 0) {
+			buf[n] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			EXPECT_STREQ(k->lanes[i], buf) TH_LOG("%s: port %u", why,
+							      id);
+		}
+		snprintf(pname, sizeof(pname), "pciesw%u-port", SID);
+		EXPECT_EQ(k->dev_ino[i],
+			  path_ino(PCIESW_DEVS "/%s%u", pname, id))
+			TH_LOG("%s: port %u: its device was re-created", why, id);
+		/* the PCI address, and the same pci_dev behind it */
+		EXPECT_STREQ(k->o[i].s[PCIESW_A_PORT_PCI_NAME],
+			     o->s[PCIESW_A_PORT_PCI_NAME]) TH_LOG("port %u", id);
+		EXPECT_EQ(k->pci_ino[i], pci_ino(o->s[PCIESW_A_PORT_PCI_NAME]))
+			TH_LOG("%s: port %u: PCI device %s re-created", why, id,
+			       o->s[PCIESW_A_PORT_PCI_NAME]);
+		if (k->ep_pci_ino[i])
+			EXPECT_EQ(k->ep_pci_ino[i],
+				  pci_ino(o->s[PCIESW_A_EP_PCI_NAME]))
+				TH_LOG("%s: port %u: endpoint %s re-created",
+				       why, id, o->s[PCIESW_A_EP_PCI_NAME]);
+	}
+	tp_reply_free(&t);
+}
+
+static void kept_close(struct kept *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->nr; i++)
+		if (k->fd[i] >= 0)
+			close(k->fd[i]);
+}
+
+/* Link Capabilities' Port Number of the PCI function @name, -1 if none. */
+static int pci_lnkcap_port(const char *name)
+{
+	unsigned char cfg[256];
+	unsigned int pos, guard;
+	char path[128];
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, cfg, sizeof(cfg), 0) == sizeof(cfg)) {
+		pos = cfg[0x34] & ~3U;
+		for (guard = 0; pos >= 0x40 && pos < 0xfc && guard < 48;
+		     guard++) {
+			if (cfg[pos] == 0x10) {		/* PCI Express */
+				ret = cfg[pos + 0x0c + 3];
+				break;
+			}
+			pos = cfg[pos + 1] & ~3U;
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+/* Downstream port @id's address: device (id - 1) on bus 01, or function. */
+static void down_pci_name(const struct exp_profile *exp, unsigned int id,
+			  const char *domain, char *buf, size_t len)
+{
+	unsigned int slots, k = id - 1;
+
+	exp_port_at(exp, 0, &slots);
+	if (slots - 1 > 32)
+		snprintf(buf, len, "%s:01:%02x.%u", domain, k >> 3, k & 7);
+	else
+		snprintf(buf, len, "%s:01:%02x.0", domain, k);
+}
+
+/* The gpu group's ports now: the documented numbers, devices, addresses. */
+static void check_gpu_ports(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(stable) *self,
+			    const FIXTURE_VARIANT(stable) *variant,
+			    const unsigned int *want, unsigned int n,
+			    unsigned int w)
+{
+	char domain[32], name[64], buf[64];
+	unsigned int k;
+	struct pnl_obj o;
+
+	ASSERT_EQ(0, sw_attr(SID, "pci_domain", domain, sizeof(domain)));
+	for (k = 0; k < n; k++) {
+		unsigned int lane = variant->gpu_lane + k * w;
+
+		EXPECT_EQ((int)want[k], tp_port_at_lane(&self->p, SID, lane))
+			TH_LOG("%s lane %u", variant->gpu, lane);
+		EXPECT_EQ((int)want[k], exp_port_at(self->exp, lane, NULL))
+			TH_LOG("the test's own map, lane %u", lane);
+		ASSERT_EQ(0, tp_port_get(&self->p, SID, want[k], &o, NULL));
+		EXPECT_EQ(lane, o.u[PCIESW_A_PORT_FIRST_LANE]);
+		EXPECT_TRUE(port_dev_exists(SID, want[k]));
+		down_pci_name(self->exp, want[k], domain, name, sizeof(name));
+		EXPECT_STREQ(name, o.s[PCIESW_A_PORT_PCI_NAME])
+			TH_LOG("port %u", want[k]);
+		if (pci_ino(name))	/* the PCI view is on */
+			EXPECT_EQ((int)want[k], pci_lnkcap_port(name))
+				TH_LOG("%s: Link Capabilities Port Number",
+				       name);
+	}
+	EXPECT_EQ(0, group_attr(SID, variant->gpu, "config", buf,
+				sizeof(buf)));
+}
+
+TEST_F_TIMEOUT(stable, gpu_rebifurcation, 120)
+{
+	static const unsigned int gpu_1x16[] = { 1 };
+	struct kept *k = calloc(1, sizeof(*k));
+	struct pnl_reply r;
+	char buf[64], want[64];
+	unsigned int i;
+
+	ASSERT_NE(NULL, k);
+	kept_take(_metadata, &self->p, 1, k, true);
+	ASSERT_LT(4U, k->nr);
+	if (!k->pci_ino[1])
+		TH_LOG("no PCI view (pci_view=0?): PCI addresses by name only");
+
+	ASSERT_EQ(0, tp_group_set_name(&self->p, SID, variant->gpu, "4x4", &r));
+	pnl_reply_free(&r);
+	ASSERT_TRUE(tp_wait_trained(&self->p, SID));
+	check_gpu_ports(_metadata, self, variant, variant->gpu_4x4, 4, 4);
+	/* the sysfs view of the group: 1 and three numbers after the rest */
+	EXPECT_EQ(0, group_attr(SID, variant->gpu, "ports", buf, sizeof(buf)));
+	snprintf(want, sizeof(want), "1-1,%u-%u", variant->gpu_4x4[1],
+		 variant->gpu_4x4[3]);
+	EXPECT_STREQ(want, buf);
+	kept_check(_metadata, &self->p, k, "gpu 4x4");
+
+	ASSERT_EQ(0, tp_group_set_name(&self->p, SID, variant->gpu, "1x16",
+				       &r));
+	pnl_reply_free(&r);
+	ASSERT_TRUE(tp_wait_trained(&self->p, SID));
+	check_gpu_ports(_metadata, self, variant, gpu_1x16, 1, 16);
+	for (i = 1; i < 4; i++) {
+		unsigned int id = variant->gpu_4x4[i];
+
+		EXPECT_FALSE(port_dev_exists(SID, id)) TH_LOG("port %u", id);
+	}
+	kept_check(_metadata, &self->p, k, "gpu 1x16 again");
+	kept_close(k);
+	free(k);
+}
+
+/* nvme 8x2: the documented lane -> number map; endpoints in lane order. */
+TEST_F(stable, nvme_8x2)
+{
+	struct pnl_reply r;
+	struct pnl_obj o;
+	unsigned int i;
+	char name[16];
+
+	ASSERT_EQ(0, tp_group_set_name(&self->p, SID, variant->nvme, "8x2", &r));
+	pnl_reply_free(&r);
+	for (i = 0; i < 8; i++) {
+		unsigned int lane = variant->nvme_lane + 2 * i;
+
+		EXPECT_EQ((int)variant->nvme_8x2[i],
+			  tp_port_at_lane(&self->p, SID, lane))
+			TH_LOG("lane %u", lane);
+		EXPECT_EQ((int)variant->nvme_8x2[i],
+			  exp_port_at(self->exp, lane, NULL))
+			TH_LOG("the test's own map, lane %u", lane);
+		ASSERT_EQ(0, tp_port_get(&self->p, SID, variant->nvme_8x2[i],
+					 &o, NULL));
+		EXPECT_EQ(2U, o.u[PCIESW_A_PORT_NR_LANES]);
+		EXPECT_TRUE(port_dev_exists(SID, variant->nvme_8x2[i]));
+		/* the four drives re-attached to the first four by lane */
+		if (i < 4) {
+			snprintf(name, sizeof(name), "nvme%u", i);
+			EXPECT_STREQ(name, o.s[PCIESW_A_EP_NAME])
+				TH_LOG("port %u", variant->nvme_8x2[i]);
+		} else {
+			EXPECT_FALSE(pnl_has(&o, PCIESW_A_EP_NAME));
+		}
+	}
+	ASSERT_EQ(0, tp_group_set_name(&self->p, SID, variant->nvme, "4x4", &r));
+	pnl_reply_free(&r);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ((int)variant->nvme_4x4[i],
+			  tp_port_at_lane(&self->p, SID,
+					  variant->nvme_lane + 4 * i));
+	/* the x2-only slots (lanes 34, 38, 42, 46 on pex89048) are gone */
+	for (i = 1; i < 8; i += 2) {
+		unsigned int id = variant->nvme_8x2[i];
+
+		EXPECT_FALSE(port_dev_exists(SID, id)) TH_LOG("port %u", id);
+	}
 }
 
 /* Another profile's groups take the same requests (tiny8: 1x4|2x2|4x1). */

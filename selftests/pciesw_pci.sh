@@ -179,6 +179,54 @@ wr "$D/$SW/group_nvme/config" 4x4
 settled $SW
 tree_ok "back to 1x16 / 4x4" $SW
 
+# stable port numbers: gpu 4x4 and back leaves every nvme port's PCI
+# device where it was (same address, same pci_dev: same sysfs inode), and
+# the gpu group's new ports 6-8 (lanes 20, 24, 28) sit at 01:05.0-01:07.0
+# with their number in Link Capabilities
+# (nvme 2x8 earlier unplugged nvme2-3: ports 4 and 5 are empty)
+declare -A PINO EINO
+for i in 2 3 4 5; do
+	pci_port $SW $i; PINO[$i]=$(stat -Lc %i "$PCI/$P")
+	pci_ep $SW $i; EINO[$i]=$(stat -Lc %i "$PCI/$P" 2>/dev/null)
+done
+check "the nvme drives on ports 2 and 3 are on the PCI bus" \
+	test -n "${EINO[2]}" -a -n "${EINO[3]}"
+stable_pci() {
+	local i bad=
+	for i in 2 3 4 5; do
+		pci_port $SW $i
+		lspci -s "$P" | grep -q . || bad+=" $P:lspci"
+		[[ $(stat -Lc %i "$PCI/$P" 2>/dev/null) == "${PINO[$i]}" ]] ||
+			bad+=" $P:re-created"
+		[[ -n ${EINO[$i]} ]] || continue
+		pci_ep $SW $i
+		lspci -s "$P" | grep -q . || bad+=" $P:lspci"
+		[[ $(stat -Lc %i "$PCI/$P" 2>/dev/null) == "${EINO[$i]}" ]] ||
+			bad+=" $P:re-created"
+	done
+	if [[ -n $bad ]]; then
+		fail "$1:$bad"
+	else
+		ok "$1"
+	fi
+}
+wr "$D/$SW/group_gpu/config" 4x4 || fail "gpu 4x4: $W_ERR"
+settled $SW
+tree_ok "gpu 4x4: PCI tree follows" $SW
+stable_pci "gpu 4x4: the nvme ports' and drives' PCI devices are untouched"
+for i in 1 6 7 8; do
+	pci_port $SW $i
+	check "gpu 4x4: port $i is $P" test -e "$PCI/$P"
+	lspci_has "gpu 4x4: $P LnkCap Port #$i" "$P" "LnkCap:[^$NL]*Port #$i,"
+done
+check_eq "gpu 4x4: group_gpu/ports" "1-1,6-8" "$(cat "$D/$SW/group_gpu/ports")"
+wr "$D/$SW/group_gpu/config" 1x16 || fail "gpu 1x16: $W_ERR"
+settled $SW
+tree_ok "gpu 1x16 again: PCI tree follows" $SW
+stable_pci "gpu 1x16 again: the nvme ports' and drives' PCI devices are untouched"
+pci_port $SW 6
+check "gpu 1x16 again: port 6 ($P) is gone" test ! -e "$PCI/$P"
+
 # hot-unplug and plug
 pci_ep $SW 3; E3=$P
 pci_port $SW 3; P3=$P
