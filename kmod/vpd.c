@@ -16,6 +16,7 @@
 
 #include <linux/ctype.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 
@@ -276,7 +277,7 @@ static bool pciesw_vpd_w_keyword(const char *kw)
 int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 		   const char *value, const char **why)
 {
-	struct pciesw_vpd_w_field fields[PCIESW_VPD_W_SIZE / VPD_FIELD_HDR];
+	struct pciesw_vpd_w_field *fields;
 	struct pciesw_vpd *vpd = &sw->vpd;
 	size_t vlen = strlen(value);
 	unsigned int n = 0, i, q, len = 0;
@@ -322,6 +323,13 @@ int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 		return -EINVAL;
 	}
 
+	/* off the stack: with the image it is more than a frame should hold */
+	fields = kmalloc_array(PCIESW_VPD_W_SIZE / VPD_FIELD_HDR,
+			       sizeof(*fields), GFP_KERNEL);
+	if (!fields) {
+		*why = "no memory";
+		return -ENOMEM;
+	}
 	/* the current fields with this one replaced, added or removed */
 	for (q = 0; q < vpd->w_len; q += VPD_FIELD_HDR + vpd->w[q + 2]) {
 		struct pciesw_vpd_w_field *e = &fields[n];
@@ -349,6 +357,7 @@ int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 		len += VPD_FIELD_HDR + fields[i].len;
 	/* RW's header must still fit */
 	if (len > PCIESW_VPD_W_SIZE - VPD_FIELD_HDR) {
+		kfree(fields);
 		*why = "not enough room in VPD-W";
 		return -ENOSPC;
 	}
@@ -356,6 +365,7 @@ int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 	for (i = 0, q = 0; i < n; i++)
 		q += vpd_put_field(w + q, fields[i].keyword, fields[i].value,
 				   fields[i].len);
+	kfree(fields);
 
 	memcpy(vpd->w, w, q);
 	vpd->w_len = q;
