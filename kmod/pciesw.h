@@ -477,7 +477,7 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 			    const char **why);
 
 /*
- * The card's PCI topology, as its firmware numbers it (switch.c): the
+ * The card's PCI topology, as its firmware numbers it (pci_addr.c): the
  * upstream port is device 0 of its own root bus 00 in the domain the PCI
  * view found free for it when the switch was created (the lowest above
  * 0xffff, as VMD's are; sw->pci_domain), its internal bus is 01,
