@@ -30,7 +30,8 @@ static void pciesw_child_release(struct device *dev)
 static struct pciesw_child *pciesw_child_add(struct pciesw_switch *sw,
 					     struct device *parent,
 					     const struct device_type *type,
-					     u32 index, const char *name)
+					     u32 index, u64 serial,
+					     const char *name)
 {
 	struct pciesw_child *child;
 	int err;
@@ -41,6 +42,7 @@ static struct pciesw_child *pciesw_child_add(struct pciesw_switch *sw,
 	kref_get(&sw->refs);
 	child->sw = sw;
 	child->index = index;
+	child->serial = serial;
 	device_initialize(&child->dev);
 	child->dev.parent = parent;
 	child->dev.type = type;
@@ -66,7 +68,7 @@ static void pciesw_child_del(struct pciesw_child *child)
 
 /* Adds endpoint device @name below port @port_id, unless it exists. */
 static void pciesw_dev_ep_add(struct pciesw_dev *pdev, u32 port_id, u32 ep_id,
-			      const char *ep_name)
+			      u64 serial, const char *ep_name)
 {
 	struct pciesw_child *port, *child;
 	char name[2 * PCIESW_NAME_LEN];
@@ -76,7 +78,7 @@ static void pciesw_dev_ep_add(struct pciesw_dev *pdev, u32 port_id, u32 ep_id,
 		return;
 	snprintf(name, sizeof(name), "%s-%s", pdev->sw->name, ep_name);
 	child = pciesw_child_add(pdev->sw, &port->dev, &pciesw_ep_devtype,
-				 ep_id, name);
+				 ep_id, serial, name);
 	if (child && xa_err(xa_store(&pdev->eps, ep_id, child, GFP_KERNEL)))
 		pciesw_child_del(child);
 }
@@ -93,6 +95,7 @@ static void pciesw_dev_ep_del(struct pciesw_dev *pdev, u32 ep_id)
 struct pciesw_dev_ep {
 	u32 id;
 	u32 port;
+	u64 serial;
 	char name[PCIESW_NAME_LEN];
 };
 
@@ -121,6 +124,7 @@ static void pciesw_dev_ports_add(struct pciesw_dev *pdev,
 			continue;
 		eps[n].id = port->ep->id;
 		eps[n].port = id;
+		eps[n].serial = port->ep->serial;
 		strscpy(eps[n].name, port->ep->name, sizeof(eps[n].name));
 		n++;
 	}
@@ -131,10 +135,11 @@ static void pciesw_dev_ports_add(struct pciesw_dev *pdev,
 			snprintf(name, sizeof(name), "%s-port%lu", sw->name, id);
 			pdev->ports[id] = pciesw_child_add(sw, &pdev->dev,
 							   &pciesw_port_devtype,
-							   id, name);
+							   id, 0, name);
 		}
 		for (; i < n && eps[i].port == id; i++)
-			pciesw_dev_ep_add(pdev, id, eps[i].id, eps[i].name);
+			pciesw_dev_ep_add(pdev, id, eps[i].id, eps[i].serial,
+					  eps[i].name);
 	}
 	kfree(eps);
 }
@@ -339,7 +344,8 @@ static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
 		pciesw_dev_ports_add(pdev, ev->ports);
 		break;
 	case PCIESW_EV_EP_ADD:
-		pciesw_dev_ep_add(pdev, ev->port_id, ev->ep_id, ev->ep_name);
+		pciesw_dev_ep_add(pdev, ev->port_id, ev->ep_id, ev->ep_serial,
+				  ev->ep_name);
 		break;
 	case PCIESW_EV_EP_DEL:
 		pciesw_dev_ep_del(pdev, ev->ep_id);
@@ -403,7 +409,8 @@ static int pciesw_dev_children_add(struct pciesw_dev *pdev)
 		snprintf(name, sizeof(name), "group_%s",
 			 sw->groups[g].desc->name);
 		pdev->groups[g] = pciesw_child_add(sw, &pdev->dev,
-						   &pciesw_group_devtype, g, name);
+						   &pciesw_group_devtype, g, 0,
+						   name);
 		if (!pdev->groups[g])
 			err = -ENOMEM;
 	}

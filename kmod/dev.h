@@ -21,11 +21,14 @@
  * @dev: the device; its parent is the switch (group, port) or port (ep)
  * @sw: the switch, referenced for the lifetime of @dev
  * @index: group id, port id or endpoint id in @sw
+ * @serial: the endpoint's serial (endpoints only): its id may name a
+ *	later endpoint before this device is removed
  */
 struct pciesw_child {
 	struct device dev;
 	struct pciesw_switch *sw;
 	u32 index;
+	u64 serial;
 };
 
 /**

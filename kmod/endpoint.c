@@ -149,6 +149,7 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 
 	ep->sw = sw;
 	ep->id = id;
+	ep->serial = ++sw->ep_serial;
 	ep->type = type;
 	ep->type_idx = idx;
 	snprintf(ep->name, sizeof(ep->name), "%s%d", desc->name, idx);

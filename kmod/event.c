@@ -86,6 +86,7 @@ void pciesw_event(struct pciesw_event *ev)
 	ev->port_id = ev->port ? ev->port->id : PCIESW_EV_NO_PORT;
 	if (ev->ep) {
 		ev->ep_id = ev->ep->id;
+		ev->ep_serial = ev->ep->serial;
 		strscpy(ev->ep_name, ev->ep->name, sizeof(ev->ep_name));
 	}
 	/*

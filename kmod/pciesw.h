@@ -131,7 +131,10 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  * struct pciesw_endpoint - a device plugged into a downstream port
  * @sw: the switch it belongs to
  * @port: the port it is attached to; never NULL while it is listed
- * @id: unique in the switch while it exists
+ * @id: unique in the switch while it exists (a later endpoint may reuse it)
+ * @serial: unique in the switch for its whole life, never reused: tells
+ *	a view's object of this endpoint from one of a later endpoint that
+ *	got the same @id before the view caught up
  * @type: gpu, nvme or generic
  * @type_idx: the per-type index
  * @name: type and per-type index, e.g. "nvme2"
@@ -145,6 +148,7 @@ struct pciesw_endpoint {
 	struct pciesw_switch *sw;
 	struct pciesw_port *port;
 	u32 id;
+	u64 serial;
 	enum pciesw_ep_type type;
 	int type_idx;
 	char name[PCIESW_NAME_LEN];
@@ -375,6 +379,7 @@ struct pciesw_port {
  * @link_work: runs the LTSSM steps that are due (link.c)
  * @endpoints: attached endpoints, ordered by id
  * @ep_ids: allocates endpoint ids
+ * @ep_serial: the serial of the last endpoint created
  * @ep_type_ids: allocates the per-type index in endpoint names
  * @vpd: the card's VPD
  * @nr_thresholds: entries of @thresholds in use
@@ -425,6 +430,7 @@ struct pciesw_switch {
 	struct pciesw_port *ports;
 	struct list_head endpoints;
 	struct ida ep_ids;
+	u64 ep_serial;
 	struct ida ep_type_ids[PCIESW_EP_TYPE_MAX + 1];
 	struct pciesw_vpd vpd;
 	unsigned int nr_thresholds;
@@ -823,6 +829,7 @@ enum pciesw_event_type {
  * @port_id: @port's id, or PCIESW_EV_NO_PORT, set by pciesw_event()
  * @ep_id: @ep's id, set by pciesw_event()
  * @ep_name: @ep's name, set by pciesw_event()
+ * @ep_serial: @ep's serial, set by pciesw_event()
  * @ports: the ports affected (PORTS_REMOVE, PORTS_ADD)
  * @counter: the counter (THRESHOLD)
  * @threshold: the threshold it reached (THRESHOLD)
@@ -847,6 +854,7 @@ struct pciesw_event {
 	u32 port_id;
 	u32 ep_id;
 	char ep_name[PCIESW_NAME_LEN];
+	u64 ep_serial;
 	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
 	enum pciesw_counter counter;
 	u64 threshold;

@@ -595,7 +595,8 @@ static ssize_t pciesw_ep_show(struct device *dev, char *buf,
 	if (ret)
 		return ret;
 	ep = pciesw_ep_find(child->sw, child->index);
-	ret = ep ? fmt(ep, buf) : -ENODEV;
+	/* a later endpoint with this id is not this device's */
+	ret = ep && ep->serial == child->serial ? fmt(ep, buf) : -ENODEV;
 	mutex_unlock(&child->sw->lock);
 	return ret;
 }
