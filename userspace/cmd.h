@@ -83,6 +83,9 @@ int cmd_vpd_set(int argc, char **argv);
 /* cmd_monitor.c */
 int cmd_monitor(int argc, char **argv);
 
+/* cmd_export.c */
+int cmd_export(int argc, char **argv);
+
 /* cmd_module.c */
 int cmd_load(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
