@@ -99,6 +99,7 @@ static void show_switch(struct nlattr **tb, const struct objs *groups,
 	print_text("  ");
 	print_switch_settings(tb);
 	print_text("\n");
+	print_pci_view(tb);
 
 	print_text("  lane groups:\n");
 	print_group_header(4, false);

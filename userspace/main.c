@@ -48,8 +48,9 @@ static const char show_help[] =
 	"groups: name, type, lanes, bifurcation config and the allowed\n"
 	"configs.  The switch's settings (see switch set): whether the\n"
 	"host bridge forwards P2P (host-p2p), DMA pacing, Max Payload\n"
-	"Size (mps, bytes), DMA channels, and the DMA descriptors in\n"
-	"flight now.\n"
+	"Size (mps, bytes), DMA channels, the DMA descriptors in flight\n"
+	"now, and the PCI view: on or off, and the PCI domain (hex, as\n"
+	"lspci writes it, e.g. 20000; switch-pci-domain is a number).\n"
 	"With -j: an object with the switch-* attributes (switch-host-p2p\n"
 	"and switch-dma-pacing true/false) and \"groups\", an array of\n"
 	"objects with the group-* attributes; without SWITCH, an array of\n"
@@ -80,7 +81,9 @@ static const struct command commands[] = {
 			"maximum speed, LTSSM state, link (up, down, or disabled when\n"
 			"software disabled it), ACS P2P request redirect (downstream\n"
 			"ports), degraded (negotiated width below what both ends can do),\n"
-			"failed lanes (bit n: lane n of the port is dead; none), and the\n"
+			"failed lanes (bit n: lane n of the port is dead; none), the\n"
+			"port's PCI name (domain:bus:dev.fn as lspci, dmesg and AER\n"
+			"write it, e.g. 20000:01:00.0; \"-\" without the PCI view) and the\n"
 			"attached endpoint.\n"
 			"With -j: {\"switch\": NAME, \"ports\": [...]} where each port has\n"
 			"the port-get attributes but the LTSSM history (see port show;\n"
@@ -133,8 +136,9 @@ static const struct command commands[] = {
 			"lanes, injected bit-error rate (BER, 0: none), the link's\n"
 			"modelled throughput each way (port-bandwidth, bytes/s: speed x\n"
 			"width x encoding x TLP efficiency at the switch's MPS; while the\n"
-			"link is up), ACS redirect, surprise-down count, endpoint, and the\n"
-			"last\n"
+			"link is up), ACS redirect, surprise-down count, endpoint, the\n"
+			"PCI name (port-pci-name, 20000:01:00.0; with the PCI view), and\n"
+			"the last\n"
 			"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
 			"since the previous transition, from -> to.\n"
 			"With -j: with PORT, an object with \"switch\" (the name) and the\n"
@@ -177,7 +181,8 @@ static const struct command commands[] = {
 		.summary = "one line per endpoint: type, port, limits",
 		.help = "Columns: endpoint name, id, type, the port it is attached to,\n"
 			"maximum link speed and width, memory window size (binary\n"
-			"suffixes: 16G is 16 GiB).\n"
+			"suffixes: 16G is 16 GiB), PCI name (20000:03:00.0; \"-\" without\n"
+			"the PCI view).\n"
 			"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
 			"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"
 			"such objects.\n",
@@ -188,7 +193,8 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "SWITCH EP",
 		.summary = "an endpoint in detail",
-		.help = "EP is an endpoint name (nvme0) or id (2).\n"
+		.help = "EP is an endpoint name (nvme0) or id (2).  Prints its type,\n"
+			"port, limits, memory window and PCI name (ep-pci-name).\n"
 			"With -j: an object with \"switch\" and the ep-get attributes.\n",
 		.run = cmd_ep_show,
 	},

@@ -186,6 +186,23 @@ void print_switch_settings(struct nlattr **tb)
 		       tb[PCIESW_A_SWITCH_DMA_INFLIGHT]);
 }
 
+void print_pci_view(struct nlattr **tb)
+{
+	const struct nlattr *view = tb[PCIESW_A_SWITCH_PCI_VIEW];
+	const struct nlattr *dom = tb[PCIESW_A_SWITCH_PCI_DOMAIN];
+	char buf[16];
+
+	print_attr_flag(PRINT_ANY, "switch-pci-view", "  pci-view %s",
+			view, "on", "off");
+	print_attr_u32(PRINT_JSON, "switch-pci-domain", NULL, dom);
+	if (dom) {
+		/* as lspci and dmesg write it: hex, at least 4 digits */
+		snprintf(buf, sizeof(buf), "%04x", nla_get_u32(dom));
+		print_string(PRINT_TEXT, NULL, ", domain %s", buf);
+	}
+	print_text("\n");
+}
+
 /* --- VPD ------------------------------------------------------------------ */
 
 /* What the PCI spec calls the VPD keywords pciesw uses */
@@ -418,9 +435,10 @@ static void print_acs(const char *fmt, struct nlattr **tb)
 
 void print_port_header(void)
 {
-	print_text("%-4s %-6s %-10s %-7s %-8s %-7s %-7s %-7s %-13s %-8s %-4s %-8s %-6s %s\n",
+	print_text("%-4s %-6s %-10s %-7s %-8s %-7s %-7s %-7s %-13s %-8s %-4s %-8s %-6s %-14s %s\n",
 		   "PORT", "GROUP", "ROLE", "LANES", "WIDTH", "SPEED", "TARGET",
-		   "MAX", "LTSSM", "LINK", "ACS", "DEGRADED", "FAILED", "EP");
+		   "MAX", "LTSSM", "LINK", "ACS", "DEGRADED", "FAILED", "PCI",
+		   "EP");
 }
 
 void print_port_line(struct nlattr **tb)
@@ -473,6 +491,8 @@ void print_port_line(struct nlattr **tb)
 	print_ber(PRINT_JSON, NULL, tb[PCIESW_A_PORT_BER]);
 	print_attr_u64(PRINT_JSON, "port-bandwidth", NULL,
 		       tb[PCIESW_A_PORT_BANDWIDTH]);
+	print_attr_string(PRINT_ANY, "port-pci-name", "%-14s ",
+			  tb[PCIESW_A_PORT_PCI_NAME]);
 	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
 	print_attr_string(PRINT_ANY, "ep-name", "%s\n", tb[PCIESW_A_EP_NAME]);
 	close_object();
@@ -556,7 +576,9 @@ void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
 		       tb[PCIESW_A_PORT_NR_LANES]);
 	lanes_text(buf, sizeof(buf), tb[PCIESW_A_PORT_FIRST_LANE],
 		   tb[PCIESW_A_PORT_NR_LANES]);
-	print_string(PRINT_TEXT, NULL, " lanes %s\n", buf);
+	print_string(PRINT_TEXT, NULL, " lanes %s", buf);
+	print_attr_string(PRINT_ANY, "port-pci-name", ", PCI %s\n",
+			  tb[PCIESW_A_PORT_PCI_NAME]);
 
 	/* link up: L0, 32GT/s x16, degraded no */
 	print_string(PRINT_TEXT, NULL, "  link %s:", link);
@@ -635,8 +657,8 @@ static void print_mem_size(const char *fmt, const struct nlattr *a,
 
 void print_ep_header(void)
 {
-	print_text("%-10s %-4s %-8s %-5s %-9s %-9s %s\n", "EP", "ID", "TYPE",
-		   "PORT", "MAX-SPEED", "MAX-WIDTH", "MEMORY");
+	print_text("%-10s %-4s %-8s %-5s %-9s %-9s %-7s %s\n", "EP", "ID",
+		   "TYPE", "PORT", "MAX-SPEED", "MAX-WIDTH", "MEMORY", "PCI");
 }
 
 void print_ep_line(struct nlattr **tb)
@@ -657,7 +679,9 @@ void print_ep_line(struct nlattr **tb)
 			       tb[PCIESW_A_EP_MAX_WIDTH]);
 	else
 		print_null(PRINT_TEXT, NULL, "%-9s ");
-	print_mem_size("%s\n", tb[PCIESW_A_EP_MEM_SIZE], false);
+	print_mem_size("%-7s ", tb[PCIESW_A_EP_MEM_SIZE], false);
+	print_attr_string(PRINT_ANY, "ep-pci-name", "%s\n",
+			  tb[PCIESW_A_EP_PCI_NAME]);
 	close_object();
 }
 
@@ -674,5 +698,6 @@ void print_ep_detail(struct nlattr **tb)
 	print_attr_u32(PRINT_ANY, "ep-max-width", " max width x%s,",
 		       tb[PCIESW_A_EP_MAX_WIDTH]);
 	print_mem_size(" memory window %s", tb[PCIESW_A_EP_MEM_SIZE], true);
-	print_text("\n");
+	print_attr_string(PRINT_ANY, "ep-pci-name", "\n  PCI %s\n",
+			  tb[PCIESW_A_EP_PCI_NAME]);
 }
