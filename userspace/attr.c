@@ -58,7 +58,7 @@ void print_attr_flag(enum pmode mode, const char *key, const char *fmt,
 void print_attr_enum(enum pmode mode, const char *key, const char *fmt,
 		     const struct nlattr *a, const struct enum_table *t)
 {
-	const struct enum_name *n;
+	struct enum_name n;
 	char unknown[16];
 	uint32_t v;
 
@@ -67,13 +67,12 @@ void print_attr_enum(enum pmode mode, const char *key, const char *fmt,
 		return;
 	}
 	v = nla_get_u32(a);
-	n = enum_lookup(t, v);
-	if (n) {
+	if (enum_lookup(t, v, &n)) {
 		/* JSON and text may spell it differently: two calls */
 		if (mode != PRINT_TEXT)
-			print_string(PRINT_JSON, key, NULL, n->spec);
+			print_string(PRINT_JSON, key, NULL, n.spec);
 		if (mode != PRINT_JSON)
-			print_string(PRINT_TEXT, NULL, fmt, n->text);
+			print_string(PRINT_TEXT, NULL, fmt, n.text);
 		return;
 	}
 	if (mode != PRINT_TEXT)

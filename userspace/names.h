@@ -16,8 +16,10 @@ struct enum_name {
 	const char *text;	/* text output */
 };
 
+/* Indexed by value; holes are NULL.  @text NULL: the spec names. */
 struct enum_table {
-	const struct enum_name *names;	/* indexed by value; holes are NULL */
+	const char *const *spec;
+	const char *const *text;
 	size_t n;
 };
 
@@ -46,10 +48,10 @@ bool enum_parse(const struct enum_table *t, const char *s, uint32_t min,
 /* "a, b or c": the spec names from @min on, for usage messages. */
 char *enum_choices(const struct enum_table *t, uint32_t min);
 
-/* NULL for a value this switchctl does not know (a newer module). */
-const struct enum_name *enum_lookup(const struct enum_table *t, uint32_t v);
+/* The names of @v in *@n; false for a value this switchctl does not know. */
+bool enum_lookup(const struct enum_table *t, uint32_t v, struct enum_name *n);
 
-/* The spec name of a netlink attribute ("switch-id"). */
+/* The spec name of a netlink attribute ("switch-id"), "(unknown)" if none. */
 const char *attr_name(uint32_t type);
 
 #endif /* SWITCHCTL_NAMES_H */
