@@ -67,6 +67,18 @@ static struct {
 
 static volatile sig_atomic_t stop;
 
+/*
+ * What monitor prints: [SWITCH] and [EVENT...] on the command line.  The
+ * other events still go through the handlers, muted, for the port state
+ * the printed ones are compared with.
+ */
+static struct {
+	bool one_switch;
+	uint32_t sw;
+	uint64_t events;	/* bit cmd: print it; 0: all */
+	bool wall;		/* -t: ISO 8601 wall-clock stamps */
+} filter;
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -445,6 +457,25 @@ static struct port_state *cache_port_of(uint32_t sw, uint32_t port,
 
 /* --- printing events ------------------------------------------------------ */
 
+/* Now, local time in ISO 8601: "2026-12-01T11:42:03.123456+00:00". */
+static void wall_text(char *buf, size_t len)
+{
+	struct timespec ts;
+	char date[24], zone[8];
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (!localtime_r(&ts.tv_sec, &tm) ||
+	    !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm) ||
+	    strftime(zone, sizeof(zone), "%z", &tm) != 5) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	/* %z is +hhmm; ISO 8601 extended format wants +hh:mm */
+	snprintf(buf, len, "%s.%06d%.3s:%.2s", date, (int)(ts.tv_nsec / 1000),
+		 zone, zone + 3);
+}
+
 /*
  * The start of every event: JSON "event", "time" (CLOCK_MONOTONIC ns, like
  * transition-time) and "switch"; text "[seconds.micro] ".
@@ -453,7 +484,7 @@ static void event_begin(const char *event, uint32_t cmd, struct nlattr **tb)
 {
 	struct timespec ts;
 	uint64_t ns;
-	char buf[32];
+	char buf[48];
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -463,8 +494,13 @@ static void event_begin(const char *event, uint32_t cmd, struct nlattr **tb)
 	else
 		print_uint(PRINT_JSON, "event", NULL, cmd);
 	print_uint(PRINT_JSON, "time", NULL, ns);
-	mono_text(buf, sizeof(buf), ns);
-	print_string(PRINT_TEXT, NULL, "[%s] ", buf);
+	if (filter.wall) {
+		wall_text(buf, sizeof(buf));
+		print_string(PRINT_ANY, "timestamp", "[%s] ", buf);
+	} else {
+		mono_text(buf, sizeof(buf), ns);
+		print_string(PRINT_TEXT, NULL, "[%s] ", buf);
+	}
 	if (tb[PCIESW_A_SWITCH_ID]) {
 		switch_name(buf, sizeof(buf),
 			    nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
@@ -724,10 +760,16 @@ static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
 	uint8_t cmd = gnlh->cmd;
 	const char *name = NULL;
 
+	bool shown, ok;
+
 	if (nl_parse_hdr(nlh, tb) < 0)
 		return true;	/* said so; the next one may be fine */
 	if (cmd < sizeof(event_names) / sizeof(event_names[0]))
 		name = event_names[cmd];
+	shown = (!filter.events || (cmd < 64 && (filter.events & (1ULL << cmd)))) &&
+		(!filter.one_switch || (tb[PCIESW_A_SWITCH_ID] &&
+		 nla_get_u32(tb[PCIESW_A_SWITCH_ID]) == filter.sw));
+	print_mute(!shown);
 	event_begin(name, cmd, tb);
 	switch (cmd) {
 	case PCIESW_CMD_SWITCH_CREATE_NTF:
@@ -763,7 +805,9 @@ static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
 		print_uint(PRINT_TEXT, NULL, " %s (unknown to switchctl)", cmd);
 		break;
 	}
-	return event_end();
+	ok = event_end();
+	print_mute(false);
+	return ok;
 }
 
 /* Did the generic netlink controller say the pciesw family is gone? */
@@ -892,20 +936,58 @@ static int receive(int fd, int family, char **buf, size_t *cap,
 	return EXIT_OK;
 }
 
+/* The value of event @name ("port-change"), or -1. */
+static int event_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
+		if (event_names[i] && !strcmp(event_names[i], name))
+			return i;
+	return -1;
+}
+
 static int parse_monitor_args(int argc, char **argv)
 {
 	bool json = false, pretty = false;
 	const struct cmd_opt opts[] = {
 		JSON_OPTIONS(json, pretty),
+		{ "--timestamp", "-t", &filter.wall, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
-	int ret;
+	int ret, i, ev;
+	char *all;
 
 	ret = take_options(&argc, argv, opts);
 	if (ret)
 		return ret;
-	if (argc)
-		return usage_error("too many arguments: \"%s\"", argv[0]);
+	for (i = 0; i < argc; i++) {
+		ev = event_by_name(argv[i]);
+		if (ev >= 0) {
+			filter.events |= 1ULL << ev;
+			continue;
+		}
+		if (i == 0 && parse_switch_id(argv[i], &filter.sw)) {
+			filter.one_switch = true;
+			continue;
+		}
+		all = xstrdup("");
+		for (ev = 0; ev < (int)(sizeof(event_names) / sizeof(event_names[0])); ev++) {
+			char *next;
+
+			if (!event_names[ev])
+				continue;
+			next = xasprintf("%s%s%s", all, *all ? ", " : "",
+					 event_names[ev]);
+			free(all);
+			all = next;
+		}
+		ret = usage_error("invalid %s \"%s\": expected %s%s",
+				  i ? "event" : "switch or event", argv[i],
+				  i ? "" : "a switch (pciesw0) or ", all);
+		free(all);
+		return ret;
+	}
 	output_options(json, pretty);
 	return EXIT_OK;
 }
@@ -963,8 +1045,9 @@ int cmd_monitor(int argc, char **argv)
 		}
 		ret = receive(fd, family, &buf, &cap, &h);
 		if (ret == GONE) {
-			note("the pciesw module was unloaded (netlink family gone); monitor ends");
-			ret = EXIT_OK;
+			/* non-zero, so that a supervisor starts it again */
+			error("the pciesw module was unloaded (netlink family gone); monitor ends");
+			ret = EXIT_NOMODULE;
 			break;
 		}
 		if (ret)

@@ -487,11 +487,18 @@ static const struct command commands[] = {
 	},
 	{
 		.name = "monitor",
-		.args = "[-j] [-p]",
+		.args = "[SWITCH] [EVENT...] [-j] [-p] [-t]",
 		.summary = "print events as they happen, until interrupted",
 		.help = "Listens to the module's \"monitor\" notifications and prints one\n"
 			"line per event, flushed at once, until SIGINT or SIGTERM (exit\n"
-			"0).  If the module is unloaded, says so on stderr and exits 0.\n"
+			"0).  If the module is unloaded, says so on stderr and exits 3,\n"
+			"so that a supervisor (systemd Restart=) starts it again.\n"
+			"SWITCH: only that switch's events; EVENT...: only those events\n"
+			"(the names below: switch-create, port-change, ...).\n"
+			"  -t, --timestamp  stamp events with the wall-clock time, ISO\n"
+			"                   8601 local time (2026-12-01T11:42:03.123456+00:00):\n"
+			"                   the text lines begin with it instead of the\n"
+			"                   CLOCK_MONOTONIC seconds, JSON has \"timestamp\"\n"
 			"Text lines begin with the CLOCK_MONOTONIC time (seconds) when the\n"
 			"event was received:\n"
 			"  [  105.120333] switch pciesw2 created (profile tiny8, 8 lanes, 2 ports)\n"
@@ -649,7 +656,8 @@ static const char exit_help[] =
 	"  0  success\n"
 	"  1  the operation failed (kernel refused it, no such object, permission)\n"
 	"  2  usage error\n"
-	"  3  the pciesw module is not loaded (no \"pciesw\" netlink family)\n";
+	"  3  the pciesw module is not loaded (no \"pciesw\" netlink family),\n"
+	"     or (monitor) it was unloaded\n";
 
 /* The command column of the command lists */
 #define SYNOPSIS_WIDTH 29

@@ -22,6 +22,7 @@ static struct {
 	bool json;
 	bool pretty;
 	bool top_done;		/* a complete top-level JSON value was written */
+	bool muted;		/* print_mute(): nothing is written */
 	struct frame *stack;
 	size_t depth;
 	size_t cap;
@@ -36,6 +37,11 @@ void print_init(bool json, bool pretty)
 bool print_is_json(void)
 {
 	return out.json;
+}
+
+void print_mute(bool mute)
+{
+	out.muted = mute;
 }
 
 /* Wrong nesting is a bug in switchctl, not an input problem: stop loudly. */
@@ -193,36 +199,36 @@ static void json_close(bool is_array)
 
 void open_object(const char *key)
 {
-	if (out.json)
+	if (out.json && !out.muted)
 		json_open(key, false);
 }
 
 void close_object(void)
 {
-	if (out.json)
+	if (out.json && !out.muted)
 		json_close(false);
 }
 
 void open_array(const char *key)
 {
-	if (out.json)
+	if (out.json && !out.muted)
 		json_open(key, true);
 }
 
 void close_array(void)
 {
-	if (out.json)
+	if (out.json && !out.muted)
 		json_close(true);
 }
 
 static bool want_json(enum pmode mode)
 {
-	return out.json && mode != PRINT_TEXT;
+	return out.json && !out.muted && mode != PRINT_TEXT;
 }
 
 static bool want_text(enum pmode mode, const char *fmt)
 {
-	return !out.json && mode != PRINT_JSON && fmt;
+	return !out.json && !out.muted && mode != PRINT_JSON && fmt;
 }
 
 /*
@@ -306,7 +312,7 @@ void print_text(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (out.json)
+	if (out.json || out.muted)
 		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);

@@ -25,6 +25,12 @@ enum pmode {
 
 void print_init(bool json, bool pretty);
 bool print_is_json(void);
+/*
+ * While muted, every print call writes nothing (and opens or closes
+ * nothing): monitor runs the events it filters out through the same code,
+ * for the state it keeps, without printing them.
+ */
+void print_mute(bool mute);
 /* Ends the output; returns 0, or -1 if writing stdout failed. */
 int print_finish(void);
 /*
