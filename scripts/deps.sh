@@ -15,9 +15,11 @@ packages=(
 	# QEMU runner: emulator, initramfs tools
 	qemu-system-x86 busybox-static kmod cpio
 	# userspace build
-	gcc make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev sparse
+	gcc make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev libjson-c-dev sparse
 	# test clients and tools
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
+	# promtool (switchctl export test)
+	prometheus
 	# debug kernel build
 	flex bison libelf-dev bc rsync zstd xz-utils libssl-dev
 )

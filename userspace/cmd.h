@@ -86,6 +86,9 @@ int cmd_monitor(int argc, char **argv);
 /* cmd_export.c */
 int cmd_export(int argc, char **argv);
 
+/* cmd_verify.c */
+int cmd_verify(int argc, char **argv);
+
 /* cmd_module.c */
 int cmd_load(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
