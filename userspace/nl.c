@@ -37,8 +37,15 @@ struct nl_answer {
 	uint32_t miss_type;	/* extack: required attribute that was missing */
 	bool has_miss_type;
 	bool interrupted;	/* NLM_F_DUMP_INTR: the dump may be inconsistent */
+	bool has_offs;		/* extack: where the bad attribute is */
+	uint32_t offs;		/* its offset in the request */
+	bool has_min, has_max;	/* extack: the policy the attribute broke */
+	long long min, max;
 	struct msg_list *replies;
 };
+
+/* How often an interrupted dump (the objects changed meanwhile) is redone */
+#define DUMP_TRIES	5
 
 struct nl_session {
 	struct nl_sock *sk;
@@ -70,8 +77,41 @@ static void msg_list_add(struct msg_list *l, struct nl_msg *msg)
 
 static struct nla_policy ext_ack_policy[NLMSGERR_ATTR_MAX + 1] = {
 	[NLMSGERR_ATTR_MSG] = { .type = NLA_STRING },
+	[NLMSGERR_ATTR_OFFS] = { .type = NLA_U32 },
+	[NLMSGERR_ATTR_POLICY] = { .type = NLA_NESTED },
 	[NLMSGERR_ATTR_MISS_TYPE] = { .type = NLA_U32 },
 };
+
+static struct nla_policy bounds_policy[NL_POLICY_TYPE_ATTR_MAX + 1] = {
+	[NL_POLICY_TYPE_ATTR_MIN_VALUE_S] = { .type = NLA_U64 },
+	[NL_POLICY_TYPE_ATTR_MAX_VALUE_S] = { .type = NLA_U64 },
+	[NL_POLICY_TYPE_ATTR_MIN_VALUE_U] = { .type = NLA_U64 },
+	[NL_POLICY_TYPE_ATTR_MAX_VALUE_U] = { .type = NLA_U64 },
+};
+
+/* NLMSGERR_ATTR_POLICY: the bounds of the attribute the kernel refused. */
+static void read_policy(struct nl_answer *ans, struct nlattr *nest)
+{
+	struct nlattr *tb[NL_POLICY_TYPE_ATTR_MAX + 1];
+
+	if (nla_parse_nested(tb, NL_POLICY_TYPE_ATTR_MAX, nest,
+			     bounds_policy) < 0)
+		return;
+	if (tb[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]) {
+		ans->min = nla_get_u64(tb[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]);
+		ans->has_min = true;
+	} else if (tb[NL_POLICY_TYPE_ATTR_MIN_VALUE_S]) {
+		ans->min = (int64_t)nla_get_u64(tb[NL_POLICY_TYPE_ATTR_MIN_VALUE_S]);
+		ans->has_min = true;
+	}
+	if (tb[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]) {
+		ans->max = nla_get_u64(tb[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]);
+		ans->has_max = true;
+	} else if (tb[NL_POLICY_TYPE_ATTR_MAX_VALUE_S]) {
+		ans->max = (int64_t)nla_get_u64(tb[NL_POLICY_TYPE_ATTR_MAX_VALUE_S]);
+		ans->has_max = true;
+	}
+}
 
 /*
  * Reads the extack TLVs that start @off bytes into the message @nlh (an
@@ -94,6 +134,12 @@ static void read_ext_ack(struct nl_answer *ans, const struct nlmsghdr *nlh,
 		if (*m)
 			ans->msg = xstrdup(m);
 	}
+	if (tb[NLMSGERR_ATTR_OFFS]) {
+		ans->offs = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+		ans->has_offs = true;
+	}
+	if (tb[NLMSGERR_ATTR_POLICY])
+		read_policy(ans, tb[NLMSGERR_ATTR_POLICY]);
 	if (tb[NLMSGERR_ATTR_MISS_TYPE]) {
 		ans->miss_type = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
 		ans->has_miss_type = true;
@@ -315,13 +361,95 @@ void nl_put_string(struct nl_msg *req, int attr, const char *value)
 		request_bug();
 }
 
-/* The kernel refused: say why, in its words when it gave some. */
-static void report_error(const struct nl_answer *ans, const char *what)
+/*
+ * The attribute the extack's offset points to in the request @req (@len
+ * bytes from its netlink header), or NULL when it is not a whole one.
+ */
+static const struct nlattr *bad_attr(const struct nl_answer *ans,
+				     const void *req, size_t len)
 {
+	const struct nlattr *a;
+
+	if (!ans->has_offs || !req || ans->offs < NLMSG_HDRLEN ||
+	    ans->offs > len || len - ans->offs < NLA_HDRLEN)
+		return NULL;
+	a = (const struct nlattr *)((const char *)req + ans->offs);
+	if (a->nla_len < NLA_HDRLEN || a->nla_len > len - ans->offs)
+		return NULL;
+	return a;
+}
+
+/* An integer attribute's value, signed as the spec types it. */
+static bool attr_int(const struct nlattr *a, long long *v)
+{
+	int type = nla_type(a);
+	bool sign = type <= PCIESW_A_MAX &&
+		    spec_reply_policy[type].type == NLA_S32;
+
+	switch (nla_len(a)) {
+	case 1:
+		*v = nla_get_u8(a);
+		return true;
+	case 4:
+		*v = sign ? (long long)(int32_t)nla_get_u32(a) :
+			    (long long)nla_get_u32(a);
+		return true;
+	case 8:
+		*v = (long long)nla_get_u64(a);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The kernel refused: say why, after what the command was doing, in the
+ * kernel's words when it gave some; a bad attribute by its spec name, and
+ * a number out of range with the range (the policy's, from the extack, or
+ * else the spec's): "cannot set switch 3: switch-mps: 64 is out of range
+ * 128-4096".
+ */
+static void report_error(const struct nl_answer *ans, const char *what,
+			 const void *req, size_t len)
+{
+	const struct nlattr *a = bad_attr(ans, req, len);
+	bool has_min = ans->has_min, has_max = ans->has_max;
+	long long min = ans->min, max = ans->max, v;
+	const char *name;
+	int type;
+
+	if (ans->err == EPERM && !ans->msg) {
+		error("%s: operation not permitted (need CAP_NET_ADMIN)", what);
+		return;
+	}
+	if (a) {
+		type = nla_type(a);
+		name = attr_name(type);
+		if (!has_min && !has_max && type <= PCIESW_A_MAX) {
+			has_min = spec_attr_checks[type].has_min;
+			has_max = spec_attr_checks[type].has_max;
+			min = spec_attr_checks[type].min;
+			max = spec_attr_checks[type].max;
+		}
+		if (attr_int(a, &v) && ((has_min && v < min) ||
+					(has_max && v > max))) {
+			if (has_min && has_max)
+				error("%s: %s: %lld is out of range %lld-%lld",
+				      what, name, v, min, max);
+			else if (has_max)
+				error("%s: %s: %lld is above the maximum %lld",
+				      what, name, v, max);
+			else
+				error("%s: %s: %lld is below the minimum %lld",
+				      what, name, v, min);
+			return;
+		}
+		error("%s: %s: %s", what, name,
+		      ans->msg ? ans->msg : strerror(ans->err));
+		return;
+	}
 	if (ans->msg)
-		error("%s", ans->msg);
-	else if (ans->err == EPERM)
-		error("operation not permitted (need CAP_NET_ADMIN)");
+		error("%s: %s", what, ans->msg);
 	else if (ans->has_miss_type)
 		error("%s: missing attribute %s", what,
 		      attr_name(ans->miss_type));
@@ -333,10 +461,14 @@ int nl_request_run(struct nl_session *s, struct nl_msg *req,
 		   struct msg_list *replies, const char *what, ...)
 {
 	struct nl_answer *ans = &s->ans;
+	bool dump = nlmsg_hdr(req)->nlmsg_flags & NLM_F_DUMP;
 	char *context = NULL;
+	void *sent = NULL;
+	size_t sent_len = 0;
+	int err, ret = EXIT_OK, tries = 0;
 	va_list ap;
-	int err, ret = EXIT_OK;
 
+again:
 	free(ans->msg);
 	*ans = (struct nl_answer){ .replies = replies };
 
@@ -345,13 +477,29 @@ int nl_request_run(struct nl_session *s, struct nl_msg *req,
 	 * a dump ends in NLMSG_DONE (or an error if it cannot start).  Until
 	 * one of those arrives, replies keep coming, maybe over many reads.
 	 */
+	nlmsg_hdr(req)->nlmsg_seq = NL_AUTO_SEQ;
 	err = nl_send_auto(s->sk, req);
-	nlmsg_free(req);
+	/* what was sent, for the extack's offset of a bad attribute */
+	if (!sent && err >= 0) {
+		sent_len = nlmsg_hdr(req)->nlmsg_len;
+		sent = xmalloc(sent_len);
+		memcpy(sent, nlmsg_hdr(req), sent_len);
+	}
 	while (err >= 0 && !ans->done)
 		err = nl_recvmsgs(s->sk, s->cb);
 	/* our callbacks stop libnl with an error code after a kernel error */
 	if (ans->done && ans->err)
 		err = 0;
+	/*
+	 * The objects changed while the dump went on (NLM_F_DUMP_INTR): what
+	 * came may mix old and new.  Ask again, a few times.
+	 */
+	if (dump && ans->interrupted && !ans->err &&
+	    (err >= 0 || err == -NLE_DUMP_INTR) && ++tries < DUMP_TRIES) {
+		if (replies)
+			msg_list_free(replies);
+		goto again;
+	}
 
 	if (err < 0 || ans->err || ans->interrupted) {
 		va_start(ap, what);
@@ -362,15 +510,18 @@ int nl_request_run(struct nl_session *s, struct nl_msg *req,
 			error("%s: %s", context ? context : what,
 			      nl_geterror(err));
 		else if (ans->err)
-			report_error(ans, context ? context : what);
+			report_error(ans, context ? context : what, sent,
+				     sent_len);
 		else
-			error("%s: the kernel's answer changed while it was read; try again",
-			      context ? context : what);
+			error("%s: the kernel's answer changed while it was read, %d times; try again",
+			      context ? context : what, tries);
 		free(context);
 		if (replies)
 			msg_list_free(replies);
 		ret = EXIT_FAIL;
 	}
+	nlmsg_free(req);
+	free(sent);
 	ans->replies = NULL;
 	return ret;
 }
