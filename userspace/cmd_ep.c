@@ -68,7 +68,7 @@ static int parse_switch_ep(int argc, char **argv, uint32_t *id,
 {
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 1)
 		return usage_error("missing switch");
@@ -181,7 +181,7 @@ int cmd_ep_add(int argc, char **argv)
 	char *choices, *what;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 1)
 		return usage_error("missing switch");

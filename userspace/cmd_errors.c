@@ -185,7 +185,7 @@ int cmd_errors_clear(int argc, char **argv)
 	uint32_t id, port = 0;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	ret = parse_switch_opt_port(argc, argv, &id, &port);
 	if (ret)
@@ -219,7 +219,7 @@ int cmd_errors_threshold(int argc, char **argv)
 	bool one = argc == 4;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 3)
 		return usage_error("expected SWITCH [PORT] COUNTER VALUE");

@@ -65,7 +65,7 @@ int cmd_lanes_set(int argc, char **argv)
 	uint32_t id;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 1)
 		return usage_error("missing switch");

@@ -28,7 +28,7 @@ int cmd_port_show(int argc, char **argv)
 	size_t i;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	ret = parse_switch_opt_port(argc, argv, &id, &port);
 	if (ret)
@@ -216,7 +216,7 @@ int cmd_port_set(int argc, char **argv)
 	uint32_t id, port = 0;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	ret = parse_switch_port(argc, argv, &id, &port);
 	if (!ret)

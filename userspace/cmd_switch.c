@@ -32,7 +32,7 @@ int cmd_list(int argc, char **argv)
 	size_t i;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc)
 		return usage_error("too many arguments: \"%s\"", argv[0]);
@@ -161,7 +161,7 @@ int cmd_switch_add(int argc, char **argv)
 	uint32_t id;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 1)
 		return usage_error("missing switch id");
@@ -193,7 +193,7 @@ int cmd_switch_del(int argc, char **argv)
 	uint32_t id;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 1)
 		return usage_error("missing switch id");
@@ -310,7 +310,7 @@ int cmd_switch_set(int argc, char **argv)
 	uint32_t id;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 1)
 		return usage_error("missing switch");

@@ -115,7 +115,7 @@ int cmd_vpd_set(int argc, char **argv)
 	uint32_t id;
 	int ret;
 
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 3)
 		return usage_error("expected SWITCH FIELD TEXT");

@@ -17,6 +17,7 @@
 #include <linux/pciesw.h>
 
 #include "cmd.h"
+#include "objs.h"
 #include "print.h"
 #include "util.h"
 
@@ -104,6 +105,7 @@ static const struct command commands[] = {
 			"With -j: {\"switch\": NAME, \"groups\": [...]} where each group\n"
 			"has the group-get attributes and \"ports\", an array of its port\n"
 			"ids; without SWITCH, an array of such objects.\n",
+		.dflt = true,
 		.run = cmd_lanes_show,
 	},
 	{
@@ -145,6 +147,7 @@ static const struct command commands[] = {
 			"port-get attributes, port-ltssm-transition an array of\n"
 			"{transition-time (ns), transition-from, transition-to}, oldest\n"
 			"first; without PORT, {\"switch\": NAME, \"ports\": [...]}.\n",
+		.dflt = true,
 		.run = cmd_port_show,
 	},
 	{
@@ -186,6 +189,7 @@ static const struct command commands[] = {
 			"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
 			"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"
 			"such objects.\n",
+		.dflt = true,
 		.run = cmd_ep_list,
 	},
 	{
@@ -566,6 +570,7 @@ static const struct command commands[] = {
 		.args = "[SWITCH]",
 		.summary = "the same as show: a switch, its settings, lane groups",
 		.help = show_help,
+		.dflt = true,
 		.run = cmd_show,
 	},
 	{
@@ -714,6 +719,17 @@ static void main_help(void)
 	       "       switchctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
 	       "       switchctl [OBJECT] [COMMAND] --help\n"
 	       "\n"
+	       "Objects and commands may be shortened to a unique prefix (port sh);\n"
+	       "an object alone, or followed by SWITCH, shows or lists (port\n"
+	       "pciesw0 = port show pciesw0).  Options take --opt=value as well\n"
+	       "as --opt value; \"--\" ends the options.  JSON (-j) is an object\n"
+	       "for one switch, an array of such objects for all switches.\n"
+	       "Errors the kernel reports keep the command's context and name the\n"
+	       "attribute (its spec name): \"error: cannot set switch 0: switch-mps:\n"
+	       "MPS must be a power of 2 ...\"; a number outside the range of the\n"
+	       "kernel's policy or the spec gets the range: \"ATTR: 0 is out of\n"
+	       "range 1-16\".\n"
+	       "\n"
 	       "Manage pciesw virtual PCIe switch cards through the \"%s\" generic\n"
 	       "netlink family.\n"
 	       "\n"
@@ -724,7 +740,7 @@ static void main_help(void)
 	       "this help, or a command's");
 	printf("\n%s"
 	       "\n"
-	       "Options (before the command):\n"
+	       "Options (before the command, or after it as in iproute2):\n"
 	       "  -j, --json      JSON output; keys are the attribute names of the\n"
 	       "                  netlink spec (Documentation/netlink/specs/pciesw.yaml)\n"
 	       "  -p, --pretty    indented JSON (implies --json)\n"
@@ -746,15 +762,7 @@ static void command_help(const struct command *c)
 	printf("\n%s", exit_help);
 }
 
-static bool is_object(const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < NR_COMMANDS; i++)
-		if (commands[i].object && !strcmp(commands[i].object, word))
-			return true;
-	return false;
-}
+static bool is_object(const char *word);
 
 static void object_help(const char *object)
 {
@@ -803,37 +811,122 @@ static const struct command *find_command(const char *object,
 	return NULL;
 }
 
+/*
+ * The word @w, or the one word it is a prefix of (iproute2's "port sh"),
+ * among the top-level words (@object NULL: objects and commands without
+ * one) or the commands of @object.  An exact match wins.  NULL if there is
+ * none; with several, a usage error naming them, *@ret set.
+ */
+static const char *resolve(const char *object, const char *w, int *ret)
+{
+	const char *found = NULL, *word;
+	char *all = NULL, *next;
+	size_t i, len = strlen(w), n = 0;
+
+	*ret = EXIT_OK;
+	for (i = 0; i < NR_COMMANDS; i++) {
+		const struct command *c = &commands[i];
+
+		if (object)
+			word = c->object && !strcmp(c->object, object) ?
+			       c->name : NULL;
+		else
+			word = c->object ? c->object : c->name;
+		if (word && !strcmp(word, w))
+			return word;
+	}
+	if (!len)
+		return NULL;
+	for (i = 0; i < NR_COMMANDS; i++) {
+		const struct command *c = &commands[i];
+
+		if (object)
+			word = c->object && !strcmp(c->object, object) ?
+			       c->name : NULL;
+		else
+			word = c->object ? c->object : c->name;
+		/* an object's word comes once per command: count it once */
+		if (!word || strncmp(word, w, len) ||
+		    (found && !strcmp(found, word)) ||
+		    (all && strstr(all, word)))
+			continue;
+		next = xasprintf("%s%s%s", all ? all : "", all ? ", " : "",
+				 word);
+		free(all);
+		all = next;
+		if (!found)
+			found = word;
+		n++;
+	}
+	if (n > 1) {
+		*ret = usage_error("ambiguous command \"%s%s%s\": %s",
+				   object ? object : "", object ? " " : "", w,
+				   all);
+		found = NULL;
+	}
+	free(all);
+	return found;
+}
+
+static bool is_object(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (commands[i].object && !strcmp(commands[i].object, word))
+			return true;
+	return false;
+}
+
 static bool is_help(const char *arg)
 {
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
 /*
- * Global options after the command would be taken for its arguments; say
- * where they go instead of "invalid switch \"-j\"".
+ * -j, -p (and bundles such as -jp), --json and --pretty after the command
+ * (before a "--") are the global options, as iproute2 takes them: taken
+ * out of argv[0..*argc), the output set up by them.  -V there is a usage
+ * error (it goes before the command).
  */
-static int misplaced_option(int argc, char **argv)
+static int output_options_after(int *argc, char **argv)
 {
-	static const char *const long_global[] = {
-		"--json", "--pretty", "--version",
-	};
+	bool json = false, pretty = false;
 	const char *a;
-	size_t g;
-	int i;
+	int i, n = 0;
 
-	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+	for (i = 0; i < *argc; i++) {
 		a = argv[i];
-		/* -j, -p, -V and bundles of them such as -jp */
+		if (!strcmp(a, "--")) {
+			while (i < *argc)
+				argv[n++] = argv[i++];
+			break;
+		}
 		if (a[0] == '-' && a[1] && a[1] != '-' &&
-		    strspn(a + 1, "jpV") == strlen(a + 1))
-			goto misplaced;
-		for (g = 0; g < sizeof(long_global) / sizeof(long_global[0]); g++)
-			if (!strcmp(a, long_global[g]))
-				goto misplaced;
+		    strspn(a + 1, "jpV") == strlen(a + 1)) {
+			if (strchr(a, 'V'))
+				return usage_error("option \"%s\" goes before the command",
+						   a);
+			json = true;
+			pretty = pretty || strchr(a, 'p');
+			continue;
+		}
+		if (!strcmp(a, "--json")) {
+			json = true;
+			continue;
+		}
+		if (!strcmp(a, "--pretty")) {
+			json = pretty = true;
+			continue;
+		}
+		if (!strcmp(a, "--version"))
+			return usage_error("option \"%s\" goes before the command",
+					   a);
+		argv[n++] = argv[i];
 	}
+	*argc = n;
+	output_options(json, pretty);
 	return EXIT_OK;
-misplaced:
-	return usage_error("option \"%s\" goes before the command", a);
 }
 
 /* --help anywhere among a command's arguments (before "--") asks for help. */
@@ -867,20 +960,33 @@ static int finish_help(void)
 static const struct command *lookup(int argc, char **argv, int *used,
 				    int *ret, bool dflt)
 {
-	const struct command *c, *d;
+	const struct command *c = NULL, *d;
+	const char *word, *sub;
 
-	*ret = EXIT_OK;
-	if (!is_object(argv[0])) {
-		*used = 1;
-		c = find_command(NULL, argv[0]);
-		if (!c)
+	word = resolve(NULL, argv[0], ret);
+	if (!word) {
+		if (!*ret)
 			*ret = usage_error("unknown command \"%s\"", argv[0]);
-		return c;
+		return NULL;
 	}
-	usage_context(argv[0]);
+	/* the full word from here on: help texts and messages use it */
+	argv[0] = (char *)word;
+	if (!is_object(word)) {
+		*used = 1;
+		return find_command(NULL, word);
+	}
+	usage_context(word);
 	*used = 2;
-	d = dflt ? default_command(argv[0]) : NULL;
-	c = argc < 2 ? NULL : find_command(argv[0], argv[1]);
+	d = dflt ? default_command(word) : NULL;
+	if (argc >= 2 && !is_help(argv[1])) {
+		sub = resolve(word, argv[1], ret);
+		if (*ret)
+			return NULL;
+		if (sub) {
+			argv[1] = (char *)sub;
+			c = find_command(word, sub);
+		}
+	}
 	if (!c && d && (argc < 2 || !is_help(argv[1]))) {
 		*used = 1;
 		return d;
@@ -890,7 +996,7 @@ static const struct command *lookup(int argc, char **argv, int *used,
 		return NULL;
 	}
 	if (!c)
-		*ret = usage_error("unknown command \"%s %s\"", argv[0],
+		*ret = usage_error("unknown command \"%s %s\"", word,
 				   argv[1]);
 	return c;
 }
@@ -986,10 +1092,11 @@ int main(int argc, char **argv)
 	context = c->object ? xasprintf("%s %s", c->object, c->name) :
 			      xstrdup(c->name);
 	usage_context(context);
-	ret = c->own_options ? EXIT_OK :
-			       misplaced_option(argc - used, argv + used);
+	argc -= used;
+	argv += used;
+	ret = c->own_options ? EXIT_OK : output_options_after(&argc, argv);
 	if (!ret)
-		ret = c->run(argc - used, argv + used);
+		ret = c->run(argc, argv);
 	usage_context(NULL);
 	free(context);
 	return ret;

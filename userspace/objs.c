@@ -135,6 +135,8 @@ static const struct cmd_opt *find_opt(const struct cmd_opt *opts,
 int take_options(int *argc, char **argv, const struct cmd_opt *opts)
 {
 	const struct cmd_opt *o;
+	const char *eq;
+	char *name;
 	int i, n = 0;
 
 	for (i = 0; i < *argc; i++) {
@@ -144,6 +146,24 @@ int take_options(int *argc, char **argv, const struct cmd_opt *opts)
 			while (++i < *argc)
 				argv[n++] = argv[i];
 			break;
+		}
+		/* "--name=value", as getopt_long takes it */
+		eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+		if (eq) {
+			name = xasprintf("%.*s", (int)(eq - a), a);
+			o = find_opt(opts, name);
+			free(name);
+			if (!o)
+				return usage_error("unknown option \"%.*s\"",
+						   (int)(eq - a), a);
+			if (!o->value)
+				return usage_error("\"%s\" takes no value",
+						   o->name);
+			if (*o->value)
+				return usage_error("\"%s\" given twice",
+						   o->name);
+			*o->value = eq + 1;
+			continue;
 		}
 		o = a[0] == '-' ? find_opt(opts, a) : NULL;
 		if (!o) {
@@ -203,13 +223,21 @@ void counters_read(const struct nlmsghdr *nlh, struct counter_set *c)
 	nl_for_each_attr(nlh, PCIESW_A_COUNTER, read_counter, c);
 }
 
-int no_options(int argc, char **argv)
+int no_options(int *argc, char **argv)
 {
 	int i;
 
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < *argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			/* the rest are arguments, whatever they look like */
+			memmove(&argv[i], &argv[i + 1],
+				(*argc - i - 1) * sizeof(*argv));
+			(*argc)--;
+			break;
+		}
 		if (argv[i][0] == '-' && argv[i][1])
 			return usage_error("unknown option \"%s\"", argv[i]);
+	}
 	return EXIT_OK;
 }
 
@@ -224,7 +252,7 @@ int parse_switch_arg(const char *arg, uint32_t *id)
 int parse_target(int argc, char **argv, struct target *t)
 {
 	t->all = true;
-	if (no_options(argc, argv))
+	if (no_options(&argc, argv))
 		return EXIT_USAGE;
 	if (argc > 1)
 		return usage_error("too many arguments: \"%s\"", argv[1]);

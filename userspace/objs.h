@@ -64,8 +64,11 @@ int parse_on_off(const char *word, const char *arg, const char *on,
 		 const char *off, int *val);
 /* Parses a lane mask: a number (0x8000: lane 15 of the port) or "none". */
 int parse_lane_mask(const char *arg, uint32_t *mask);
-/* Commands take no options: "-x" is a wrong option, not an argument. */
-int no_options(int argc, char **argv);
+/*
+ * Commands take no options: "-x" is a wrong option, not an argument.  A
+ * "--" ends the check and is taken out of argv[0..*argc).
+ */
+int no_options(int *argc, char **argv);
 
 /*
  * The options of a command that has some, anywhere among its arguments.
@@ -85,7 +88,8 @@ struct cmd_opt {
  * argv[0..*argc), leaving the other arguments in order and *argc their
  * number.  "-" followed by a digit is an argument (a negative number);
  * any other "-x" is a usage error, as is an option given twice or without
- * its value.  "--" ends the options.
+ * its value.  A value goes in the next argument or after '='
+ * ("--interval=0.5").  "--" ends the options.
  */
 int take_options(int *argc, char **argv, const struct cmd_opt *opts);
 
