@@ -20,6 +20,8 @@ packages=(
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
 	# promtool (switchctl export test)
 	prometheus
+	# packaging: DKMS (scripts/dkms-check.sh), man page lint
+	dkms mandoc
 	# debug kernel build
 	flex bison libelf-dev bc rsync zstd xz-utils libssl-dev
 )
