@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Static checks of the kernel side: checkpatch --strict (from the
-# linux-source-6.12 tarball) and sparse on every given kernel.  Any finding
+# linux-source-6.12 tarball) and sparse on every given kernel; and
+# mandoc -Tlint of the man pages.  Any finding
 # in kmod/ or include/ fails.  Prints TAP.
 #   scripts/static-check.sh KDIR...
 set -uo pipefail
@@ -50,6 +51,16 @@ grep -v '^total: 0 errors, 0 warnings, 0 checks' "$log" |
 test ! -s "$log.f"
 result $? "checkpatch --strict kmod/ include/" "$log.f"
 rm -f "$log.f"
+
+# the man pages; style messages about pages the host lacks (the other
+# page of the pair not installed, the system's mandoc.db) do not count
+if command -v mandoc >/dev/null; then
+	mandoc -Tlint -Wwarning Documentation/man/*.[1-9] > "$log" 2>&1
+	result $? "mandoc -Tlint Documentation/man/" "$log"
+else
+	echo "mandoc missing: run scripts/deps.sh" > "$log"
+	result 1 "mandoc -Tlint Documentation/man/" "$log"
+fi
 
 scripts/netlink-gen.sh --check > "$log" 2>&1
 result $? "generated netlink code matches the spec (scripts/netlink-gen.sh)" "$log"
