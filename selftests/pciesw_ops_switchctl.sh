@@ -213,7 +213,14 @@ if [[ $OUT == *'"switch-pci-view":true'* ]]; then
 	sc ep show $SW "${first% *}"
 	check "ep show: PCI ${first#* }" eval '[[ $OUT == *"PCI ${first#* }"* ]]'
 else
-	skip "PCI names" "the PCI view is off"
+	# the debug plan's pci_view=0: no PCI names, said so
+	check "show -j: switch-pci-view false" \
+		eval '[[ $OUT == *"\"switch-pci-view\":false"* ]]'
+	sc_ok "status -j $SW" -j status $SW
+	jqo '[.ports[] | select(."port-pci-name" != null)] | length'
+	check_eq "status -j: no port-pci-name without the PCI view" 0 "$J"
+	sc port show $SW 0
+	check "port show: PCI - without the PCI view" eval '[[ $OUT == *"PCI -"* ]]'
 fi
 
 # ---- habits -----------------------------------------------------------------
