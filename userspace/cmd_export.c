@@ -492,11 +492,7 @@ static void export_write(FILE *f, const struct export_data *d)
 
 static int export_fetch(const struct target *t, struct export_data *d)
 {
-	static const struct {
-		uint8_t cmd;
-		const char *what;
-		size_t off;
-	} parts[] = {
+	static const struct objs_part parts[] = {
 		{ PCIESW_CMD_PORT_GET, "ports", offsetof(struct export_data, ports) },
 		{ PCIESW_CMD_COUNTER_GET, "counters", offsetof(struct export_data, ctr) },
 		{ PCIESW_CMD_THRESHOLD_GET, "thresholds", offsetof(struct export_data, thr) },
@@ -504,25 +500,13 @@ static int export_fetch(const struct target *t, struct export_data *d)
 		{ PCIESW_CMD_VPD_GET, "VPD", offsetof(struct export_data, vpd) },
 	};
 	struct nl_session *s;
-	size_t i;
-	char *what;
 	int ret;
 
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	what = t->all ? xstrdup("cannot list switches") :
-			xasprintf("cannot get switch %u", t->id);
-	ret = objs_fetch(s, PCIESW_CMD_SWITCH_GET, t->all, !t->all, t->id,
-			 &d->sw, what);
-	free(what);
-	for (i = 0; !ret && i < sizeof(parts) / sizeof(parts[0]); i++) {
-		what = xasprintf("cannot list %s", parts[i].what);
-		ret = objs_fetch(s, parts[i].cmd, true, !t->all, t->id,
-				 (struct objs *)((char *)d + parts[i].off),
-				 what);
-		free(what);
-	}
+	ret = fetch_with_parts(s, t, &d->sw, d, parts,
+			       sizeof(parts) / sizeof(parts[0]));
 	nl_session_close(s);
 	return ret;
 }

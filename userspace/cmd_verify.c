@@ -53,36 +53,20 @@ static void live_free(struct live *l)
 
 static int live_fetch(const struct target *t, struct live *l)
 {
-	static const struct {
-		uint8_t cmd;
-		const char *what;
-		size_t off;
-	} parts[] = {
+	static const struct objs_part parts[] = {
 		{ PCIESW_CMD_GROUP_GET, "lane groups", offsetof(struct live, groups) },
 		{ PCIESW_CMD_PORT_GET, "ports", offsetof(struct live, ports) },
 		{ PCIESW_CMD_EP_GET, "endpoints", offsetof(struct live, eps) },
 		{ PCIESW_CMD_VPD_GET, "VPD", offsetof(struct live, vpd) },
 	};
 	struct nl_session *s;
-	size_t i;
-	char *what;
 	int ret;
 
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	what = t->all ? xstrdup("cannot list switches") :
-			xasprintf("cannot get switch %u", t->id);
-	ret = objs_fetch(s, PCIESW_CMD_SWITCH_GET, t->all, !t->all, t->id,
-			 &l->sw, what);
-	free(what);
-	for (i = 0; !ret && i < sizeof(parts) / sizeof(parts[0]); i++) {
-		what = xasprintf("cannot list %s", parts[i].what);
-		ret = objs_fetch(s, parts[i].cmd, true, !t->all, t->id,
-				 (struct objs *)((char *)l + parts[i].off),
-				 what);
-		free(what);
-	}
+	ret = fetch_with_parts(s, t, &l->sw, l, parts,
+			       sizeof(parts) / sizeof(parts[0]));
 	nl_session_close(s);
 	if (ret)
 		live_free(l);

@@ -264,11 +264,12 @@ int parse_target(int argc, char **argv, struct target *t)
 	return EXIT_OK;
 }
 
-int fetch_with_children(struct nl_session *s, const struct target *t,
-			uint8_t cmd, struct objs *sw, struct objs *ch,
-			const char *children)
+int fetch_with_parts(struct nl_session *s, const struct target *t,
+		     struct objs *sw, void *base, const struct objs_part *parts,
+		     size_t n)
 {
 	char *what;
+	size_t i;
 	int ret;
 
 	what = t->all ? xstrdup("cannot list switches") :
@@ -276,13 +277,26 @@ int fetch_with_children(struct nl_session *s, const struct target *t,
 	ret = objs_fetch(s, PCIESW_CMD_SWITCH_GET, t->all, !t->all, t->id, sw,
 			 what);
 	free(what);
-	if (ret)
-		return ret;
-	what = t->all ? xasprintf("cannot list %s", children) :
-			xasprintf("cannot list %s of switch %u", children,
-				  t->id);
-	ret = objs_fetch(s, cmd, true, !t->all, t->id, ch, what);
-	free(what);
+	for (i = 0; !ret && i < n; i++) {
+		what = t->all ? xasprintf("cannot list %s", parts[i].what) :
+				xasprintf("cannot list %s of switch %u",
+					  parts[i].what, t->id);
+		ret = objs_fetch(s, parts[i].cmd, true, !t->all, t->id,
+				 (struct objs *)((char *)base + parts[i].off),
+				 what);
+		free(what);
+	}
+	return ret;
+}
+
+int fetch_with_children(struct nl_session *s, const struct target *t,
+			uint8_t cmd, struct objs *sw, struct objs *ch,
+			const char *children)
+{
+	const struct objs_part part = { cmd, children, 0 };
+	int ret;
+
+	ret = fetch_with_parts(s, t, sw, ch, &part, 1);
 	if (ret)
 		objs_free(sw);
 	return ret;

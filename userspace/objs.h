@@ -119,6 +119,22 @@ int fetch_with_children(struct nl_session *s, const struct target *t,
 			uint8_t cmd, struct objs *sw, struct objs *ch,
 			const char *children);
 
+/* One kind of object fetch_with_parts() gets, into base + @off. */
+struct objs_part {
+	uint8_t cmd;
+	const char *what;	/* "ports": names it in errors */
+	size_t off;		/* of its struct objs in the caller's struct */
+};
+
+/*
+ * As fetch_with_children(), with several kinds: the switches of @t into
+ * @sw, then each of the @n @parts into the struct objs at @base +
+ * part->off.  On an error what was fetched stays for the caller to free.
+ */
+int fetch_with_parts(struct nl_session *s, const struct target *t,
+		     struct objs *sw, void *base, const struct objs_part *parts,
+		     size_t n);
+
 /*
  * What show, status, lanes show and ep list share: parse [SWITCH], fetch the
  * switches with their objects of type @cmd (and, if @extra_cmd is not 0, a
