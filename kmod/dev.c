@@ -467,9 +467,12 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 	err = pciesw_debugfs_add(pdev);
 	if (err)
 		goto err_hwmon_del;
-	err = pciesw_pci_add(pdev);
+	err = pciesw_blk_add(pdev);
 	if (err)
 		goto err_debugfs_del;
+	err = pciesw_pci_add(pdev);
+	if (err)
+		goto err_blk_del;
 	err = pciesw_switch_publish(sw);
 	if (err)
 		goto err_pci_del;
@@ -479,6 +482,8 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 
 err_pci_del:
 	pciesw_pci_del(pdev);
+err_blk_del:
+	pciesw_blk_del(pdev);
 err_debugfs_del:
 	pciesw_debugfs_del(pdev);
 err_hwmon_del:
@@ -499,6 +504,7 @@ static void pciesw_dev_remove(struct pciesw_dev *pdev)
 	u32 id = pdev->sw->id;
 
 	pciesw_switch_unpublish(pdev->sw);
+	pciesw_blk_del(pdev);
 	pciesw_pci_del(pdev);
 	pciesw_debugfs_del(pdev);
 	pciesw_hwmon_del(pdev);
@@ -569,6 +575,7 @@ int pciesw_dev_init(void)
 	pciesw_debugfs_init();
 	pciesw_hwmon_init();
 	pciesw_view_register(PCIESW_VIEW_DEV, &pciesw_dev_view);
+	pciesw_blk_init();
 	return 0;
 }
 
@@ -582,6 +589,7 @@ void pciesw_dev_exit(void)
 	xa_for_each(&pciesw_devs, id, pdev)
 		pciesw_dev_remove(pdev);
 	mutex_unlock(&pciesw_devs_lock);
+	pciesw_blk_exit();
 	pciesw_view_unregister(PCIESW_VIEW_DEV);
 	pciesw_hwmon_exit();
 	pciesw_debugfs_exit();

@@ -43,6 +43,7 @@ struct pciesw_child {
  * @thermal: the platform device @hwmon hangs off (hwmon.c)
  * @hwmon: the hwmon device of the temperature sensors
  * @dbg: the debugfs directory, owned by the debugfs view (debugfs.c)
+ * @blk: the disks of the NVMe drives, owned by the block view (blk.c)
  * @pci: the PCI hierarchy while the PCI view is on, owned by the PCI view
  *	(pci.c), changed only from the switch's event queue or while it is
  *	not published
@@ -57,6 +58,7 @@ struct pciesw_dev {
 	struct platform_device *thermal;
 	struct device *hwmon;
 	struct pciesw_debugfs *dbg;
+	struct pciesw_blk *blk;
 	struct pciesw_pci *pci;
 };
 
@@ -128,6 +130,12 @@ void pciesw_debugfs_init(void);
 void pciesw_debugfs_exit(void);
 int pciesw_debugfs_add(struct pciesw_dev *pdev);
 void pciesw_debugfs_del(struct pciesw_dev *pdev);
+
+/* blk.c */
+int pciesw_blk_add(struct pciesw_dev *pdev);
+void pciesw_blk_del(struct pciesw_dev *pdev);
+void pciesw_blk_init(void);
+void pciesw_blk_exit(void);
 
 /* pci.c */
 int pciesw_pci_add(struct pciesw_dev *pdev);

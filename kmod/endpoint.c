@@ -156,6 +156,8 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	ep->max_speed = speed ?: desc->max_speed;
 	ep->max_width = width ?: desc->max_width;
 	ep->mem_size = mem_size ?: desc->mem_size;
+	if (type == PCIESW_EP_TYPE_NVME)
+		ep->block_size = PCIESW_BLOCK_SIZE_DEFAULT;
 	ep->mem = pciesw_mem_create(ep->mem_size);
 	if (!ep->mem)
 		goto err_idx;
@@ -183,6 +185,34 @@ err_free:
 	kfree(ep);
 	*why = "out of endpoint ids";
 	return ERR_PTR(-ENOSPC);
+}
+
+/*
+ * The logical block size of an NVMe drive's namespace: 512 or 4096 bytes,
+ * 0 for the type's default.  Checked before pciesw_ep_add(), set right
+ * after it (its block device appears only once the link is up).
+ */
+int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
+			       const char **why)
+{
+	if (!block_size)
+		return 0;
+	if (type != PCIESW_EP_TYPE_NVME) {
+		*why = "only NVMe drives have a block size";
+		return -EINVAL;
+	}
+	if (block_size != 512 && block_size != 4096) {
+		*why = "block size must be 512 or 4096";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void pciesw_ep_set_block_size(struct pciesw_endpoint *ep, u32 block_size)
+{
+	lockdep_assert_held(&ep->sw->lock);
+	if (block_size)
+		ep->block_size = block_size;
 }
 
 /* Unplug @ep: its link goes down and it is freed. */

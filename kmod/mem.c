@@ -3,9 +3,14 @@
  * Endpoint memory windows (a GPU's BAR, an NVMe namespace): sparse page
  * stores in the manner of drivers/block/brd.c.  A page exists once something
  * wrote to it (or mapped it); until then the window reads as zeros, so a
- * 16 GiB window costs only what is touched.  Pages are never freed while the
- * store lives, so a page found once stays valid for the holder of a
- * reference to the store.
+ * 16 GiB window costs only what is touched.  A page leaves the store
+ * before the store goes only by a discard (an NVMe drive's block view
+ * trimming its blocks, pciesw_mem_discard()): the xarray's reference is
+ * dropped with put_page(), so whoever took its own reference with
+ * pciesw_mem_get_page() keeps a valid page; pciesw_mem_page() and
+ * pciesw_mem_peek() take none, and their callers rely on nobody
+ * discarding what they copy (the DMA engine and mappings of GPU windows,
+ * which are never discarded).
  */
 
 #include <linux/gfp.h>
@@ -56,7 +61,7 @@ static void pciesw_mem_release(struct kref *kref)
 
 	/* pages still mapped somewhere keep the mapping's own reference */
 	xa_for_each(&mem->pages, idx, page)
-		__free_page(page);
+		put_page(page);
 	xa_destroy(&mem->pages);
 	kfree(mem);
 }
@@ -139,6 +144,61 @@ struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
 struct page *pciesw_mem_page(struct pciesw_mem *mem, pgoff_t idx)
 {
 	return pciesw_mem_page_fill(mem, idx, NULL, NULL);
+}
+
+/**
+ * pciesw_mem_get_page - the page at @idx with a reference, or NULL (zeros)
+ * @mem: the store
+ * @idx: page index in the window
+ *
+ * As the page cache's lookups: the reference is taken speculatively under
+ * RCU and kept only if the page is still the one at @idx, so a racing
+ * discard never hands out a freed page.  put_page() it after use.
+ */
+struct page *pciesw_mem_get_page(struct pciesw_mem *mem, pgoff_t idx)
+{
+	struct page *page;
+
+	if (idx >= mem->size >> PAGE_SHIFT)
+		return NULL;
+	rcu_read_lock();
+	for (;;) {
+		page = xa_load(&mem->pages, idx);
+		if (!page)
+			break;
+		if (!get_page_unless_zero(page))
+			continue;
+		if (likely(xa_load(&mem->pages, idx) == page))
+			break;
+		put_page(page);
+	}
+	rcu_read_unlock();
+	return page;
+}
+
+/**
+ * pciesw_mem_discard - make @nr pages from @idx read as zeros again
+ * @mem: the store
+ * @idx: first page index
+ * @nr: pages
+ *
+ * Their memory is given back (resident drops); holders of a reference
+ * from pciesw_mem_get_page() keep theirs until they put it.
+ */
+void pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
+{
+	pgoff_t last = min_t(u64, idx + nr, mem->size >> PAGE_SHIFT);
+	struct page *page;
+
+	for (; idx < last; idx++) {
+		page = xa_erase(&mem->pages, idx);
+		if (!page)
+			continue;
+		atomic64_dec(&mem->resident);
+		put_page(page);
+		if (need_resched())
+			cond_resched();
+	}
 }
 
 /* The page at index @idx if it exists, NULL if it reads as zeros. */

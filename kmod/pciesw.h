@@ -141,6 +141,8 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  * @max_speed: fastest speed it trains to
  * @max_width: widest link it trains to
  * @mem_size: size of its memory window (BAR / namespace) in bytes
+ * @block_size: NVMe drives: logical block size of the namespace, 512 or
+ *	4096 bytes (its block device's); 0 for the other types
  * @mem: the pages of its memory window (mem.c)
  * @node: entry in sw->endpoints, ordered by id
  */
@@ -155,6 +157,7 @@ struct pciesw_endpoint {
 	enum pciesw_link_speed max_speed;
 	u8 max_width;
 	u64 mem_size;
+	u32 block_size;
 	struct pciesw_mem *mem;
 	struct list_head node;
 };
@@ -558,8 +561,14 @@ struct page *pciesw_mem_page(struct pciesw_mem *mem, unsigned long idx);
 struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, unsigned long idx,
 				  const void *fill, bool *filled);
 struct page *pciesw_mem_peek(struct pciesw_mem *mem, unsigned long idx);
+struct page *pciesw_mem_get_page(struct pciesw_mem *mem, unsigned long idx);
+void pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
+			unsigned long nr);
 
 /* endpoint.c; all called with sw->lock held */
+
+/* logical block size of an NVMe drive unless ep-add names one */
+#define PCIESW_BLOCK_SIZE_DEFAULT	512
 
 /* the argument of an endpoint add that pciesw_ep_check() refused */
 enum pciesw_ep_arg {
@@ -577,6 +586,9 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
 				      enum pciesw_link_speed speed, u8 width,
 				      u64 mem_size, const char **why);
+int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
+			       const char **why);
+void pciesw_ep_set_block_size(struct pciesw_endpoint *ep, u32 block_size);
 void pciesw_ep_del(struct pciesw_endpoint *ep);
 void pciesw_ep_free(struct pciesw_endpoint *ep);
 struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);
@@ -871,9 +883,13 @@ struct pciesw_event {
  * order.
  */
 enum pciesw_view_id {
+	/* block devices that go, before the devices they hang off (blk.c) */
+	PCIESW_VIEW_BLK_GO,
 	PCIESW_VIEW_PCI,	/* the PCI hierarchy (pci.c) */
 	PCIESW_VIEW_DEBUGFS,	/* debugfs directories (debugfs.c) */
 	PCIESW_VIEW_DEV,	/* devices and uevents (dev.c) */
+	/* block devices that come, after the devices they hang off (blk.c) */
+	PCIESW_VIEW_BLK,
 	PCIESW_VIEW_HWMON,	/* hwmon alarms (hwmon.c) */
 	PCIESW_VIEW_NETLINK,	/* notifications (netlink.c) */
 	PCIESW_NR_VIEWS

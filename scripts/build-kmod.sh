@@ -75,6 +75,37 @@ mkdir -p "$out/generated"
 	else
 		echo "#define pciesw_pci_set_override(pdev, name) driver_set_override(&(pdev)->dev, &(pdev)->driver_override, name, strlen(name))"
 	fi
+	# the queue limits are given to blk_mq_alloc_disk() and the queue's
+	# features (write cache, FUA) are limits since 6.11; before, they are
+	# set on the queue after it is made
+	if has 'define blk_mq_alloc_disk\(set, lim, queuedata\)' include/linux/blk-mq.h &&
+	   has 'BLK_FEAT_WRITE_CACHE' include/linux/blkdev.h; then
+		cat <<-'EOF'
+		#define pciesw_blk_alloc_disk(set, lim, data) ({			\
+			(lim)->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;	\
+			blk_mq_alloc_disk(set, lim, data);			\
+		})
+		EOF
+	else
+		cat <<-'EOF'
+		#define pciesw_blk_alloc_disk(set, lim, data) ({			\
+			struct gendisk *__d = blk_mq_alloc_disk(set, data);	\
+			if (!IS_ERR(__d)) {					\
+				struct request_queue *__q = __d->queue;		\
+				blk_queue_logical_block_size(__q, (lim)->logical_block_size); \
+				blk_queue_physical_block_size(__q, (lim)->physical_block_size); \
+				blk_queue_io_min(__q, (lim)->io_min);		\
+				blk_queue_max_hw_sectors(__q, (lim)->max_hw_sectors); \
+				blk_queue_max_discard_sectors(__q, (lim)->max_hw_discard_sectors); \
+				blk_queue_max_write_zeroes_sectors(__q, (lim)->max_write_zeroes_sectors); \
+				__q->limits.discard_granularity = (lim)->discard_granularity; \
+				blk_queue_flag_set(QUEUE_FLAG_NONROT, __q);	\
+				blk_queue_write_cache(__q, true, true);		\
+			}							\
+			__d;							\
+		})
+		EOF
+	fi
 } > "$out/generated/pciesw_compat.h.new"
 # rewrite only on change, so an unchanged header does not rebuild everything
 if cmp -s "$out/generated/pciesw_compat.h.new" "$out/generated/pciesw_compat.h"; then

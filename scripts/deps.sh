@@ -18,6 +18,8 @@ packages=(
 	gcc make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev libjson-c-dev sparse
 	# test clients and tools
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
+	# block device clients (selftests/pciesw_block.sh, G1-G3 of make bench)
+	fio xfsprogs e2fsprogs mdadm util-linux
 	# promtool (switchctl export test)
 	prometheus
 	# packaging: DKMS (scripts/dkms-check.sh), man page lint

@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The block view: every NVMe drive of a switch is a blk-mq disk whose data
+ * is the drive's memory window (mem.c), the same bytes the DMA engine and
+ * mmap of /dev/pcieswN see.  Modelled on drivers/block/null_blk and brd.c:
+ * requests are served inline from the sparse page store, a discard or
+ * write-zeroes gives the window's pages back.
+ *
+ * Names: pcieswSnI for NVMe drive nvmeI of switch S (partitions pcieswSnIpP),
+ * stable for a switch and endpoint and apart from the nvme driver's nvmeCnN.
+ * The disk hangs off the endpoint's PCI device while the PCI view is on (so
+ * udev's by-path links name it), else off the pciesw endpoint device.
+ *
+ * Every request is a transfer through the switch model, the drive being the
+ * bus master: a read is the drive's memory writes to host memory (posted
+ * bytes in on the drive's port, out on the upstream port), a write its read
+ * requests and their completions; both count on the two ports (traffic
+ * counters, the thermal model, the ports' bit-error rates).  With pacing on
+ * a request is booked on the bandwidth model (route.c) and completes at its
+ * modelled end, from an hrtimer.  Each uncorrectable error counted on the
+ * drive's port since the last request fails one request with an I/O error
+ * (counted in the disk's io_errors); correctable errors only count.
+ *
+ * The link: while the drive's or the upstream link is down but not
+ * surprise-removed (disabled, hot reset, training), requests wait, as on an
+ * NVMe controller reset, and fail once they have waited blk_timeout_ms
+ * (30 s, nvme's io_timeout); they resume when the link is back.  A surprise
+ * down of the drive's link, an unplug, a re-bifurcation that removes its
+ * port, a change of the PCI view or removing the switch remove the disk as
+ * an NVMe hot removal does (blk_mark_disk_dead(), then del_gendisk()): what
+ * is in flight and what comes fails with I/O errors.  When the link trains
+ * again (or a drive is plugged in) a new disk appears.
+ *
+ * The view follows the model's events (event.c) in two slots: with sw->lock
+ * held, a snapshot sets each disk's state at once (new requests see it
+ * without a lock); later, PCIESW_VIEW_BLK_GO, before the PCI and dev views,
+ * removes the disks that went, and PCIESW_VIEW_BLK, after them, adds those
+ * whose drive's link came up.  Both run from the switch's event work, so
+ * disks are added and removed by one thread.
+ *
+ * Locks: sw->lock -> pciesw_blk.lock.  Requests take sw->lock only to book
+ * a paced transfer; the hardware queues are blocking (BLK_MQ_F_BLOCKING).
+ */
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/highmem.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "dev.h"
+
+static unsigned int pciesw_blk_timeout_ms = 30000;
+module_param_named(blk_timeout_ms, pciesw_blk_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(blk_timeout_ms,
+		 "How long a request waits for a drive's link that is down before it fails, ms (default 30000)");
+
+static unsigned int pciesw_blk_hw_queues = 4;
+module_param_named(blk_hw_queues, pciesw_blk_hw_queues, uint, 0444);
+MODULE_PARM_DESC(blk_hw_queues,
+		 "Hardware queues of each NVMe drive's disk, 1-64 (default 4)");
+
+static unsigned int pciesw_blk_queue_depth = 256;
+module_param_named(blk_queue_depth, pciesw_blk_queue_depth, uint, 0444);
+MODULE_PARM_DESC(blk_queue_depth,
+		 "Depth of each hardware queue, 1-1024 (default 256)");
+
+/* the largest request: 1 MiB, an NVMe drive's typical MDTS */
+#define PCIESW_BLK_MAX_SECTORS	(SZ_1M >> SECTOR_SHIFT)
+
+enum pciesw_blk_state {
+	PCIESW_BLK_UP,		/* requests go */
+	PCIESW_BLK_WAIT,	/* a link on the way is down: requests wait */
+	PCIESW_BLK_DEAD,	/* removed: requests fail, the disk goes */
+};
+
+/**
+ * struct pciesw_blk_disk - the disk of one NVMe drive
+ * @blk: the switch's block view
+ * @node: in blk->disks
+ * @sw: the switch (blk holds the reference)
+ * @ep_id: the drive's endpoint id
+ * @ep_serial: and serial: the id may name a later endpoint
+ * @port_id: its port
+ * @port_lane: first lane of its port (its counters)
+ * @up_lane: first lane of the upstream port
+ * @surprise: the port's surprise-down count when the disk was made
+ * @pci: the parent is the endpoint's PCI device
+ * @pci_name: its name, found when the disk is added
+ * @mem: the drive's window, referenced
+ * @size: bytes
+ * @block_size: logical block size
+ * @name: the disk's name
+ * @state: enum pciesw_blk_state; written with sw->lock held (or before the
+ *	disk is listed), read locklessly by requests
+ * @unc_seen: uncorrectable errors of the port that already failed a
+ *	request (or were there when the disk was made)
+ * @io_errors: requests failed by injected errors or refused routes
+ * @set: the tag set
+ * @disk: the gendisk, NULL until added
+ * @parent: the device it hangs off, referenced
+ */
+struct pciesw_blk_disk {
+	struct pciesw_blk *blk;
+	struct list_head node;
+	struct pciesw_switch *sw;
+	u32 ep_id;
+	u64 ep_serial;
+	u32 port_id;
+	u16 port_lane;
+	u16 up_lane;
+	u64 surprise;
+	bool pci;
+	char pci_name[PCIESW_PCI_NAME_LEN];
+	struct pciesw_mem *mem;
+	u64 size;
+	u32 block_size;
+	char name[DISK_NAME_LEN];
+	atomic_t state;
+	atomic64_t unc_seen;
+	atomic64_t io_errors;
+	struct blk_mq_tag_set set;
+	struct gendisk *disk;
+	struct device *parent;
+};
+
+/**
+ * struct pciesw_blk - the block view of a switch
+ * @sw: the switch
+ * @lock: protects @disks (the list; each disk's state is atomic)
+ * @disks: the drives' disks, being made, live, or dead and about to go
+ */
+struct pciesw_blk {
+	struct pciesw_switch *sw;
+	spinlock_t lock;	/* protects disks */
+	struct list_head disks;
+};
+
+/**
+ * struct pciesw_blk_cmd - per request
+ * @timer: completes a paced request at its modelled end
+ * @status: its status then
+ * @wait_since: CLOCK_MONOTONIC ns it first found the link down, 0 if not
+ */
+struct pciesw_blk_cmd {
+	struct hrtimer timer;
+	blk_status_t status;
+	u64 wait_since;
+};
+
+/* ---- requests ---- */
+
+/* Uncorrectable errors counted on the drive's port, all kinds. */
+static u64 pciesw_blk_unc(struct pciesw_blk_disk *d)
+{
+	struct pciesw_port_stats *st = &d->sw->stats[d->port_lane];
+	u64 sum = 0;
+	int c;
+
+	for (c = PCIESW_COUNTER_FIRST_UNCORRECTABLE;
+	     c <= PCIESW_COUNTER_LAST_UNCORRECTABLE; c++)
+		sum += atomic64_read(&st->counters[c]);
+	return sum;
+}
+
+/* One new uncorrectable error fails this request: claim it. */
+static bool pciesw_blk_unc_hit(struct pciesw_blk_disk *d)
+{
+	u64 now = pciesw_blk_unc(d);
+	s64 seen = atomic64_read(&d->unc_seen);
+
+	do {
+		if ((u64)seen >= now)
+			return false;
+	} while (!atomic64_try_cmpxchg(&d->unc_seen, &seen, seen + 1));
+	return true;
+}
+
+/* Count @bytes of a request on the drive's and the upstream port. */
+static void pciesw_blk_account(struct pciesw_blk_disk *d, bool write,
+			       u64 bytes)
+{
+	struct pciesw_switch *sw = d->sw;
+	struct pciesw_port_stats *dp = &sw->stats[d->port_lane];
+	struct pciesw_port_stats *up = &sw->stats[d->up_lane];
+
+	if (!write) {
+		/* the drive writes the data into host memory */
+		pciesw_stats_account(sw, dp, PCIESW_DIR_INGRESS,
+				     PCIESW_TLP_POSTED, bytes);
+		pciesw_stats_account(sw, up, PCIESW_DIR_EGRESS,
+				     PCIESW_TLP_POSTED, bytes);
+		return;
+	}
+	/* the drive reads it: requests up, completions with data down */
+	pciesw_stats_account(sw, dp, PCIESW_DIR_INGRESS, PCIESW_TLP_NON_POSTED,
+			     bytes);
+	pciesw_stats_account(sw, up, PCIESW_DIR_EGRESS, PCIESW_TLP_NON_POSTED,
+			     bytes);
+	pciesw_stats_account(sw, up, PCIESW_DIR_INGRESS, PCIESW_TLP_COMPLETION,
+			     bytes);
+	pciesw_stats_account(sw, dp, PCIESW_DIR_EGRESS, PCIESW_TLP_COMPLETION,
+			     bytes);
+}
+
+/*
+ * Copy one segment between the window at @pos and @page: a read of a page
+ * never written yields zeros and allocates nothing.
+ */
+static blk_status_t pciesw_blk_copy(struct pciesw_blk_disk *d, bool write,
+				    u64 pos, struct page *page,
+				    unsigned int off, unsigned int len)
+{
+	while (len) {
+		unsigned int po = offset_in_page(pos);
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - po);
+		pgoff_t idx = pos >> PAGE_SHIFT;
+		struct page *wp, *bp = page + (off >> PAGE_SHIFT);
+		unsigned int bo = offset_in_page(off);
+		void *w, *b;
+
+		n = min_t(unsigned int, n, PAGE_SIZE - bo);
+		if (write) {
+			wp = pciesw_mem_page(d->mem, idx);
+			if (IS_ERR(wp))
+				return BLK_STS_RESOURCE;
+			get_page(wp);
+		} else {
+			wp = pciesw_mem_get_page(d->mem, idx);
+		}
+		b = kmap_local_page(bp);
+		if (wp) {
+			w = kmap_local_page(wp);
+			if (write)
+				memcpy(w + po, b + bo, n);
+			else
+				memcpy(b + bo, w + po, n);
+			kunmap_local(w);
+			if (write)
+				flush_dcache_page(wp);
+			put_page(wp);
+		} else {
+			memset(b + bo, 0, n);
+		}
+		kunmap_local(b);
+		if (!write)
+			flush_dcache_page(bp);
+		pos += n;
+		off += n;
+		len -= n;
+	}
+	return BLK_STS_OK;
+}
+
+/* Discard and write-zeroes: whole pages go, the edges are zeroed. */
+static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
+				    u64 len)
+{
+	u64 end = pos + len;
+
+	while (pos < end) {
+		unsigned int po = offset_in_page(pos);
+		u64 n = min_t(u64, end - pos, PAGE_SIZE - po);
+		struct page *wp;
+		void *w;
+
+		if (!po && n == PAGE_SIZE) {
+			u64 pages = (end - pos) >> PAGE_SHIFT;
+
+			pciesw_mem_discard(d->mem, pos >> PAGE_SHIFT, pages);
+			pos += pages << PAGE_SHIFT;
+			continue;
+		}
+		wp = pciesw_mem_get_page(d->mem, pos >> PAGE_SHIFT);
+		if (wp) {
+			w = kmap_local_page(wp);
+			memset(w + po, 0, n);
+			kunmap_local(w);
+			flush_dcache_page(wp);
+			put_page(wp);
+		}
+		pos += n;
+	}
+	return BLK_STS_OK;
+}
+
+/*
+ * Book a paced transfer of @len bytes on the model: its modelled end in
+ * *@end.  -ENOLINK when a link on the way is down, -ENODEV when the drive
+ * is gone.
+ */
+static int pciesw_blk_book(struct pciesw_blk_disk *d, bool write, u64 len,
+			   u64 *end)
+{
+	struct pciesw_switch *sw = d->sw;
+	struct pciesw_endpoint *ep;
+	struct pciesw_route r;
+	u64 start;
+	int err;
+
+	mutex_lock(&sw->lock);
+	ep = sw->dead ? NULL : pciesw_ep_find(sw, d->ep_id);
+	if (!ep || ep->serial != d->ep_serial) {
+		err = -ENODEV;
+	} else {
+		err = pciesw_route_find(sw, write ? NULL : ep,
+					write ? ep : NULL, &r);
+		if (!err)
+			err = pciesw_route_reserve(sw, &r, len, ktime_get_ns(),
+						   &start, end);
+	}
+	mutex_unlock(&sw->lock);
+	return err;
+}
+
+static blk_status_t pciesw_blk_rw(struct pciesw_blk_disk *d,
+				  struct request *rq)
+{
+	bool write = op_is_write(req_op(rq));
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	struct req_iterator iter;
+	struct bio_vec bv;
+	blk_status_t st;
+
+	rq_for_each_segment(bv, rq, iter) {
+		if (pciesw_mem_gone(d->mem))
+			return BLK_STS_IOERR;
+		st = pciesw_blk_copy(d, write, pos, bv.bv_page, bv.bv_offset,
+				     bv.bv_len);
+		if (st)
+			return st;
+		pciesw_blk_account(d, write, bv.bv_len);
+		pos += bv.bv_len;
+	}
+	return BLK_STS_OK;
+}
+
+static void pciesw_blk_end(struct request *rq, blk_status_t st)
+{
+	struct pciesw_blk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	cmd->wait_since = 0;
+	blk_mq_end_request(rq, st);
+}
+
+static enum hrtimer_restart pciesw_blk_timer(struct hrtimer *t)
+{
+	struct pciesw_blk_cmd *cmd = container_of(t, struct pciesw_blk_cmd,
+						  timer);
+
+	pciesw_blk_end(blk_mq_rq_from_pdu(cmd), cmd->status);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * A request waits for a link that is down: BLK_STS_RESOURCE has blk-mq
+ * run the queue again shortly (or when the link comes back), until it has
+ * waited blk_timeout_ms.  Returns false when it is time to fail it.
+ */
+static bool pciesw_blk_wait(struct pciesw_blk_cmd *cmd)
+{
+	u64 now = ktime_get_ns();
+
+	if (!cmd->wait_since)
+		cmd->wait_since = now;
+	return now - cmd->wait_since <
+	       (u64)READ_ONCE(pciesw_blk_timeout_ms) * NSEC_PER_MSEC;
+}
+
+static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
+					const struct blk_mq_queue_data *bd)
+{
+	struct pciesw_blk_disk *d = hctx->queue->queuedata;
+	struct request *rq = bd->rq;
+	struct pciesw_blk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	enum req_op op = req_op(rq);
+	u64 len = blk_rq_bytes(rq), end = 0;
+	bool paced = false;
+	blk_status_t st;
+	int err;
+
+	switch (atomic_read(&d->state)) {
+	case PCIESW_BLK_WAIT:
+		if (pciesw_blk_wait(cmd))
+			return BLK_STS_RESOURCE;
+		st = BLK_STS_IOERR;
+		goto fail;
+	case PCIESW_BLK_DEAD:
+		st = BLK_STS_IOERR;
+		goto fail;
+	default:
+		break;
+	}
+	if ((op == REQ_OP_READ || op == REQ_OP_WRITE) && len &&
+	    READ_ONCE(d->sw->dma_pacing)) {
+		err = pciesw_blk_book(d, op == REQ_OP_WRITE, len, &end);
+		if (err == -ENOLINK) {
+			if (pciesw_blk_wait(cmd))
+				return BLK_STS_RESOURCE;
+			st = BLK_STS_IOERR;
+			goto fail;
+		}
+		if (err) {
+			st = BLK_STS_IOERR;
+			goto fail;
+		}
+		paced = true;
+	}
+	cmd->wait_since = 0;
+	blk_mq_start_request(rq);
+	if (pciesw_mem_gone(d->mem)) {
+		st = BLK_STS_IOERR;
+		goto end;
+	}
+	if (pciesw_blk_unc_hit(d)) {
+		atomic64_inc(&d->io_errors);
+		st = BLK_STS_IOERR;
+		goto end;
+	}
+	switch (op) {
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		st = pciesw_blk_rw(d, rq);
+		break;
+	case REQ_OP_FLUSH:
+		/* the window is the medium: nothing is cached */
+		st = BLK_STS_OK;
+		break;
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		st = pciesw_blk_zero(d, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+				     len);
+		break;
+	default:
+		st = BLK_STS_NOTSUPP;
+		break;
+	}
+	if (paced && st == BLK_STS_OK && end > ktime_get_ns()) {
+		cmd->status = st;
+		hrtimer_start(&cmd->timer, ns_to_ktime(end), HRTIMER_MODE_ABS);
+		return BLK_STS_OK;
+	}
+end:
+	pciesw_blk_end(rq, st);
+	return BLK_STS_OK;
+
+fail:
+	blk_mq_start_request(rq);
+	pciesw_blk_end(rq, st);
+	return BLK_STS_OK;
+}
+
+static int pciesw_blk_init_request(struct blk_mq_tag_set *set,
+				   struct request *rq, unsigned int hctx_idx,
+				   unsigned int numa_node)
+{
+	struct pciesw_blk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	hrtimer_init(&cmd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	cmd->timer.function = pciesw_blk_timer;
+	return 0;
+}
+
+static const struct blk_mq_ops pciesw_blk_mq_ops = {
+	.queue_rq = pciesw_blk_queue_rq,
+	.init_request = pciesw_blk_init_request,
+};
+
+static const struct block_device_operations pciesw_blk_fops = {
+	.owner = THIS_MODULE,
+};
+
+/* ---- disks ---- */
+
+static void pciesw_blk_free(struct pciesw_blk_disk *d)
+{
+	if (d->parent)
+		put_device(d->parent);
+	pciesw_mem_put(d->mem);
+	kfree(d);
+}
+
+/* Make and add the disk of @d, listed already; false when it failed. */
+static bool pciesw_blk_disk_add(struct pciesw_blk_disk *d)
+{
+	struct queue_limits lim = {
+		.logical_block_size = d->block_size,
+		.physical_block_size = d->block_size,
+		.io_min = d->block_size,
+		.max_hw_sectors = PCIESW_BLK_MAX_SECTORS,
+		.max_hw_discard_sectors = UINT_MAX >> SECTOR_SHIFT,
+		.max_write_zeroes_sectors = UINT_MAX >> SECTOR_SHIFT,
+		.discard_granularity = PAGE_SIZE,
+	};
+	struct gendisk *disk;
+	int err;
+
+	d->set.ops = &pciesw_blk_mq_ops;
+	d->set.nr_hw_queues = clamp(pciesw_blk_hw_queues, 1U, 64U);
+	d->set.queue_depth = clamp(pciesw_blk_queue_depth, 1U, 1024U);
+	d->set.numa_node = NUMA_NO_NODE;
+	d->set.cmd_size = sizeof(struct pciesw_blk_cmd);
+	d->set.flags = BLK_MQ_F_BLOCKING | BLK_MQ_F_SHOULD_MERGE;
+	d->set.driver_data = d;
+	err = blk_mq_alloc_tag_set(&d->set);
+	if (err)
+		goto err;
+	disk = pciesw_blk_alloc_disk(&d->set, &lim, d);
+	if (IS_ERR(disk)) {
+		err = PTR_ERR(disk);
+		goto err_set;
+	}
+	disk->fops = &pciesw_blk_fops;
+	disk->private_data = d;
+	strscpy(disk->disk_name, d->name, sizeof(disk->disk_name));
+	set_capacity(disk, d->size >> SECTOR_SHIFT);
+	err = device_add_disk(d->parent, disk, NULL);
+	if (err) {
+		put_disk(disk);
+		goto err_set;
+	}
+	d->disk = disk;
+	return true;
+
+err_set:
+	blk_mq_free_tag_set(&d->set);
+err:
+	pr_err("pciesw: %s: cannot add the disk: %d\n", d->name, err);
+	return false;
+}
+
+/* A hot removal: what is in flight and what comes fails, the disk goes. */
+static void pciesw_blk_disk_del(struct pciesw_blk_disk *d)
+{
+	if (d->disk) {
+		blk_mark_disk_dead(d->disk);
+		del_gendisk(d->disk);
+		put_disk(d->disk);
+		blk_mq_free_tag_set(&d->set);
+	}
+	pciesw_blk_free(d);
+}
+
+/* ---- the view ---- */
+
+static struct pciesw_blk *pciesw_blk_of(struct pciesw_switch *sw)
+{
+	struct pciesw_dev *pdev = pciesw_dev_of(sw);
+
+	return pdev ? pdev->blk : NULL;
+}
+
+static bool pciesw_blk_port_up(const struct pciesw_port *port)
+{
+	return port && pciesw_link_active(port);
+}
+
+/* With sw->lock: the state the model gives disk @d now. */
+static enum pciesw_blk_state pciesw_blk_state_of(struct pciesw_switch *sw,
+						 struct pciesw_blk_disk *d)
+{
+	struct pciesw_endpoint *ep = pciesw_ep_find(sw, d->ep_id);
+	struct pciesw_port *up;
+
+	if (sw->dead || !ep || ep->serial != d->ep_serial ||
+	    ep->port->link.surprise_down != d->surprise ||
+	    !ep->port->present ||
+	    d->pci != pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW))
+		return PCIESW_BLK_DEAD;
+	up = pciesw_port_by_lane(sw, d->up_lane);
+	if (!pciesw_blk_port_up(ep->port) || !pciesw_blk_port_up(up) ||
+	    up->role != PCIESW_PORT_ROLE_UPSTREAM)
+		return PCIESW_BLK_WAIT;
+	return PCIESW_BLK_UP;
+}
+
+/*
+ * With sw->lock held, when the model changes: every disk's state follows
+ * at once.  The dead stay listed until PCIESW_VIEW_BLK_GO removes them.
+ */
+static void *pciesw_blk_snapshot(const struct pciesw_event *ev)
+{
+	struct pciesw_blk *blk = pciesw_blk_of(ev->sw);
+	struct pciesw_blk_disk *d;
+	unsigned long dead = 0;
+
+	if (!blk)
+		return NULL;
+	switch (ev->type) {
+	case PCIESW_EV_EP_DEL:
+	case PCIESW_EV_PORT_CHANGE:
+	case PCIESW_EV_PORTS_REMOVE:
+	case PCIESW_EV_SWITCH_CHANGE:
+	case PCIESW_EV_SWITCH_DELETE:
+		break;
+	default:
+		return NULL;
+	}
+	spin_lock(&blk->lock);
+	list_for_each_entry(d, &blk->disks, node) {
+		enum pciesw_blk_state s = pciesw_blk_state_of(ev->sw, d);
+
+		/* the endpoint is still listed while its removal is raised */
+		if (ev->type == PCIESW_EV_EP_DEL && ev->ep_id == d->ep_id)
+			s = PCIESW_BLK_DEAD;
+		if (ev->type == PCIESW_EV_SWITCH_DELETE)
+			s = PCIESW_BLK_DEAD;
+		if (ev->type == PCIESW_EV_PORTS_REMOVE &&
+		    (test_bit(d->port_id, ev->ports) || test_bit(0, ev->ports)))
+			s = PCIESW_BLK_DEAD;
+		if (atomic_read(&d->state) != PCIESW_BLK_DEAD)
+			atomic_set(&d->state, s);
+		dead |= s == PCIESW_BLK_DEAD;
+	}
+	spin_unlock(&blk->lock);
+	/* any non-NULL snapshot: there is something to remove */
+	return dead ? blk : NULL;
+}
+
+/* Before the PCI and dev views: the dead disks go, their parents stay. */
+static void pciesw_blk_go_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_blk *blk = snap;
+	struct pciesw_blk_disk *d, *tmp;
+	LIST_HEAD(gone);
+
+	if (!blk)
+		return;
+	spin_lock(&blk->lock);
+	list_for_each_entry_safe(d, tmp, &blk->disks, node)
+		if (atomic_read(&d->state) == PCIESW_BLK_DEAD)
+			list_move_tail(&d->node, &gone);
+	spin_unlock(&blk->lock);
+	list_for_each_entry_safe(d, tmp, &gone, node) {
+		list_del(&d->node);
+		pciesw_blk_disk_del(d);
+	}
+}
+
+static struct pciesw_blk_disk *pciesw_blk_find(struct pciesw_blk *blk,
+					       const struct pciesw_endpoint *ep)
+{
+	struct pciesw_blk_disk *d;
+
+	list_for_each_entry(d, &blk->disks, node)
+		if (d->ep_id == ep->id && d->ep_serial == ep->serial)
+			return d;
+	return NULL;
+}
+
+/* The device a new disk of @d hangs off, referenced; NULL if none. */
+static struct device *pciesw_blk_parent(struct pciesw_dev *pdev,
+					struct pciesw_blk_disk *d)
+{
+	struct pciesw_child *child;
+
+#if IS_ENABLED(CONFIG_PCI)
+	if (d->pci)
+		return bus_find_device_by_name(&pci_bus_type, NULL,
+					       d->pci_name);
+#endif
+	child = xa_load(&pdev->eps, d->ep_id);
+	return child ? get_device(&child->dev) : NULL;
+}
+
+/* With sw->lock: a disk for @ep, listed so that changes reach its state. */
+static void pciesw_blk_list(struct pciesw_blk *blk, struct pciesw_endpoint *ep,
+			    struct pciesw_port *up)
+{
+	struct pciesw_switch *sw = blk->sw;
+	struct pciesw_blk_disk *d;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return;
+	d->blk = blk;
+	d->sw = sw;
+	d->ep_id = ep->id;
+	d->ep_serial = ep->serial;
+	d->port_id = ep->port->id;
+	d->port_lane = ep->port->first_lane;
+	d->up_lane = up->first_lane;
+	d->surprise = ep->port->link.surprise_down;
+	d->pci = pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW);
+	if (d->pci)
+		pciesw_ep_pci_name(ep, d->pci_name, sizeof(d->pci_name));
+	d->mem = pciesw_mem_get(ep->mem);
+	d->size = ep->mem_size;
+	d->block_size = ep->block_size ?: PCIESW_BLOCK_SIZE_DEFAULT;
+	snprintf(d->name, sizeof(d->name), "pciesw%un%d", sw->id,
+		 ep->type_idx);
+	atomic64_set(&d->unc_seen, pciesw_blk_unc(d));
+	atomic_set(&d->state, pciesw_blk_state_of(sw, d));
+	spin_lock(&blk->lock);
+	list_add_tail(&d->node, &blk->disks);
+	spin_unlock(&blk->lock);
+}
+
+/*
+ * After the PCI and dev views: a disk for each NVMe drive whose link is up
+ * and that has none.  Only the event work changes blk->disks, so it walks
+ * the list without blk->lock and takes it to change it.
+ */
+static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_switch *sw = ev->sw;
+	struct pciesw_dev *pdev = pciesw_dev_of(sw);
+	struct pciesw_blk *blk = pdev ? pdev->blk : NULL;
+	struct pciesw_blk_disk *d, *tmp;
+	struct pciesw_endpoint *ep;
+	struct pciesw_port *up;
+
+	if (!blk)
+		return;
+	switch (ev->type) {
+	case PCIESW_EV_EP_ADD:
+	case PCIESW_EV_PORTS_ADD:
+	case PCIESW_EV_PORT_CHANGE:
+	case PCIESW_EV_SWITCH_CHANGE:
+		break;
+	default:
+		return;
+	}
+	mutex_lock(&sw->lock);
+	pciesw_for_each_port(sw, up)
+		if (up->role == PCIESW_PORT_ROLE_UPSTREAM)
+			break;
+	list_for_each_entry(ep, &sw->endpoints, node)
+		if (up && !sw->dead && ep->type == PCIESW_EP_TYPE_NVME &&
+		    pciesw_blk_port_up(ep->port) && !pciesw_blk_find(blk, ep))
+			pciesw_blk_list(blk, ep, up);
+	mutex_unlock(&sw->lock);
+
+	list_for_each_entry_safe(d, tmp, &blk->disks, node) {
+		if (d->disk || d->parent)
+			continue;
+		d->parent = pciesw_blk_parent(pdev, d);
+		if (!d->parent)
+			pr_err("pciesw: %s: no device to hang the disk off\n",
+			       d->name);
+		if (d->parent && atomic_read(&d->state) != PCIESW_BLK_DEAD &&
+		    pciesw_blk_disk_add(d))
+			continue;
+		spin_lock(&blk->lock);
+		list_del(&d->node);
+		spin_unlock(&blk->lock);
+		pciesw_blk_free(d);
+	}
+}
+
+static const struct pciesw_view pciesw_blk_go_view = {
+	.snapshot = pciesw_blk_snapshot,
+	.apply = pciesw_blk_go_apply,
+};
+
+static const struct pciesw_view pciesw_blk_view = {
+	.apply = pciesw_blk_apply,
+};
+
+/* Before the switch is published. */
+int pciesw_blk_add(struct pciesw_dev *pdev)
+{
+	struct pciesw_blk *blk = kzalloc(sizeof(*blk), GFP_KERNEL);
+
+	if (!blk)
+		return -ENOMEM;
+	blk->sw = pdev->sw;
+	spin_lock_init(&blk->lock);
+	INIT_LIST_HEAD(&blk->disks);
+	pdev->blk = blk;
+	return 0;
+}
+
+/* After it is unpublished and its events applied: the disks that are left. */
+void pciesw_blk_del(struct pciesw_dev *pdev)
+{
+	struct pciesw_blk *blk = pdev->blk;
+	struct pciesw_blk_disk *d, *tmp;
+
+	if (!blk)
+		return;
+	list_for_each_entry_safe(d, tmp, &blk->disks, node) {
+		list_del(&d->node);
+		atomic_set(&d->state, PCIESW_BLK_DEAD);
+		pciesw_blk_disk_del(d);
+	}
+	pdev->blk = NULL;
+	kfree(blk);
+}
+
+void pciesw_blk_init(void)
+{
+	pciesw_view_register(PCIESW_VIEW_BLK_GO, &pciesw_blk_go_view);
+	pciesw_view_register(PCIESW_VIEW_BLK, &pciesw_blk_view);
+}
+
+void pciesw_blk_exit(void)
+{
+	pciesw_view_unregister(PCIESW_VIEW_BLK);
+	pciesw_view_unregister(PCIESW_VIEW_BLK_GO);
+}
