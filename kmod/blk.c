@@ -691,8 +691,7 @@ static void pciesw_blk_list(struct pciesw_blk *blk, struct pciesw_endpoint *ep,
 	d->mem = pciesw_mem_get(ep->mem);
 	d->size = ep->mem_size;
 	d->block_size = ep->block_size ?: PCIESW_BLOCK_SIZE_DEFAULT;
-	snprintf(d->name, sizeof(d->name), "pciesw%un%d", sw->id,
-		 ep->type_idx);
+	pciesw_ep_disk_name(ep, d->name, sizeof(d->name));
 	atomic64_set(&d->unc_seen, pciesw_blk_unc(d));
 	atomic_set(&d->state, pciesw_blk_state_of(sw, d));
 	spin_lock(&blk->lock);

@@ -115,14 +115,17 @@ int pciesw_ep_check(const struct pciesw_port *port, enum pciesw_ep_type type,
  * @speed: fastest speed, or NONE for the type's default
  * @width: widest link, or 0 for the type's default
  * @mem_size: memory window in bytes, or 0 for the type's default
+ * @block_size: NVMe: logical block size, 512 or 4096, or 0 for 512
  * @why: set to a static message on failure
  *
- * The arguments are checked by pciesw_ep_check().
+ * The arguments are checked by pciesw_ep_check() and
+ * pciesw_ep_check_block_size().
  */
 struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
 				      enum pciesw_link_speed speed, u8 width,
-				      u64 mem_size, const char **why)
+				      u64 mem_size, u32 block_size,
+				      const char **why)
 {
 	const struct pciesw_ep_type_desc *desc = pciesw_ep_type(type);
 	struct pciesw_switch *sw = port->group->sw;
@@ -132,6 +135,8 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 
 	lockdep_assert_held(&sw->lock);
 	err = pciesw_ep_check(port, type, speed, width, mem_size, &bad, why);
+	if (!err)
+		err = pciesw_ep_check_block_size(type, block_size, why);
 	if (err)
 		return ERR_PTR(err);
 
@@ -157,7 +162,7 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	ep->max_width = width ?: desc->max_width;
 	ep->mem_size = mem_size ?: desc->mem_size;
 	if (type == PCIESW_EP_TYPE_NVME)
-		ep->block_size = PCIESW_BLOCK_SIZE_DEFAULT;
+		ep->block_size = block_size ?: PCIESW_BLOCK_SIZE_DEFAULT;
 	ep->mem = pciesw_mem_create(ep->mem_size);
 	if (!ep->mem)
 		goto err_idx;
@@ -189,8 +194,7 @@ err_free:
 
 /*
  * The logical block size of an NVMe drive's namespace: 512 or 4096 bytes,
- * 0 for the type's default.  Checked before pciesw_ep_add(), set right
- * after it (its block device appears only once the link is up).
+ * 0 for the default; pciesw_ep_add() checks it with this.
  */
 int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
 			       const char **why)
@@ -208,11 +212,14 @@ int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
 	return 0;
 }
 
-void pciesw_ep_set_block_size(struct pciesw_endpoint *ep, u32 block_size)
+/*
+ * The name of an NVMe drive's block device (blk.c), shared by the views:
+ * stable for a switch and a drive name, apart from the nvme driver's.
+ */
+void pciesw_ep_disk_name(const struct pciesw_endpoint *ep, char *buf,
+			 size_t len)
 {
-	lockdep_assert_held(&ep->sw->lock);
-	if (block_size)
-		ep->block_size = block_size;
+	snprintf(buf, len, "pciesw%un%d", ep->sw->id, ep->type_idx);
 }
 
 /* Unplug @ep: its link goes down and it is freed. */

@@ -168,6 +168,14 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 		if (nla_put_string(msg, PCIESW_A_EP_PCI_NAME, pci))
 			return -EMSGSIZE;
 	}
+	if (ep->type == PCIESW_EP_TYPE_NVME) {
+		char disk[PCIESW_DISK_NAME_LEN];
+
+		pciesw_ep_disk_name(ep, disk, sizeof(disk));
+		if (nla_put_u32(msg, PCIESW_A_EP_BLOCK_SIZE, ep->block_size) ||
+		    nla_put_string(msg, PCIESW_A_EP_DISK_NAME, disk))
+			return -EMSGSIZE;
+	}
 	return 0;
 }
 
@@ -578,7 +586,7 @@ int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct pciesw_port *port;
 	enum pciesw_ep_arg bad;
 	const char *why = NULL;
-	u32 type, width;
+	u32 type, width, block_size;
 	u64 mem_size;
 	int err;
 
@@ -594,12 +602,20 @@ int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 		nla_get_u32(tb[PCIESW_A_EP_MAX_WIDTH]) : 0;
 	mem_size = tb[PCIESW_A_EP_MEM_SIZE] ?
 		   nla_get_u64(tb[PCIESW_A_EP_MEM_SIZE]) : 0;
+	block_size = tb[PCIESW_A_EP_BLOCK_SIZE] ?
+		     nla_get_u32(tb[PCIESW_A_EP_BLOCK_SIZE]) : 0;
 	err = pciesw_ep_check(port, type, speed, width, mem_size, &bad, &why);
 	if (err) {
 		pciesw_nl_err(info->extack, tb[arg_attr[bad]], why);
 		return err;
 	}
-	ep = pciesw_ep_add(port, type, speed, width, mem_size, &why);
+	err = pciesw_ep_check_block_size(type, block_size, &why);
+	if (err) {
+		pciesw_nl_err(info->extack, tb[PCIESW_A_EP_BLOCK_SIZE], why);
+		return err;
+	}
+	ep = pciesw_ep_add(port, type, speed, width, mem_size, block_size,
+			   &why);
 	if (IS_ERR(ep)) {
 		pciesw_nl_err(info->extack, tb[PCIESW_A_PORT_ID], why);
 		return PTR_ERR(ep);

@@ -585,10 +585,14 @@ int pciesw_ep_check(const struct pciesw_port *port, enum pciesw_ep_type type,
 struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
 				      enum pciesw_link_speed speed, u8 width,
-				      u64 mem_size, const char **why);
+				      u64 mem_size, u32 block_size,
+				      const char **why);
 int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
 			       const char **why);
-void pciesw_ep_set_block_size(struct pciesw_endpoint *ep, u32 block_size);
+/* "pcieswSnI": the block device of NVMe drive nvmeI of switch S */
+#define PCIESW_DISK_NAME_LEN	32
+void pciesw_ep_disk_name(const struct pciesw_endpoint *ep, char *buf,
+			 size_t len);
 void pciesw_ep_del(struct pciesw_endpoint *ep);
 void pciesw_ep_free(struct pciesw_endpoint *ep);
 struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);

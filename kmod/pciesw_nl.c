@@ -123,13 +123,14 @@ static const struct nla_policy pciesw_ep_get_dump_nl_policy[PCIESW_A_SWITCH_ID +
 };
 
 /* PCIESW_CMD_EP_ADD - do */
-static const struct nla_policy pciesw_ep_add_nl_policy[PCIESW_A_EP_MEM_SIZE + 1] = {
+static const struct nla_policy pciesw_ep_add_nl_policy[PCIESW_A_EP_BLOCK_SIZE + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32, },
 	[PCIESW_A_EP_TYPE] = NLA_POLICY_RANGE(NLA_U32, 1, 3),
 	[PCIESW_A_EP_MAX_SPEED] = NLA_POLICY_RANGE(NLA_U32, 1, 5),
 	[PCIESW_A_EP_MAX_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 16),
 	[PCIESW_A_EP_MEM_SIZE] = { .type = NLA_U64, },
+	[PCIESW_A_EP_BLOCK_SIZE] = { .type = NLA_U32, },
 };
 
 /* PCIESW_CMD_EP_DEL - do */
@@ -346,7 +347,7 @@ const struct genl_split_ops pciesw_nl_ops[29] = {
 		.doit		= pciesw_nl_ep_add_doit,
 		.post_doit	= pciesw_nl_post_doit,
 		.policy		= pciesw_ep_add_nl_policy,
-		.maxattr	= PCIESW_A_EP_MEM_SIZE,
+		.maxattr	= PCIESW_A_EP_BLOCK_SIZE,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

@@ -147,7 +147,7 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 		return ret;
 	port = pciesw_port_find(child->sw, child->index);
 	if (port) {
-		ep = pciesw_ep_add(port, t, PCIESW_LINK_SPEED_NONE, 0, 0,
+		ep = pciesw_ep_add(port, t, PCIESW_LINK_SPEED_NONE, 0, 0, 0,
 				   &why);
 	} else {
 		ep = ERR_PTR(-ENODEV);

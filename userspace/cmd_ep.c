@@ -114,11 +114,13 @@ struct ep_options {
 	uint32_t speed;
 	uint32_t width;
 	uint64_t size;
+	uint32_t block_size;
 };
 
 static int parse_ep_options(int argc, char **argv, struct ep_options *o)
 {
 	bool seen_speed = false, seen_width = false, seen_size = false;
+	bool seen_bs = false;
 	unsigned long v;
 	char *choices;
 	int i;
@@ -134,8 +136,10 @@ static int parse_ep_options(int argc, char **argv, struct ep_options *o)
 			seen = &seen_width;
 		else if (!strcmp(word, "size"))
 			seen = &seen_size;
+		else if (!strcmp(word, "block-size"))
+			seen = &seen_bs;
 		else
-			return usage_error("unknown option \"%s\": expected speed, width or size",
+			return usage_error("unknown option \"%s\": expected speed, width, size or block-size",
 					   word);
 		if (*seen)
 			return usage_error("\"%s\" given twice", word);
@@ -154,6 +158,14 @@ static int parse_ep_options(int argc, char **argv, struct ep_options *o)
 				    choices);
 			free(choices);
 			return EXIT_USAGE;
+		}
+		if (seen == &seen_bs) {
+			if (!parse_uint(arg, UINT32_MAX, &v) ||
+			    (v != 512 && v != 4096))
+				return usage_error("invalid block size \"%s\": expected 512 or 4096",
+						   arg);
+			o->block_size = v;
+			continue;
 		}
 		if (seen == &seen_width) {
 			if (!parse_uint(arg[0] == 'x' ? arg + 1 : arg, 16, &v) ||
@@ -219,6 +231,8 @@ int cmd_ep_add(int argc, char **argv)
 		nl_put_u32(req, PCIESW_A_EP_MAX_WIDTH, o.width);
 	if (o.size)
 		nl_put_u64(req, PCIESW_A_EP_MEM_SIZE, o.size);
+	if (o.block_size)
+		nl_put_u32(req, PCIESW_A_EP_BLOCK_SIZE, o.block_size);
 	what = xasprintf("cannot add an endpoint to port %lu of switch %u",
 			 port, id);
 	/* the reply is the new endpoint */

@@ -213,6 +213,8 @@ static const struct command commands[] = {
 			"  width N       maximum link width: 1, 2, 4, 8 or 16 lanes\n"
 			"  size BYTES    memory window, whole pages, with an optional K,\n"
 			"                M, G or T suffix (binary: 16G is 16 GiB)\n"
+			"  block-size N  NVMe: logical block size of its block device\n"
+			"                (/dev/pcieswSnI), 512 (default) or 4096\n"
 			"Prints the new endpoint as ep show does; its link then trains.\n",
 		.run = cmd_ep_add,
 	},

@@ -700,4 +700,12 @@ void print_ep_detail(struct nlattr **tb)
 	print_mem_size(" memory window %s", tb[PCIESW_A_EP_MEM_SIZE], true);
 	print_attr_string(PRINT_ANY, "ep-pci-name", "\n  PCI %s\n",
 			  tb[PCIESW_A_EP_PCI_NAME]);
+	/* NVMe drives: the block device they are while their link is up */
+	if (tb[PCIESW_A_EP_DISK_NAME])
+		print_attr_string(PRINT_ANY, "ep-disk-name", "  disk /dev/%s,",
+				  tb[PCIESW_A_EP_DISK_NAME]);
+	if (tb[PCIESW_A_EP_BLOCK_SIZE])
+		print_attr_u32(PRINT_ANY, "ep-block-size",
+			       " logical block size %s bytes\n",
+			       tb[PCIESW_A_EP_BLOCK_SIZE]);
 }
