@@ -180,31 +180,97 @@ static bool pciesw_blk_unc_hit(struct pciesw_blk_disk *d)
 	return true;
 }
 
-/* Count @bytes of a request on the drive's and the upstream port. */
-static void pciesw_blk_account(struct pciesw_blk_disk *d, bool write,
+/**
+ * struct pciesw_blk_xfer - what a read or write request moves, and how
+ * @write: host (or GPU) to drive
+ * @peer: the GPU window (referenced) its buffer maps, NULL for host memory
+ * @route: the way between the drive and @peer, when there is one
+ */
+struct pciesw_blk_xfer {
+	bool write;
+	struct pciesw_mem *peer;
+	struct pciesw_route route;
+};
+
+static void pciesw_blk_count(struct pciesw_switch *sw, u16 lane,
+			     enum pciesw_dir dir, enum pciesw_tlp_class cls,
+			     u64 bytes)
+{
+	pciesw_stats_account(sw, &sw->stats[lane], dir, cls, bytes);
+}
+
+/*
+ * Count @bytes the drive moved.  The drive is the bus master: a read is
+ * its memory writes (posted) to the buffer, a write its read requests to
+ * the buffer and their completions with the data.  To host memory they
+ * cross the upstream port; to a GPU directly only the two downstream
+ * ports, or up to the host bridge and back with ACS redirect.
+ */
+static void pciesw_blk_account(struct pciesw_blk_disk *d,
+			       const struct pciesw_blk_xfer *x, bool p2p,
 			       u64 bytes)
 {
 	struct pciesw_switch *sw = d->sw;
-	struct pciesw_port_stats *dp = &sw->stats[d->port_lane];
-	struct pciesw_port_stats *up = &sw->stats[d->up_lane];
+	bool hb = p2p && x->route.kind == PCIESW_P2P_ROUTE_HOST_BRIDGE;
+	u16 far = d->up_lane;
+	enum pciesw_tlp_class req;
 
-	if (!write) {
-		/* the drive writes the data into host memory */
-		pciesw_stats_account(sw, dp, PCIESW_DIR_INGRESS,
-				     PCIESW_TLP_POSTED, bytes);
-		pciesw_stats_account(sw, up, PCIESW_DIR_EGRESS,
-				     PCIESW_TLP_POSTED, bytes);
-		return;
+	/* the GPU's port: where the data leaves (read) or enters (write) */
+	if (p2p)
+		far = x->write ? x->route.src_lane : x->route.dst_lane;
+	req = x->write ? PCIESW_TLP_NON_POSTED : PCIESW_TLP_POSTED;
+	pciesw_blk_count(sw, d->port_lane, PCIESW_DIR_INGRESS, req, bytes);
+	if (hb) {
+		pciesw_blk_count(sw, d->up_lane, PCIESW_DIR_EGRESS, req, bytes);
+		pciesw_blk_count(sw, d->up_lane, PCIESW_DIR_INGRESS, req, bytes);
 	}
-	/* the drive reads it: requests up, completions with data down */
-	pciesw_stats_account(sw, dp, PCIESW_DIR_INGRESS, PCIESW_TLP_NON_POSTED,
-			     bytes);
-	pciesw_stats_account(sw, up, PCIESW_DIR_EGRESS, PCIESW_TLP_NON_POSTED,
-			     bytes);
-	pciesw_stats_account(sw, up, PCIESW_DIR_INGRESS, PCIESW_TLP_COMPLETION,
-			     bytes);
-	pciesw_stats_account(sw, dp, PCIESW_DIR_EGRESS, PCIESW_TLP_COMPLETION,
-			     bytes);
+	pciesw_blk_count(sw, far, PCIESW_DIR_EGRESS, req, bytes);
+	if (!x->write)
+		return;
+	pciesw_blk_count(sw, far, PCIESW_DIR_INGRESS, PCIESW_TLP_COMPLETION,
+			 bytes);
+	if (hb) {
+		pciesw_blk_count(sw, d->up_lane, PCIESW_DIR_EGRESS,
+				 PCIESW_TLP_COMPLETION, bytes);
+		pciesw_blk_count(sw, d->up_lane, PCIESW_DIR_INGRESS,
+				 PCIESW_TLP_COMPLETION, bytes);
+	}
+	pciesw_blk_count(sw, d->port_lane, PCIESW_DIR_EGRESS,
+			 PCIESW_TLP_COMPLETION, bytes);
+}
+
+/*
+ * The GPU window of this switch that a segment's page belongs to, or NULL
+ * (host memory; a GPU window of another switch is host memory to this
+ * one: its traffic leaves through the upstream port).  Referenced.
+ */
+static struct pciesw_mem *pciesw_blk_gpu_of(struct pciesw_blk_disk *d,
+					    struct page *page, u32 *ep_id)
+{
+	const void *owner;
+	struct pciesw_mem *mem = pciesw_mem_of_page(page, &owner, ep_id);
+
+	if (mem && owner != d->sw) {
+		pciesw_mem_put(mem);
+		mem = NULL;
+	}
+	return mem;
+}
+
+/* The first GPU window of this switch the request's buffer maps. */
+static struct pciesw_mem *pciesw_blk_peer(struct pciesw_blk_disk *d,
+					  struct request *rq, u32 *ep_id)
+{
+	struct req_iterator iter;
+	struct pciesw_mem *mem;
+	struct bio_vec bv;
+
+	rq_for_each_segment(bv, rq, iter) {
+		mem = pciesw_blk_gpu_of(d, bv.bv_page, ep_id);
+		if (mem)
+			return mem;
+	}
+	return NULL;
 }
 
 /*
@@ -289,51 +355,85 @@ static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
 }
 
 /*
- * Book a paced transfer of @len bytes on the model: its modelled end in
- * *@end.  -ENOLINK when a link on the way is down, -ENODEV when the drive
- * is gone.
+ * Under sw->lock: the route between the drive and the request's buffer
+ * (for a GPU peer: by p2pdma's rules; refused counts an ACS violation on
+ * the drive's port, where the requests enter the switch), and with @paced
+ * its booking on the bandwidth model, the modelled end in *@end.
+ * -ENOLINK when a link on the way is down, -ENODEV when an endpoint is
+ * gone, -EREMOTEIO when the route is refused.
  */
-static int pciesw_blk_book(struct pciesw_blk_disk *d, bool write, u64 len,
-			   u64 *end)
+static int pciesw_blk_route(struct pciesw_blk_disk *d,
+			    struct pciesw_blk_xfer *x, u32 peer_id, u64 len,
+			    bool paced, u64 *end)
 {
 	struct pciesw_switch *sw = d->sw;
-	struct pciesw_endpoint *ep;
-	struct pciesw_route r;
+	struct pciesw_endpoint *ep, *gpu = NULL;
 	u64 start;
 	int err;
 
 	mutex_lock(&sw->lock);
 	ep = sw->dead ? NULL : pciesw_ep_find(sw, d->ep_id);
-	if (!ep || ep->serial != d->ep_serial) {
-		err = -ENODEV;
-	} else {
-		err = pciesw_route_find(sw, write ? NULL : ep,
-					write ? ep : NULL, &r);
-		if (!err)
-			err = pciesw_route_reserve(sw, &r, len, ktime_get_ns(),
-						   &start, end);
+	if (ep && ep->serial != d->ep_serial)
+		ep = NULL;
+	if (ep && x->peer) {
+		gpu = pciesw_ep_find(sw, peer_id);
+		if (gpu && gpu->mem != x->peer)
+			gpu = NULL;
 	}
+	if (!ep || (x->peer && !gpu)) {
+		err = -ENODEV;
+		goto out;
+	}
+	err = pciesw_route_find(sw, x->write ? gpu : ep, x->write ? ep : gpu,
+				&x->route);
+	if (err)
+		goto out;
+	if (x->route.kind == PCIESW_P2P_ROUTE_REFUSED) {
+		/* our own error: it does not fail the next request too */
+		atomic64_inc(&d->unc_seen);
+		pciesw_stats_error(sw, &sw->stats[d->port_lane],
+				   PCIESW_COUNTER_ACS_VIOLATION, 1);
+		err = -EREMOTEIO;
+		goto out;
+	}
+	if (paced)
+		err = pciesw_route_reserve(sw, &x->route, len, ktime_get_ns(),
+					   &start, end);
+out:
 	mutex_unlock(&sw->lock);
 	return err;
 }
 
 static blk_status_t pciesw_blk_rw(struct pciesw_blk_disk *d,
-				  struct request *rq)
+				  struct request *rq,
+				  const struct pciesw_blk_xfer *x)
 {
-	bool write = op_is_write(req_op(rq));
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	struct req_iterator iter;
+	struct pciesw_mem *mem;
 	struct bio_vec bv;
 	blk_status_t st;
+	bool p2p;
+	u32 id;
 
 	rq_for_each_segment(bv, rq, iter) {
+		p2p = false;
+		if (x->peer) {
+			mem = pciesw_blk_gpu_of(d, bv.bv_page, &id);
+			p2p = mem == x->peer;
+			if (mem)
+				pciesw_mem_put(mem);
+			/* the GPU went under the transfer */
+			if (p2p && pciesw_mem_gone(x->peer))
+				return BLK_STS_IOERR;
+		}
 		if (pciesw_mem_gone(d->mem))
 			return BLK_STS_IOERR;
-		st = pciesw_blk_copy(d, write, pos, bv.bv_page, bv.bv_offset,
-				     bv.bv_len);
+		st = pciesw_blk_copy(d, x->write, pos, bv.bv_page,
+				     bv.bv_offset, bv.bv_len);
 		if (st)
 			return st;
-		pciesw_blk_account(d, write, bv.bv_len);
+		pciesw_blk_account(d, x, p2p, bv.bv_len);
 		pos += bv.bv_len;
 	}
 	return BLK_STS_OK;
@@ -379,39 +479,44 @@ static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct pciesw_blk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	enum req_op op = req_op(rq);
 	u64 len = blk_rq_bytes(rq), end = 0;
+	struct pciesw_blk_xfer x = { .write = op == REQ_OP_WRITE };
 	bool paced = false;
 	blk_status_t st;
-	int err;
+	u32 peer_id = 0;
+	int err = 0;
 
 	switch (atomic_read(&d->state)) {
 	case PCIESW_BLK_WAIT:
 		if (pciesw_blk_wait(cmd))
 			return BLK_STS_RESOURCE;
 		st = BLK_STS_IOERR;
-		goto fail;
+		goto start;
 	case PCIESW_BLK_DEAD:
 		st = BLK_STS_IOERR;
-		goto fail;
+		goto start;
 	default:
 		break;
 	}
-	if ((op == REQ_OP_READ || op == REQ_OP_WRITE) && len &&
-	    READ_ONCE(d->sw->dma_pacing)) {
-		err = pciesw_blk_book(d, op == REQ_OP_WRITE, len, &end);
-		if (err == -ENOLINK) {
-			if (pciesw_blk_wait(cmd))
-				return BLK_STS_RESOURCE;
-			st = BLK_STS_IOERR;
-			goto fail;
+	if ((op == REQ_OP_READ || op == REQ_OP_WRITE) && len) {
+		paced = READ_ONCE(d->sw->dma_pacing);
+		x.peer = pciesw_blk_peer(d, rq, &peer_id);
+		if (paced || x.peer)
+			err = pciesw_blk_route(d, &x, peer_id, len, paced,
+					       &end);
+		if (err == -ENOLINK && pciesw_blk_wait(cmd)) {
+			if (x.peer)
+				pciesw_mem_put(x.peer);
+			return BLK_STS_RESOURCE;
 		}
-		if (err) {
-			st = BLK_STS_IOERR;
-			goto fail;
-		}
-		paced = true;
+		if (err == -EREMOTEIO)
+			atomic64_inc(&d->io_errors);
 	}
+	st = err ? BLK_STS_IOERR : BLK_STS_OK;
+start:
 	cmd->wait_since = 0;
 	blk_mq_start_request(rq);
+	if (st)
+		goto end;
 	if (pciesw_mem_gone(d->mem)) {
 		st = BLK_STS_IOERR;
 		goto end;
@@ -424,11 +529,10 @@ static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	switch (op) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		st = pciesw_blk_rw(d, rq);
+		st = pciesw_blk_rw(d, rq, &x);
 		break;
 	case REQ_OP_FLUSH:
 		/* the window is the medium: nothing is cached */
-		st = BLK_STS_OK;
 		break;
 	case REQ_OP_DISCARD:
 	case REQ_OP_WRITE_ZEROES:
@@ -440,16 +544,15 @@ static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		break;
 	}
 	if (paced && st == BLK_STS_OK && end > ktime_get_ns()) {
+		if (x.peer)
+			pciesw_mem_put(x.peer);
 		cmd->status = st;
 		hrtimer_start(&cmd->timer, ns_to_ktime(end), HRTIMER_MODE_ABS);
 		return BLK_STS_OK;
 	}
 end:
-	pciesw_blk_end(rq, st);
-	return BLK_STS_OK;
-
-fail:
-	blk_mq_start_request(rq);
+	if (x.peer)
+		pciesw_mem_put(x.peer);
 	pciesw_blk_end(rq, st);
 	return BLK_STS_OK;
 }

@@ -166,6 +166,8 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	ep->mem = pciesw_mem_create(ep->mem_size);
 	if (!ep->mem)
 		goto err_idx;
+	/* a GPU's pages are found from an O_DIRECT buffer mapping them */
+	pciesw_mem_set_owner(ep->mem, sw, ep->id, type == PCIESW_EP_TYPE_GPU);
 
 	/* keep the list ordered by id */
 	list_for_each_entry(pos, &sw->endpoints, node)

@@ -16,10 +16,23 @@
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
 #include "pciesw.h"
+
+/*
+ * GPU windows' pages by page frame number: a block request whose buffer
+ * is a mapping of a GPU window (an O_DIRECT read into it) finds the window
+ * from its pages, so that the transfer goes peer-to-peer.  Entries are
+ * added as a tagged window's pages are made and removed before they are
+ * given back; a lookup takes its reference on the store under RCU, and a
+ * store is freed after an RCU grace period, so it never finds a freed one.
+ */
+static DEFINE_XARRAY(pciesw_mem_pfns);
+/* pages in pciesw_mem_pfns: lookups cost nothing while there are none */
+static atomic_long_t pciesw_mem_nr_tagged = ATOMIC_LONG_INIT(0);
 
 /**
  * struct pciesw_mem - the pages of one memory window
@@ -27,16 +40,24 @@
  *	  (and later each DMA transfer) one while it uses the store
  * @size: bytes, a multiple of PAGE_SIZE
  * @gone: the endpoint was unplugged: no new mappings, faults get SIGBUS
+ * @tagged: its pages are in pciesw_mem_pfns (a GPU window)
+ * @owner: the switch of its endpoint, only compared, never followed
+ * @owner_ep: the endpoint's id
  * @resident: pages in @pages
  * @pages: page index -> struct page; its lock serialises insertions,
  *	   lookups run under RCU (inside xa_load())
+ * @rcu: frees the store after lookups through pciesw_mem_pfns are done
  */
 struct pciesw_mem {
 	struct kref refs;
 	u64 size;
 	bool gone;
+	bool tagged;
+	const void *owner;
+	u32 owner_ep;
 	atomic64_t resident;
 	struct xarray pages;
+	struct rcu_head rcu;
 };
 
 struct pciesw_mem *pciesw_mem_create(u64 size)
@@ -53,17 +74,67 @@ struct pciesw_mem *pciesw_mem_create(u64 size)
 	return mem;
 }
 
+/*
+ * Before the store has pages: it is endpoint @ep_id of switch @owner, and
+ * with @tag its pages can be found by pciesw_mem_of_page().
+ */
+void pciesw_mem_set_owner(struct pciesw_mem *mem, const void *owner,
+			  u32 ep_id, bool tag)
+{
+	mem->owner = owner;
+	mem->owner_ep = ep_id;
+	mem->tagged = tag;
+}
+
+static void pciesw_mem_untag(struct pciesw_mem *mem, struct page *page)
+{
+	if (!mem->tagged)
+		return;
+	xa_erase(&pciesw_mem_pfns, page_to_pfn(page));
+	atomic_long_dec(&pciesw_mem_nr_tagged);
+}
+
 static void pciesw_mem_release(struct kref *kref)
 {
 	struct pciesw_mem *mem = container_of(kref, struct pciesw_mem, refs);
 	struct page *page;
 	unsigned long idx;
 
-	/* pages still mapped somewhere keep the mapping's own reference */
-	xa_for_each(&mem->pages, idx, page)
+	/* pages still mapped or pinned somewhere keep their own reference */
+	xa_for_each(&mem->pages, idx, page) {
+		pciesw_mem_untag(mem, page);
 		put_page(page);
+	}
 	xa_destroy(&mem->pages);
-	kfree(mem);
+	kfree_rcu(mem, rcu);
+}
+
+/**
+ * pciesw_mem_of_page - the tagged window @page belongs to, referenced
+ * @page: any page
+ * @owner: set to the switch of its endpoint (compare only)
+ * @ep_id: set to the endpoint's id
+ *
+ * NULL when @page is no page of a live tagged window.  pciesw_mem_put()
+ * the store after use.
+ */
+struct pciesw_mem *pciesw_mem_of_page(struct page *page, const void **owner,
+				      u32 *ep_id)
+{
+	struct pciesw_mem *mem;
+
+	if (!atomic_long_read(&pciesw_mem_nr_tagged))
+		return NULL;
+	rcu_read_lock();
+	mem = xa_load(&pciesw_mem_pfns, page_to_pfn(page));
+	if (mem && !kref_get_unless_zero(&mem->refs))
+		mem = NULL;
+	rcu_read_unlock();
+	if (mem) {
+		*owner = mem->owner;
+		*ep_id = mem->owner_ep;
+	}
+	return mem;
 }
 
 struct pciesw_mem *pciesw_mem_get(struct pciesw_mem *mem)
@@ -129,8 +200,20 @@ struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
 		kunmap_local(d);
 		flush_dcache_page(page);
 	}
+	if (mem->tagged) {
+		/* findable before it is published: no lookup misses it */
+		int err = xa_insert(&pciesw_mem_pfns, page_to_pfn(page), mem,
+				    GFP_KERNEL);
+
+		if (err) {
+			__free_page(page);
+			return ERR_PTR(err);
+		}
+		atomic_long_inc(&pciesw_mem_nr_tagged);
+	}
 	cur = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL);
 	if (unlikely(cur)) {
+		pciesw_mem_untag(mem, page);
 		__free_page(page);
 		return xa_is_err(cur) ? ERR_PTR(xa_err(cur)) : cur;
 	}
@@ -194,6 +277,7 @@ void pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
 		page = xa_erase(&mem->pages, idx);
 		if (!page)
 			continue;
+		pciesw_mem_untag(mem, page);
 		atomic64_dec(&mem->resident);
 		put_page(page);
 		if (need_resched())

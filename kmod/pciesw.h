@@ -564,6 +564,10 @@ struct page *pciesw_mem_peek(struct pciesw_mem *mem, unsigned long idx);
 struct page *pciesw_mem_get_page(struct pciesw_mem *mem, unsigned long idx);
 void pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
 			unsigned long nr);
+void pciesw_mem_set_owner(struct pciesw_mem *mem, const void *owner,
+			  u32 ep_id, bool tag);
+struct pciesw_mem *pciesw_mem_of_page(struct page *page, const void **owner,
+				      u32 *ep_id);
 
 /* endpoint.c; all called with sw->lock held */
 
