@@ -24,6 +24,18 @@ int cmd_p2p_check(int argc, char **argv);
 /* cmd_dma.c */
 int cmd_dma_copy(int argc, char **argv);
 int cmd_dma_bench(int argc, char **argv);
+struct nl_session;
+/* The upstream port of switch @id. */
+int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port);
+/* Payload bytes (posted and completion) port @port counted, both ways. */
+int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
+	       uint64_t *bytes);
+
+/* cmd_gds.c */
+int cmd_gds_check(int argc, char **argv);
+int cmd_gds_read(int argc, char **argv);
+int cmd_gds_write(int argc, char **argv);
+int cmd_gds_bench(int argc, char **argv);
 
 /* cmd_lanes.c */
 int cmd_lanes_show(int argc, char **argv);

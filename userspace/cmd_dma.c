@@ -160,7 +160,7 @@ static int parse_dma_args(int argc, char **argv, struct dma_args *a)
 }
 
 /* The upstream port of switch @id, from a port dump. */
-static int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port)
+int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port)
 {
 	struct objs ports = { 0 };
 	size_t i;
@@ -192,8 +192,8 @@ static int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port)
  * TLPs (a read request's "bytes" are the length it asks for, which the
  * completions then carry).
  */
-static int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
-		      uint64_t *bytes)
+int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
+	       uint64_t *bytes)
 {
 	struct objs o = { 0 };
 	struct counter_set c;

@@ -492,6 +492,77 @@ static const struct command commands[] = {
 		.run = cmd_dma_bench,
 	},
 	{
+		.object = "gds",
+		.name = "check",
+		.args = "[SWITCH] [-j]",
+		.summary = "which drive/GPU pairs a file read goes peer-to-peer between",
+		.help = "For every NVMe drive and GPU of the same switch (of SWITCH, or\n"
+			"all): whether an O_DIRECT read from the drive's block device\n"
+			"into a mapping of the GPU's window goes peer-to-peer (direct,\n"
+			"or through the host bridge when ACS redirects) or is refused\n"
+			"(host-p2p off: the read fails with EIO), and what fixes it.\n"
+			"  -j, --json    (also before the command) [{switch, ep-name,\n"
+			"                ep-disk-name, peer-ep-name, p2p-route, p2p}]\n"
+			"  -p, --pretty  indented JSON\n"
+			"Exit status 1 when a pair is refused.\n",
+		.own_options = true,
+		.run = cmd_gds_check,
+	},
+	{
+		.object = "gds",
+		.name = "read",
+		.args = "FILE GPU[:OFFSET] [--size N] [-j]",
+		.summary = "one O_DIRECT read of a file into a GPU's window",
+		.help = "Reads FILE (a file on a pciesw drive, the drive pcieswSnI, a\n"
+			"partition or an md array of them) with O_DIRECT into a mapping\n"
+			"of GPU's window at OFFSET (a multiple of 4K; default 0), 1M at\n"
+			"a time: GPUDirect Storage, the drive writing into the GPU.\n"
+			"  -s, --size N    bytes (default: the whole file)\n"
+			"  --switch SWITCH the GPU's switch, when FILE is elsewhere\n"
+			"                  (a GPU of another switch is host memory to the\n"
+			"                  drive: the data crosses both upstream ports)\n"
+			"  -j, --json      {switch, file, dst, gpu-offset, bytes, wall-ns,\n"
+			"                  bytes-per-s, upstream-port, upstream-bytes,\n"
+			"                  host-copies}\n"
+			"Prints the bytes, the time, the upstream port's payload bytes\n"
+			"meanwhile (0: peer-to-peer, direct) and the copies through host\n"
+			"memory (0).  Needs read-write access to /dev/pcieswN.\n",
+		.own_options = true,
+		.run = cmd_gds_read,
+	},
+	{
+		.object = "gds",
+		.name = "write",
+		.args = "GPU[:OFFSET] FILE --size N [-j]",
+		.summary = "one O_DIRECT write of a GPU's window into a file",
+		.help = "Writes N bytes of GPU's window from OFFSET (a multiple of 4K)\n"
+			"into FILE with O_DIRECT, created if need be: the drive reads\n"
+			"them from the GPU peer-to-peer.  Options and report as gds read.\n",
+		.own_options = true,
+		.run = cmd_gds_write,
+	},
+	{
+		.object = "gds",
+		.name = "bench",
+		.args = "FILE GPU [--block B] [--depth Q] [--threads T] [--bounce] [-j]",
+		.summary = "GDS throughput: a file into a GPU, blocks in flight",
+		.help = "Reads FILE into GPU's window (wrapping around in it) in blocks\n"
+			"of B (default 1M, a multiple of 4K) with Q x T blocks in flight\n"
+			"(T threads, each with Q synchronous readers; defaults 1), and\n"
+			"prints the throughput, IOPS, latency percentiles and the\n"
+			"upstream port's payload bytes.\n"
+			"  -s, --size N    read only the first N bytes of FILE\n"
+			"  --bounce        without GDS: read each block into a host buffer,\n"
+			"                  then DMA it host -> GPU through /dev/pcieswN\n"
+			"  --switch SWITCH as gds read\n"
+			"  -j, --json      {switch, file, dst, bounce, block, depth,\n"
+			"                  threads, bytes, wall-ns, bytes-per-s, iops,\n"
+			"                  lat-p50-ns, lat-p99-ns, lat-max-ns,\n"
+			"                  upstream-port, upstream-bytes, host-copies}\n",
+		.own_options = true,
+		.run = cmd_gds_bench,
+	},
+	{
 		.name = "monitor",
 		.args = "[SWITCH] [EVENT...] [-j] [-p] [-t]",
 		.summary = "print events as they happen, until interrupted",
