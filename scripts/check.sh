@@ -145,7 +145,7 @@ declare -A debug_cost=(
 	[pciesw_topo_switchctl.sh]=40 [pciesw_link]=40 [pciesw_bus.sh]=40
 	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=20
 	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=10 [pciesw_events]=10
-	[pciesw_mem]=5
+	[pciesw_mem]=5 [pciesw_block.sh]=150
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the

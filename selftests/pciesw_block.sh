@@ -1,0 +1,204 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The NVMe drives as block devices (kmod/blk.c) and the GPUDirect-Storage
+# path, with real clients: the disks of a card appear with their names,
+# parents, sizes and block sizes (lsblk; a 4Kn drive from ep add
+# block-size 4096); data written through the disk reads back, discard
+# gives the window's memory back; I/O is counted on the drive's and the
+# upstream port; ext4 + fio --verify on one drive; XFS on another and a
+# file read into gpu0 with O_DIRECT (switchctl gds read) reads back
+# identically through mmap with 0 upstream bytes, ACS redirect doubles it
+# on the upstream port, host-p2p off fails it with EIO and an
+# acs-violation on the drive's port (gds check says so); an injected
+# uncorrectable error fails exactly one request; a disabled link makes
+# I/O wait (EIO after blk_timeout_ms, success once it is back); ep del of
+# the mounted drive: EIO, umount works; an md RAID1 (ext4) over two drives
+# keeps its data when one is surprise-removed under fio, its disk
+# disappears and a hot reset brings a new one.  The kernel log stays
+# clean (qemu-run checks it).  Reduced (debug plan): no md.
+# Needs mkfs.ext4, mkfs.xfs, fio, mdadm, lsblk, blkdiscard, python3
+# (scripts/deps.sh).  Uses switch id 72.
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/switchctl_lib.sh"
+
+for t in mkfs.ext4 mkfs.xfs fio mdadm lsblk blkdiscard python3; do
+	command -v $t >/dev/null || skip_all "$t not installed (scripts/deps.sh)"
+done
+sctl_init 72
+ID=72
+SW=pciesw$ID
+MNT=$T_TMP/mnt
+mkdir -p "$MNT"
+FULL=1
+reduced && { FULL=0; note_reduced "no md RAID1"; }
+
+wr "$PCIESW_BUS/new_device" "$ID" || bail "new_device $ID: $W_ERR"
+settled $SW || diag "$SW did not settle"
+# the card's default drives are 4G; make nvme3 a small 4Kn one
+sc_ok "ep del nvme3" ep del $ID nvme3
+sc_ok "ep add a 4Kn drive" ep add $ID 5 nvme size 64M block-size 4096
+
+# counter PORT NAME: counter NAME of port PORT of $SW into J
+counter() {
+	local l
+	J=
+	sc errors show $ID "$1" --all
+	while read -r l; do
+		[[ $l =~ ^$1\ +[a-z]+\ +$2\ +([0-9]+) ]] && J=${BASH_REMATCH[1]}
+	done <<<"$OUT"
+}
+
+# wait_disk NAME: until /sys/block/NAME exists (or, with "gone", not)
+wait_disk() {
+	deadline 5000
+	while :; do
+		if [[ ${2:-} == gone ]]; then
+			[[ ! -e /sys/block/$1 ]] && return 0
+		else
+			[[ -e /sys/block/$1 ]] && return 0
+		fi
+		before_deadline || return 1
+		nap
+	done
+}
+
+check "the 4Kn drive's disk appears" wait_disk ${SW}n3
+rd /sys/block/${SW}n3/queue/logical_block_size
+check_eq "4Kn: 4096-byte logical blocks" 4096 "$R"
+rd /sys/block/${SW}n0/queue/logical_block_size
+check_eq "default: 512-byte logical blocks" 512 "$R"
+rd /sys/block/${SW}n3/size
+check_eq "capacity is the window (64M)" $((64 << 11)) "$R"
+OUT=$(lsblk -dno NAME,SIZE /dev/${SW}n0 /dev/${SW}n1 /dev/${SW}n2 /dev/${SW}n3 2>&1)
+# shellcheck disable=SC2086 # the words, whatever lsblk's column widths
+check_eq "lsblk lists the four drives" \
+	"${SW}n0 4G ${SW}n1 4G ${SW}n2 4G ${SW}n3 64M" "$(echo $OUT)"
+parent=$(readlink -f /sys/block/${SW}n0/device)
+rd $PCIESW_DEVS/$SW/pci_view
+if [[ $R == 1 ]]; then
+	sc ep show -j $ID nvme0; jqo '."ep-pci-name"'
+	check_eq "parent: the drive's PCI device" "$J" "${parent##*/}"
+else
+	check_eq "parent: the pciesw endpoint device" "$SW-nvme0" "${parent##*/}"
+fi
+sc ep show -j $ID nvme0; jqo '."ep-disk-name"'
+check_eq "ep show names the disk" "${SW}n0" "$J"
+sc_err "block-size other than 512/4096 refused" 2 "expected 512 or 4096" \
+	ep add $ID 5 nvme block-size 1024
+
+# --- data, discard, counters on the 4Kn drive ----------------------------
+D3=/dev/${SW}n3
+head -c $((4 << 20)) /dev/urandom >"$T_TMP/r4"
+sc errors clear $ID
+dd if="$T_TMP/r4" of=$D3 bs=1M oflag=direct status=none
+dd if=$D3 of="$T_TMP/r4b" bs=1M count=4 iflag=direct status=none
+check "data read back through the disk" cmp -s "$T_TMP/r4" "$T_TMP/r4b"
+rd $PCIESW_DEVS/$SW-nvme3/mem_resident
+check_eq "4M written: 4M resident" $((4 << 20)) "$R"
+# reads count posted bytes in on the drive's port (5) and out upstream
+counter 5 ingress-posted-bytes
+check_eq "read: posted bytes in on the drive's port" $((4 << 20)) "$J"
+counter 0 egress-posted-bytes
+check_eq "... and out on the upstream port" $((4 << 20)) "$J"
+counter 5 ingress-non-posted-bytes
+check_eq "write: read requests in on the drive's port" $((4 << 20)) "$J"
+blkdiscard $D3
+rd $PCIESW_DEVS/$SW-nvme3/mem_resident
+check_eq "blkdiscard: nothing resident" 0 "$R"
+dd if=$D3 of="$T_TMP/z" bs=1M count=1 iflag=direct status=none
+check "discarded blocks read as zeros" cmp -s "$T_TMP/z" <(head -c 1048576 /dev/zero)
+
+# --- XFS + fio --verify, GDS: a file into gpu0 ----------------------------
+GDS_PORT=4
+check "mkfs.xfs" mkfs.xfs -q -f -K /dev/${SW}n2
+check "mount xfs" mount /dev/${SW}n2 "$MNT"
+check "fio --verify=crc32c (libaio) on XFS" fio --name=v \
+	--filename="$MNT/fio" --direct=1 --rw=randwrite --bs=4k --size=2M \
+	--ioengine=libaio --iodepth=8 --verify=crc32c --output=/dev/null
+check "fio --verify=crc32c (io_uring) on the 4Kn drive" fio --name=u \
+	--filename=$D3 --direct=1 --rw=randrw --bs=4k --size=2M \
+	--ioengine=io_uring --iodepth=8 --verify=crc32c --output=/dev/null
+cp "$T_TMP/r4" "$MNT/f" && sync
+sc_ok "gds check: direct" gds check $ID
+[[ $OUT == *"nvme0 (/dev/${SW}n0) -> gpu0: peer-to-peer, direct"* ]] ||
+	diag "$OUT"
+sc gds read -j "$MNT/f" gpu0:1M
+jqo '."upstream-bytes"'
+check_eq "gds read: 0 upstream bytes" 0 "$J"
+jqo '.bytes'
+check_eq "gds read: the whole file" $((4 << 20)) "$J"
+# the GPU window at 1M, through mmap of /dev/pciesw72 (gpu0 is ep 0: 0)
+check "the GPU window holds the file (mmap)" python3 -c '
+import mmap, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+m = mmap.mmap(fd, 5 << 20, mmap.MAP_SHARED)
+sys.exit(m[1 << 20:5 << 20] != open(sys.argv[2], "rb").read())' \
+	/dev/$SW "$T_TMP/r4"
+sc port set $ID 1 acs on
+sc gds read -j "$MNT/f" gpu0
+jqo '."upstream-bytes"'
+check_eq "ACS redirect: twice the bytes upstream" $((8 << 20)) "$J"
+sc switch set $ID host-p2p off
+sc gds check $ID
+check_eq "gds check: refused, exit 1" 1 "$RC"
+sc errors clear $ID
+sc gds read "$MNT/f" gpu0
+check "host-p2p off: gds read fails with EIO" \
+	eval '((RC == 1)) && [[ $ERR == *"Input/output error"* ]]'
+counter $GDS_PORT acs-violation
+check "acs-violation on the drive's port" eval '((J > 0))'
+sc switch set $ID host-p2p on
+sc port set $ID 1 acs off
+
+# --- errors and the link on nvme0 (port 2) -------------------------------
+D0=/dev/${SW}n0
+echo 300 >/sys/module/pciesw/parameters/blk_timeout_ms
+sc inject $ID 2 poisoned-tlp
+check "uncorrectable error: the next read fails" \
+	eval '! dd if=$D0 of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null'
+check "... and only that one" \
+	dd if=$D0 of=/dev/null bs=4k count=1 iflag=direct status=none
+sc port set $ID 2 state down
+check "link down past blk_timeout_ms: EIO" \
+	eval '! dd if=$D0 of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null'
+echo 10000 >/sys/module/pciesw/parameters/blk_timeout_ms
+( nap 0.3; "$SWITCHCTL" port set $ID 2 state up ) &
+check "link down, then up: the request waits and succeeds" \
+	dd if=$D0 of=/dev/null bs=4k count=1 iflag=direct status=none
+wait
+echo 30000 >/sys/module/pciesw/parameters/blk_timeout_ms
+
+# --- ep del of a mounted drive ------------------------------------------
+sc_quiet "ep del of a mounted drive (XFS)" ep del $ID nvme2
+check "its disk goes" wait_disk ${SW}n2 gone
+check "the mounted fs sees EIO" \
+	eval '! dd if=/dev/zero of="$MNT/after" bs=4k count=1 oflag=direct,sync status=none 2>/dev/null'
+check "umount works" umount "$MNT"
+
+# --- md RAID1 survives a surprise down -----------------------------------
+if ((FULL)); then
+	check "mdadm RAID1 over nvme0 and nvme1" mdadm --create /dev/md/pcieswt \
+		--run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+		--homehost=any $D0 /dev/${SW}n1 -q
+	check "mkfs.ext4 on md" mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=1 \
+		/dev/md/pcieswt 64M
+	check "mount md" mount /dev/md/pcieswt "$MNT"
+	cp "$T_TMP/r4" "$MNT/f" && sync
+	fio --name=s --filename="$MNT/big" --direct=1 --rw=randwrite --bs=4k \
+		--size=2M --ioengine=libaio --iodepth=4 --time_based \
+		--runtime=1 --output=/dev/null &
+	FIO=$!
+	nap 0.3
+	sc_quiet "surprise down under fio" port set $ID 2 surprise-down
+	wait $FIO
+	check "the drive's disk disappears" wait_disk ${SW}n0 gone
+	echo 3 >/proc/sys/vm/drop_caches
+	check "RAID1 keeps the data" cmp -s "$T_TMP/r4" "$MNT/f"
+	umount "$MNT"
+	mdadm --stop /dev/md/pcieswt -q 2>/dev/null
+	sc_quiet "hot reset" port set $ID 2 hot-reset
+	check "the link back: a new disk" wait_disk ${SW}n0
+fi
+summary
