@@ -26,6 +26,10 @@
  *	every generic netlink family, libnl's genl_ctrl_alloc_cache()),
  *	every 20 ms; on exit prints "rounds=N failed=F max_ms=M
  *	blocked_ms=B" and exits 0.  See "Timing" below.
+ *   pciesw_tool window-cmp DEV EP OFFSET FILE
+ *	Whether endpoint EP's window, mapped from /dev/pcieswN DEV at byte
+ *	OFFSET, holds the bytes of FILE: exit 0 if so, 1 if not (the first
+ *	difference printed), 2 on an error.
  *   pciesw_tool sysfs-reader FILE
  *	Read FILE every 2 ms until it is gone; on exit prints "reads=N
  *	dead=D first_dead_ms=T0 last_dead_ms=T1 max_ms=M blocked_ms=B
@@ -44,6 +48,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 /* the sysfs and netlink helpers, without the harness */
@@ -334,6 +340,36 @@ static int cmd_sysfs_reader(const char *path)
 	return 0;
 }
 
+static int cmd_window_cmp(const char *dev, const char *ep, const char *off,
+			  const char *file)
+{
+	struct pciesw_ep_map map = { .size = sizeof(map) };
+	unsigned long long o = strtoull(off, NULL, 0);
+	int fd = open(dev, O_RDWR), ffd = open(file, O_RDONLY);
+	unsigned char *w, *f;
+	struct stat st;
+	size_t i;
+
+	map.ep_id = strtoul(ep, NULL, 0);
+	if (fd < 0 || ffd < 0 || fstat(ffd, &st) ||
+	    ioctl(fd, PCIESW_IOC_EP_MAP, &map)) {
+		perror("window-cmp");
+		return 2;
+	}
+	w = mmap(NULL, o + st.st_size, PROT_READ, MAP_SHARED, fd, map.offset);
+	f = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, ffd, 0);
+	if (w == MAP_FAILED || f == MAP_FAILED) {
+		perror("window-cmp: mmap");
+		return 2;
+	}
+	for (i = 0; i < (size_t)st.st_size; i++)
+		if (w[o + i] != f[i]) {
+			printf("differ at byte %zu\n", i);
+			return 1;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -355,9 +391,12 @@ int main(int argc, char **argv)
 		return cmd_nlctrl();
 	if (argc == 3 && !strcmp(argv[1], "sysfs-reader"))
 		return cmd_sysfs_reader(argv[2]);
+	if (argc == 6 && !strcmp(argv[1], "window-cmp"))
+		return cmd_window_cmp(argv[2], argv[3], argv[4], argv[5]);
 	fprintf(stderr,
 		"usage: %s delete-module NAME | load-module PATH [PARAMS] | write FILE STRING |\n"
-		"       reader | info ID | family | count | nlctrl | sysfs-reader FILE\n",
+		"       reader | info ID | family | count | nlctrl | sysfs-reader FILE |\n"
+		"       window-cmp DEV EP OFFSET FILE\n",
 		argv[0]);
 	return 2;
 }
