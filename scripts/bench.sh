@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: the benchmarks of issue 5 (P1..P6) in a QEMU guest on 6.12.
+# make bench: the benchmarks of issue 5 (P1..P6) and of issue 12 (G1..G3:
+# the drives as block devices, GDS) in a QEMU guest on 6.12.
 #
 #   scripts/bench.sh [--kernel 6.1|6.12|KVER] [--out DIR]
 #
@@ -9,8 +10,10 @@
 # defaults: 2 vCPUs, 2 GiB) and runs pciesw_bench, which loads the module
 # itself (P6 measures what insmod and the default card cost) and prints
 # each figure with its target and PASS or MISS, every ratio measured in
-# that one guest run, then a summary.  The output is also kept in
-# DIR/bench.txt (default build/bench).
+# that one guest run, then a summary; then, with the module loaded again,
+# selftests/pciesw_bench_block.sh prints G1..G3 and its own summary (the
+# guest has 4 GiB: G1 puts a 1 GiB file on the drives and in gpu0).  The
+# output is also kept in DIR/bench.txt (default build/bench).
 # Exit status: 0 when every figure passed; 1 when one MISSed or the bench
 # failed before its summary; qemu-run.sh's status (120 kernel problem,
 # 124 timeout, 125 no guest) when the guest did not run clean.
@@ -36,16 +39,20 @@ mkdir -p "$out"
 
 # the guest: nothing loaded yet; pciesw_bench loads the module (P6)
 rc=0
-scripts/qemu-run.sh --kernel "$kver" --timeout 1500 --out "$out/qemu" -- \
-	selftests/pciesw_bench "build/$kver/pciesw.ko" userspace/switchctl |
-	tee "$out/bench.txt" || rc=${PIPESTATUS[0]}
-summary=$(grep -E '^summary: [0-9]+ PASS, [0-9]+ MISS$' "$out/bench.txt" || true)
+# shellcheck disable=SC2016 # expanded in the guest
+scripts/qemu-run.sh --kernel "$kver" --timeout 2400 --mem 4096 --out "$out/qemu" -- \
+	bash -c 'selftests/pciesw_bench "$1" "$2"; a=$?
+		rmmod pciesw 2>/dev/null; insmod "$1" && sleep 0.5 &&
+		selftests/pciesw_bench_block.sh "$2"; b=$?
+		exit $((a > b ? a : b))' bench "build/$kver/pciesw.ko" \
+	userspace/switchctl | tee "$out/bench.txt" || rc=${PIPESTATUS[0]}
+summaries=$(grep -cE '^summary: [0-9]+ PASS, [0-9]+ MISS$' "$out/bench.txt" || true)
 if ((rc == 0 || rc == 1)); then
-	if [[ -z $summary ]]; then
-		echo "bench.sh: no summary: the bench failed (see above)" >&2
+	if ((summaries != 2)); then
+		echo "bench.sh: a summary is missing: a bench failed (see above)" >&2
 		rc=1
-	elif [[ $summary != *" 0 MISS" ]]; then
-		echo "bench.sh: $summary: a figure missed its target" >&2
+	elif grep -E '^summary: ' "$out/bench.txt" | grep -qv ' 0 MISS$'; then
+		echo "bench.sh: a figure missed its target" >&2
 		rc=1
 	fi
 fi

@@ -192,7 +192,7 @@ if ((FULL)); then
 	cp "$T_TMP/r4" "$MNT/f" && sync
 	fio --name=s --filename="$MNT/big" --direct=1 --rw=randwrite --bs=4k \
 		--size=1M --ioengine=libaio --iodepth=4 --time_based \
-		--runtime=1 --output=/dev/null &
+		--runtime=1 --disk_util=0 --output=/dev/null &
 	FIO=$!
 	nap 0.3
 	sc_quiet "surprise down under fio" port set $ID 2 surprise-down
