@@ -291,10 +291,9 @@ static blk_status_t pciesw_blk_copy(struct pciesw_blk_disk *d, bool write,
 
 		n = min_t(unsigned int, n, PAGE_SIZE - bo);
 		if (write) {
-			wp = pciesw_mem_page(d->mem, idx);
+			wp = pciesw_mem_get_page_alloc(d->mem, idx);
 			if (IS_ERR(wp))
 				return BLK_STS_RESOURCE;
-			get_page(wp);
 		} else {
 			wp = pciesw_mem_get_page(d->mem, idx);
 		}

@@ -243,11 +243,11 @@ static vm_fault_t pciesw_vm_fault(struct vm_fault *vmf)
 	if (vmf->pgoff >> shift != vma->vm_pgoff >> shift ||
 	    pciesw_mem_gone(mem))
 		return VM_FAULT_SIGBUS;
-	page = pciesw_mem_page(mem, vmf->pgoff & (BIT(shift) - 1));
+	/* referenced: a discard of the window cannot free it under us */
+	page = pciesw_mem_get_page_alloc(mem, vmf->pgoff & (BIT(shift) - 1));
 	if (IS_ERR(page))
 		return PTR_ERR(page) == -ENOMEM ? VM_FAULT_OOM :
 						  VM_FAULT_SIGBUS;
-	get_page(page);
 	vmf->page = page;
 	return 0;
 }

@@ -191,7 +191,9 @@ void pciesw_dma_cancel(struct pciesw_dma_xfer *x)
 /*
  * The page that backs byte @e->off of a side: for a source a missing
  * endpoint page is NULL (it reads as zeros), for a destination it is
- * allocated unless @zero says the bytes to write are zeros anyway.
+ * allocated unless @zero says the bytes to write are zeros anyway.  An
+ * endpoint's page comes with a reference (a block discard may take it out
+ * of the window meanwhile): pciesw_dma_put_page() it.
  */
 static struct page *pciesw_dma_page(struct pciesw_dma_end *e, bool dst,
 				    bool zero)
@@ -201,8 +203,14 @@ static struct page *pciesw_dma_page(struct pciesw_dma_end *e, bool dst,
 	if (!e->mem)
 		return e->pages[idx];
 	if (!dst || zero)
-		return pciesw_mem_peek(e->mem, idx);
-	return pciesw_mem_page(e->mem, idx);
+		return pciesw_mem_get_page(e->mem, idx);
+	return pciesw_mem_get_page_alloc(e->mem, idx);
+}
+
+static void pciesw_dma_put_page(struct pciesw_dma_end *e, struct page *page)
+{
+	if (e->mem && !IS_ERR_OR_NULL(page))
+		put_page(page);
 }
 
 static bool pciesw_dma_gone(const struct pciesw_dma_xfer *x)
@@ -284,29 +292,45 @@ static u32 pciesw_dma_copy_pages(struct pciesw_dma_end *src,
 		size_t n = min_t(u64, until - *done,
 				 PAGE_SIZE - max(so, doff));
 		struct page *sp, *dp;
+		bool held;
 		void *d, *s;
 
 		sp = pciesw_dma_page(src, false, false);
+		held = false;
 		if (sp && n == PAGE_SIZE && dst->mem) {
-			/*
-			 * A whole new endpoint page: fill it as it is made,
-			 * not zero it first and copy again
-			 */
-			bool filled;
+			pgoff_t didx = dst->off >> PAGE_SHIFT;
 
-			s = kmap_local_page(sp);
-			dp = pciesw_mem_page_fill(dst->mem,
-						  dst->off >> PAGE_SHIFT, s,
-						  &filled);
-			if (!IS_ERR(dp) && !filled) {
+			dp = pciesw_mem_get_page(dst->mem, didx);
+			held = !!dp;
+			if (!dp) {
+				/*
+				 * A whole new endpoint page: fill it as it is
+				 * made, not zero it first and copy again
+				 */
+				bool filled;
+
+				s = kmap_local_page(sp);
+				dp = pciesw_mem_page_fill(dst->mem, didx, s,
+							  &filled);
+				kunmap_local(s);
+				if (!IS_ERR(dp) && !filled) {
+					/* another made it meanwhile */
+					dp = pciesw_mem_get_page_alloc(dst->mem,
+								       didx);
+					held = !IS_ERR(dp);
+				}
+			}
+			if (held) {
 				d = kmap_local_page(dp);
+				s = kmap_local_page(sp);
 				memcpy(d, s, n);
+				kunmap_local(s);
 				kunmap_local(d);
 				flush_dcache_page(dp);
 			}
-			kunmap_local(s);
 		} else {
 			dp = pciesw_dma_page(dst, true, !sp);
+			held = dst->mem && !IS_ERR_OR_NULL(dp);
 			if (!IS_ERR_OR_NULL(dp)) {
 				d = kmap_local_page(dp);
 				if (sp) {
@@ -320,8 +344,11 @@ static u32 pciesw_dma_copy_pages(struct pciesw_dma_end *src,
 				flush_dcache_page(dp);
 			}
 		}
+		pciesw_dma_put_page(src, sp);
 		if (IS_ERR(dp))
 			return PCIESW_DMA_STATUS_NOMEM;
+		if (held)
+			put_page(dp);
 		src->off += n;
 		dst->off += n;
 		*done += n;

@@ -7,10 +7,9 @@
  * before the store goes only by a discard (an NVMe drive's block view
  * trimming its blocks, pciesw_mem_discard()): the xarray's reference is
  * dropped with put_page(), so whoever took its own reference with
- * pciesw_mem_get_page() keeps a valid page; pciesw_mem_page() and
- * pciesw_mem_peek() take none, and their callers rely on nobody
- * discarding what they copy (the DMA engine and mappings of GPU windows,
- * which are never discarded).
+ * pciesw_mem_get_page() or pciesw_mem_get_page_alloc() keeps a valid
+ * page: the DMA engine, the block view and the mmap fault handler use
+ * those; pciesw_mem_page() and pciesw_mem_peek() take none.
  */
 
 #include <linux/gfp.h>
@@ -257,6 +256,29 @@ struct page *pciesw_mem_get_page(struct pciesw_mem *mem, pgoff_t idx)
 	}
 	rcu_read_unlock();
 	return page;
+}
+
+/**
+ * pciesw_mem_get_page_alloc - the page at @idx with a reference, made if
+ *	need be (zeroed)
+ * @mem: the store
+ * @idx: page index in the window
+ *
+ * As pciesw_mem_get_page(), safe against a racing discard.  An ERR_PTR
+ * when the page cannot be made.  put_page() it after use.
+ */
+struct page *pciesw_mem_get_page_alloc(struct pciesw_mem *mem, pgoff_t idx)
+{
+	struct page *page;
+
+	for (;;) {
+		page = pciesw_mem_get_page(mem, idx);
+		if (page)
+			return page;
+		page = pciesw_mem_page(mem, idx);
+		if (IS_ERR(page))
+			return page;
+	}
 }
 
 /**
