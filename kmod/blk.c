@@ -54,6 +54,10 @@
 
 #include "dev.h"
 
+static bool pciesw_blk_on = true;
+module_param_named(blk, pciesw_blk_on, bool, 0444);
+MODULE_PARM_DESC(blk, "NVMe drives are block devices, default 1");
+
 static unsigned int pciesw_blk_timeout_ms = 30000;
 module_param_named(blk_timeout_ms, pciesw_blk_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(blk_timeout_ms,
@@ -815,7 +819,7 @@ static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 	struct pciesw_endpoint *ep;
 	struct pciesw_port *up;
 
-	if (!blk)
+	if (!blk || !pciesw_blk_on)
 		return;
 	switch (ev->type) {
 	case PCIESW_EV_EP_ADD:
