@@ -62,11 +62,28 @@ static void pciesw_port_changed(struct pciesw_port *port)
 	pciesw_event(&ev);
 }
 
+/* Link Status' Link Training: the LTSSM is in Configuration or Recovery. */
+static bool pciesw_ltssm_training(enum pciesw_ltssm s)
+{
+	return s == PCIESW_LTSSM_CONFIGURATION || s == PCIESW_LTSSM_RECOVERY;
+}
+
+bool pciesw_link_training(const struct pciesw_port *port)
+{
+	return pciesw_ltssm_training(port->link.ltssm);
+}
+
 static void pciesw_link_set_state(struct pciesw_port *port,
 				  enum pciesw_ltssm to)
 {
 	struct pciesw_link *link = &port->link;
 	unsigned int slot = link->history_next % PCIESW_LTSSM_HISTORY;
+	struct pciesw_event ev = {
+		.type = PCIESW_EV_LINK_TRAINING,
+		.sw = port_sw(port),
+		.port = port,
+	};
+	bool training = pciesw_ltssm_training(link->ltssm);
 
 	if (link->ltssm == to)
 		return;
@@ -75,6 +92,8 @@ static void pciesw_link_set_state(struct pciesw_port *port,
 	link->history_states[slot] = link->ltssm | to << 4;
 	link->history_next++;
 	link->ltssm = to;
+	if (training != pciesw_ltssm_training(to))
+		pciesw_event(&ev);
 }
 
 unsigned int pciesw_link_history(const struct pciesw_port *port,

@@ -99,6 +99,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_PORTS_ADD:
 		/* the group change that follows says it */
 		break;
+	case PCIESW_EV_LINK_TRAINING:
+		/* config space's Link Training bit; the LTSSM history has it */
+		break;
 	}
 	return NULL;
 }

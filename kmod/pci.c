@@ -15,6 +15,12 @@
  * (x86 has lockless config access), so they never touch sw->lock: the
  * snapshot and the images are protected by a raw spinlock of the hierarchy.
  *
+ * Config writes with a meaning to the model (Link Disable, Retrain Link,
+ * Target Link Speed, Secondary Bus Reset, ACS redirect, MPS/MRRS, VPD) are
+ * queued by the accessor and applied by a work item, in order, with
+ * sw->lock and through the model's setters (pciesw_pci_req_work()); the
+ * model's events then bring config space along as for any other request.
+ *
  * The view follows the model from the switch's event queue (event.c): when
  * the model changes, with sw->lock held, config space changes at once and
  * the functions that go are detached; later, in event order and without
@@ -33,10 +39,12 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "dev.h"
 
@@ -63,6 +71,9 @@ MODULE_PARM_DESC(pci_view,
 #define ECAP_AER	0x100
 #define ECAP_DSN	0x148	/* ports */
 #define ECAP_ACS	0x158	/* downstream ports */
+
+/* Link Status 2: Equalization 8.0 GT/s Complete, Phase 1, 2 and 3 Successful */
+#define PCIESW_LNKSTA2_EQ	0x001e
 /*
  * Bytes of config space a function keeps: through the ACS Control
  * register, the last one it implements.  Above it config space reads as
@@ -119,6 +130,13 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  * @active: Data Link Layer Link Active
  * @present: a device is in the slot (downstream ports)
  * @acs: ACS P2P Request/Completion Redirect
+ * @training: the model's LTSSM is in Configuration or Recovery
+ * @rl: software wrote Retrain Link and the model has not taken it yet
+ *	(Link Training reads 1 meanwhile, as on hardware)
+ * @sw_retrain: a retrain software asked for through Retrain Link is under
+ *	way: Link Bandwidth Management Status is set when it ends
+ * @failed_lanes: the model's failed lanes when @speed and @width were taken
+ * @port_id: the port it is or is behind (0: the upstream port)
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
@@ -136,12 +154,45 @@ struct pciesw_pci_fn {
 	bool active;
 	bool present;
 	bool acs;
+	bool training;
+	bool rl;
+	bool sw_retrain;
+	u32 failed_lanes;
+	unsigned int port_id;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u16 vpd_addr;
 	u32 vpd_data;
 	u8 cfg[PCIESW_PCI_CFG_LEN];
 };
+
+/*
+ * What a config write asks of the model.  The config accessors may run in
+ * atomic context and must not take sw->lock, so they queue these and a
+ * work item applies them in order, through the model's setters, as any
+ * other view's request is; config space then follows from the model's
+ * events like every view.
+ */
+enum pciesw_pci_req_op {
+	PCIESW_PCI_REQ_ENABLE,		/* Link Disable: @a is the new enabled */
+	PCIESW_PCI_REQ_RETRAIN,		/* Retrain Link */
+	PCIESW_PCI_REQ_TARGET,		/* Target Link Speed @a */
+	PCIESW_PCI_REQ_HOT_RESET,	/* Secondary Bus Reset */
+	PCIESW_PCI_REQ_ACS,		/* ACS P2P Request/Completion Redirect @a */
+	PCIESW_PCI_REQ_MPS,		/* Max_Payload_Size @a bytes */
+	PCIESW_PCI_REQ_MRRS,		/* Max_Read_Request_Size @a bytes */
+	PCIESW_PCI_REQ_VPD,		/* VPD write: dword @b at address @a */
+};
+
+struct pciesw_pci_req {
+	u8 op;
+	u8 port_id;
+	u32 a;
+	u32 b;
+};
+
+/* requests queued at most; beyond, pciesw_pci.req_lost says so */
+#define PCIESW_PCI_NR_REQS	64
 
 /**
  * struct pciesw_pci - the PCI hierarchy of one switch
@@ -155,9 +206,19 @@ struct pciesw_pci_fn {
  * @bridge: the host bridge; the hierarchy owns its first reference until
  *	it is destroyed, and the bridge's release frees the hierarchy
  * @module_ref: the removed hierarchy holds a reference to the module
+ * @req_work: applies @req to the model (pciesw_pci_req_work())
  * @lock: protects everything below it; taken by the config accessors,
  *	which may run in atomic context, so a raw spinlock
  * @dead: the root bus is gone: config cycles find no device
+ * @req: config writes for the model, a ring: @req_head - @req_tail queued
+ * @req_head: requests ever queued
+ * @req_tail: requests ever taken by @req_work
+ * @req_lost: the ring was full: @req_work makes the model follow the
+ *	stateful registers (Link Disable, Target Link Speed, ACS, MPS, MRRS)
+ *	once more; the lost edges (retrain, reset, VPD) time out as a lost
+ *	request does on hardware
+ * @mps: the switch's Max_Payload_Size, every function's Device Control
+ * @mrrs: the switch's Max_Read_Request_Size, the endpoints' Device Control
  * @dsn: Device Serial Number of the switch ports
  * @vpd: the card's VPD image, as the model last built it
  * @vpd_len: bytes of @vpd in use
@@ -176,8 +237,15 @@ struct pciesw_pci {
 	struct pci_bus *root;
 	struct pci_host_bridge *bridge;
 	bool module_ref;
+	struct work_struct req_work;
 	raw_spinlock_t lock;	/* protects all fields below */
 	bool dead;
+	struct pciesw_pci_req req[PCIESW_PCI_NR_REQS];
+	unsigned int req_head;
+	unsigned int req_tail;
+	bool req_lost;
+	u32 mps;
+	u32 mrrs;
 	u64 dsn;
 	u8 vpd[PCIESW_VPD_MAX];
 	unsigned int vpd_len;
@@ -290,20 +358,27 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 		      PCI_EXP_SLTCTL_PDCE);
 		put16(c, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC |
 		      PCI_EXP_SLTSTA_DLLSC);
-		put16(c, CAP_EXP + PCI_EXP_LNKSTA, 0);
+		/* latched on bandwidth changes (pciesw_pci_fn_link()) */
+		put16(c, CAP_EXP + PCI_EXP_LNKSTA, PCI_EXP_LNKSTA_LBMS |
+		      PCI_EXP_LNKSTA_LABS);
 	}
 	put16(w, CAP_EXP + PCI_EXP_DEVCTL2, 0x07ff);
-	/* LnkCtl2: the target speed is the model's, the rest is stored */
-	put16(w, CAP_EXP + PCI_EXP_LNKCTL2, 0xfff0);
+	/*
+	 * LnkCtl2: stored, and the target speed goes to the model (which
+	 * Link Control 2 shows); the image keeps what was written, for
+	 * pciesw_pci_req_resync()
+	 */
+	put16(w, CAP_EXP + PCI_EXP_LNKCTL2, 0xffff);
 	/* AER: masks, severity; status is handled in pciesw_pci_store() */
 	put32(w, ECAP_AER + PCI_ERR_UNCOR_MASK, 0x003ff030);
 	put32(w, ECAP_AER + PCI_ERR_UNCOR_SEVER, 0x003ff030);
 	put32(w, ECAP_AER + PCI_ERR_COR_MASK, 0x0000f1c1);
 	put32(w, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENE |
 	      PCI_ERR_CAP_ECRC_CHKE);
-	/* ACS: redirect follows the model; the rest is stored */
+	/* ACS: redirect goes to the model (and shows it); the rest is stored */
 	if (kind == PCIESW_PCI_DOWN)
-		put16(w, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_SV | PCI_ACS_UF);
+		put16(w, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_SV | PCI_ACS_RR |
+		      PCI_ACS_CR | PCI_ACS_UF);
 }
 
 /* Supported Link Speeds Vector: bit n for generation n */
@@ -336,6 +411,7 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	if (!fn)
 		return NULL;
 	fn->kind = kind;
+	fn->port_id = kind == PCIESW_PCI_UP ? 0 : k + 1;
 	cfg = fn->cfg;
 	put16(cfg, PCI_VENDOR_ID, PCIESW_PCI_VENDOR);
 	put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
@@ -410,7 +486,7 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	      pciesw_pci_encode(PCIESW_MRRS_DEFAULT) << 12);
 	lnkcap = fn->max_speed | max_width << 4;
 	if (kind == PCIESW_PCI_DOWN)
-		lnkcap |= PCI_EXP_LNKCAP_DLLLARC;
+		lnkcap |= PCI_EXP_LNKCAP_DLLLARC | PCI_EXP_LNKCAP_LBNC;
 	if (kind != PCIESW_PCI_EP)
 		lnkcap |= port->id << 24;
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
@@ -452,14 +528,41 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 }
 
 /*
+ * A downstream port's Link Status latches bandwidth changes of a link that
+ * stays up: Link Bandwidth Management Status when software's retrain
+ * ended or lanes failed or came back (unreliable operation), Link
+ * Autonomous Bandwidth Status when the switch changed it for another
+ * reason (a target speed or retrain from its management interface).
+ */
+static void pciesw_pci_fn_bandwidth(struct pciesw_pci_fn *fn,
+				    const struct pciesw_port *port, bool active)
+{
+	const struct pciesw_link *link = &port->link;
+	u16 bits = 0;
+
+	if (fn->active && active &&
+	    (fn->speed != link->speed || fn->width != link->width))
+		bits = fn->sw_retrain || fn->failed_lanes != link->failed_lanes ?
+		       PCI_EXP_LNKSTA_LBMS : PCI_EXP_LNKSTA_LABS;
+	if (fn->sw_retrain && active && !pciesw_link_training(port)) {
+		bits |= PCI_EXP_LNKSTA_LBMS;
+		fn->sw_retrain = false;
+	}
+	or16(fn->cfg, CAP_EXP + PCI_EXP_LNKSTA, bits);
+}
+
+/*
  * Take the link state of @port into @fn; with h->lock held.  A downstream
- * port latches presence and link-active changes in its Slot Status.
+ * port latches presence and link-active changes in its Slot Status, and
+ * its Link Control, Link Control 2 and ACS Control show the model's link
+ * enable, target speed and redirect (which software's writes go to).
  */
 static void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 			       const struct pciesw_port *port)
 {
 	const struct pciesw_link *link = &port->link;
 	bool active = pciesw_link_active(port);
+	u16 v;
 
 	if (fn->kind == PCIESW_PCI_DOWN) {
 		if (active != fn->active)
@@ -470,12 +573,28 @@ static void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 			     PCI_EXP_SLTSTA_PDC);
 		fn->present = !!port->ep;
 		fn->acs = port->acs_redirect;
+		pciesw_pci_fn_bandwidth(fn, port, active);
+		fn->training = pciesw_link_training(port);
+		v = get16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL) &
+		    ~PCI_EXP_LNKCTL_LD;
+		put16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL,
+		      v | (link->enabled ? 0 : PCI_EXP_LNKCTL_LD));
+		v = get16(fn->cfg, ECAP_ACS + PCI_ACS_CTRL) &
+		    ~(PCI_ACS_RR | PCI_ACS_CR);
+		put16(fn->cfg, ECAP_ACS + PCI_ACS_CTRL,
+		      v | (fn->acs ? PCI_ACS_RR | PCI_ACS_CR : 0));
 	}
+	fn->failed_lanes = link->failed_lanes;
 	fn->active = active;
 	fn->speed = active ? link->speed : 0;
 	fn->width = active ? link->width : 0;
 	fn->target = link->target_speed ? link->target_speed :
 					  port->max_speed;
+	if (fn->kind != PCIESW_PCI_EP) {
+		v = get16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL2) &
+		    ~PCI_EXP_LNKCTL2_TLS;
+		put16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL2, v | fn->target);
+	}
 }
 
 /* AER status from the counters: bits whose counter moved since cleared */
@@ -541,24 +660,39 @@ static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 			sta |= PCI_EXP_DEVSTA_NFED;
 		if (uncor & PCI_ERR_UNC_UNSUP)
 			sta |= PCI_EXP_DEVSTA_URD;
+		/* one Max_Payload_Size, the endpoints' one MRRS: the model's */
+		v = (v & ~PCI_EXP_DEVCTL_PAYLOAD) |
+		    pciesw_pci_encode(h->mps) << 5;
+		if (fn->kind == PCIESW_PCI_EP)
+			v = (v & ~PCI_EXP_DEVCTL_READRQ) |
+			    pciesw_pci_encode(h->mrrs) << 12;
 		return (v & 0xffff) | sta << 16;
 	case CAP_EXP + PCI_EXP_LNKCTL:
-		sta = fn->speed | fn->width << 4;
+		/* LBMS and LABS are latched in the image */
+		sta = (v >> 16 & (PCI_EXP_LNKSTA_LBMS | PCI_EXP_LNKSTA_LABS)) |
+		      fn->speed | fn->width << 4;
 		if (fn->kind == PCIESW_PCI_DOWN && fn->active)
 			sta |= PCI_EXP_LNKSTA_DLLLA;
+		if (fn->kind == PCIESW_PCI_DOWN && (fn->training || fn->rl))
+			sta |= PCI_EXP_LNKSTA_LT;
 		return (v & 0xffff) | sta << 16;
 	case CAP_EXP + PCI_EXP_SLTCTL:
 		if (fn->kind == PCIESW_PCI_DOWN && fn->present)
 			v |= PCI_EXP_SLTSTA_PDS << 16;
 		return v;
 	case CAP_EXP + PCI_EXP_LNKCTL2:
-		return (v & ~PCI_EXP_LNKCTL2_TLS) | fn->target;
+		/* Link Status 2: equalization done, at 8 GT/s and above */
+		sta = fn->speed >= PCIESW_LINK_SPEED_GEN3 ? PCIESW_LNKSTA2_EQ : 0;
+		return (v & 0xffff & ~PCI_EXP_LNKCTL2_TLS) | fn->target |
+		       sta << 16;
 	case ECAP_AER + PCI_ERR_UNCOR_STATUS:
 		return pciesw_pci_aer_status(fn, false);
 	case ECAP_AER + PCI_ERR_COR_STATUS:
 		return pciesw_pci_aer_status(fn, true);
 	case ECAP_AER + PCI_ERR_CAP:
-		uncor = pciesw_pci_aer_status(fn, false);
+		/* First Error Pointer: a masked error is not logged */
+		uncor = pciesw_pci_aer_status(fn, false) &
+			~get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_MASK);
 		return (v & ~PCI_ERR_CAP_FEP(0x1f)) |
 		       (uncor ? __ffs(uncor) : 0);
 	case ECAP_ACS + PCI_ACS_CAP:
@@ -579,11 +713,30 @@ static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 	}
 }
 
+/* Queue a request for the model; with h->lock held. */
+static void pciesw_pci_req(struct pciesw_pci *h, const struct pciesw_pci_fn *fn,
+			   enum pciesw_pci_req_op op, u32 a, u32 b)
+{
+	struct pciesw_pci_req *r;
+
+	if (h->req_head - h->req_tail >= PCIESW_PCI_NR_REQS) {
+		h->req_lost = true;
+	} else {
+		r = &h->req[h->req_head++ % PCIESW_PCI_NR_REQS];
+		r->op = op;
+		r->port_id = fn->port_id;
+		r->a = a;
+		r->b = b;
+	}
+	queue_work(system_wq, &h->req_work);
+}
+
 /*
  * VPD: a write of the address with F clear asks for the dword there, which
- * is ready at once (F set).  Writes (F set) are not supported: the data is
- * dropped and F cleared, so software does not time out; the card's VPD-W
- * is written through pcieswN/vpd or netlink.
+ * is ready at once (F set).  A write (F set) goes to the model, which
+ * writes VPD-W by the rules of every view: F clears once it is written;
+ * a write it refuses (VPD-R) leaves F set, and software times out rather
+ * than believe it.
  */
 static void pciesw_pci_vpd_addr(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 				u16 addr)
@@ -591,7 +744,8 @@ static void pciesw_pci_vpd_addr(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 	unsigned int a = addr & PCI_VPD_ADDR_MASK, i;
 
 	if (addr & PCI_VPD_ADDR_F) {
-		fn->vpd_addr = a;
+		fn->vpd_addr = addr;
+		pciesw_pci_req(h, fn, PCIESW_PCI_REQ_VPD, a, fn->vpd_data);
 		return;
 	}
 	fn->vpd_data = 0;
@@ -599,6 +753,73 @@ static void pciesw_pci_vpd_addr(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		if (a + i < h->vpd_len)
 			fn->vpd_data |= (u32)h->vpd[a + i] << (8 * i);
 	fn->vpd_addr = a | PCI_VPD_ADDR_F;
+}
+
+/* Bytes of Device Control's encoding (128 << n) */
+static u32 pciesw_pci_decode(u32 field)
+{
+	return 128U << field;
+}
+
+/*
+ * The registers whose writes are the model's (Documentation/pci-view.md):
+ * queue what they ask for; with h->lock held.  @old is the image before
+ * the write; a stateful field is queued when it changes, an edge (Retrain
+ * Link, Secondary Bus Reset rising) every time.
+ */
+static void pciesw_pci_store_model(struct pciesw_pci *h,
+				   struct pciesw_pci_fn *fn, unsigned int off,
+				   u32 old, u32 val, u32 mask)
+{
+	bool down = fn->kind == PCIESW_PCI_DOWN;
+	u32 v;
+
+	switch (off) {
+	case CAP_EXP + PCI_EXP_DEVCTL:
+		if (mask & PCI_EXP_DEVCTL_PAYLOAD) {
+			v = pciesw_pci_decode((val & PCI_EXP_DEVCTL_PAYLOAD) >> 5);
+			if (v != h->mps)
+				pciesw_pci_req(h, fn, PCIESW_PCI_REQ_MPS, v, 0);
+		}
+		if (fn->kind == PCIESW_PCI_EP &&
+		    (mask & PCI_EXP_DEVCTL_READRQ)) {
+			v = pciesw_pci_decode((val & PCI_EXP_DEVCTL_READRQ) >> 12);
+			if (v != h->mrrs)
+				pciesw_pci_req(h, fn, PCIESW_PCI_REQ_MRRS, v, 0);
+		}
+		break;
+	case CAP_EXP + PCI_EXP_LNKCTL:
+		if (!down)
+			break;
+		if ((mask & PCI_EXP_LNKCTL_LD) &&
+		    ((old ^ val) & PCI_EXP_LNKCTL_LD))
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_ENABLE,
+				       !(val & PCI_EXP_LNKCTL_LD), 0);
+		if ((mask & val & PCI_EXP_LNKCTL_RL) &&
+		    !(val & PCI_EXP_LNKCTL_LD)) {
+			fn->rl = true;
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_RETRAIN, 0, 0);
+		}
+		break;
+	case CAP_EXP + PCI_EXP_LNKCTL2:
+		if (fn->kind == PCIESW_PCI_EP || !(mask & PCI_EXP_LNKCTL2_TLS))
+			break;
+		v = val & PCI_EXP_LNKCTL2_TLS;
+		if (v != fn->target)
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_TARGET, v, 0);
+		break;
+	case PCI_INTERRUPT_LINE:	/* Bridge Control is the upper half */
+		v = PCI_BRIDGE_CTL_BUS_RESET << 16;
+		if (down && (mask & val & v) && !(old & v))
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_HOT_RESET, 0, 0);
+		break;
+	case ECAP_ACS + PCI_ACS_CAP:	/* ACS Control is the upper half */
+		v = (PCI_ACS_RR | PCI_ACS_CR) << 16;
+		if (down && (mask & v) && !!(val & mask & v) != fn->acs)
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_ACS,
+				       !!(val & mask & v), 0);
+		break;
+	}
 }
 
 /* Software writes the bytes @mask of @val at @off; with h->lock held. */
@@ -634,6 +855,7 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 	v = (old & ~wm) | (val & wm);
 	v &= ~(val & w1c);
 	put32(fn->cfg, off, v);
+	pciesw_pci_store_model(h, fn, off, old, val, mask);
 }
 
 /*
@@ -949,26 +1171,211 @@ static struct pciesw_pci_gone *pciesw_pci_ep_detach(struct pciesw_pci *h,
 	return g;
 }
 
+/*
+ * With sw->lock and h->lock: the link of downstream port @k goes down, by
+ * a hot reset, a disable or a surprise: the endpoint behind it is reset
+ * (PCIe's DL_Down is a reset of what is below), its config space back to
+ * what firmware left.
+ */
+static bool pciesw_pci_ep_resets(struct pciesw_pci *h, unsigned int k,
+				 const struct pciesw_port *port)
+{
+	return h->down[k] && h->ep[k] && port->ep &&
+	       (port->link.ltssm == PCIESW_LTSSM_HOT_RESET ||
+		(h->down[k]->active && !pciesw_link_active(port)));
+}
+
 /* With sw->lock: a port's link or setting, into its config space. */
 static void pciesw_pci_port_change(struct pciesw_pci *h,
 				   const struct pciesw_port *port)
 {
+	struct pciesw_pci_fn *fresh = NULL;
 	unsigned long flags;
-	unsigned int k;
+	unsigned int k = port->id - 1;
+	bool reset = false;
 
+	lockdep_assert_held(&h->sw->lock);
+	if (port->role != PCIESW_PORT_ROLE_UPSTREAM && k < h->max_down) {
+		/* only sw->lock holders change what it looks at */
+		raw_spin_lock_irqsave(&h->lock, flags);
+		reset = pciesw_pci_ep_resets(h, k, port);
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+		if (reset)
+			fresh = pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port,
+						  port->ep);
+	}
 	raw_spin_lock_irqsave(&h->lock, flags);
 	if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
 		if (h->up)
 			pciesw_pci_fn_link(h->up, port);
-	} else {
-		k = port->id - 1;
-		if (k < h->max_down && h->down[k]) {
-			pciesw_pci_fn_link(h->down[k], port);
-			if (h->ep[k])
-				pciesw_pci_fn_link(h->ep[k], port);
-		}
+	} else if (k < h->max_down && h->down[k]) {
+		if (fresh && h->ep[k])
+			swap(h->ep[k], fresh);
+		pciesw_pci_fn_link(h->down[k], port);
+		if (h->ep[k])
+			pciesw_pci_fn_link(h->ep[k], port);
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);
+	kfree(fresh);
+}
+
+/* ---- config writes, applied by the model ---- */
+
+/*
+ * With sw->lock, after software's Retrain Link or Target Link Speed: the
+ * model took it (@ok) and its retrain, if any, is under way: Link Training
+ * follows the model from now on, and its end sets LBMS.
+ */
+static void pciesw_pci_retrain_taken(struct pciesw_pci *h,
+				     const struct pciesw_port *port, bool ok)
+{
+	struct pciesw_pci_fn *fn;
+	unsigned long flags;
+
+	if (!port || port->role != PCIESW_PORT_ROLE_DOWNSTREAM ||
+	    port->id > h->max_down)
+		return;
+	raw_spin_lock_irqsave(&h->lock, flags);
+	fn = h->down[port->id - 1];
+	if (fn) {
+		fn->rl = false;
+		fn->sw_retrain = ok && (pciesw_link_training(port) ||
+					port->link.goal != PCIESW_LINK_IDLE);
+		/* a retrain that changes nothing raises no port event */
+		pciesw_pci_fn_link(fn, port);
+	}
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+}
+
+/* With sw->lock: apply one request, as a netlink request would be. */
+static void pciesw_pci_req_apply(struct pciesw_pci *h,
+				 const struct pciesw_pci_req *r)
+{
+	struct pciesw_switch *sw = h->sw;
+	struct pciesw_settings set = { .set = BIT(PCIESW_SETTING_MPS) };
+	struct pciesw_port *port = pciesw_port_find(sw, r->port_id);
+	enum pciesw_setting bad;
+	const char *why = "no such port";
+	unsigned long flags;
+	unsigned int k;
+	u8 buf[4];
+	int err = -ENODEV;
+
+	switch (r->op) {
+	case PCIESW_PCI_REQ_ENABLE:
+		if (port)
+			err = pciesw_port_set_enabled(port, r->a, &why);
+		break;
+	case PCIESW_PCI_REQ_RETRAIN:
+		if (port)
+			err = pciesw_port_retrain(port, &why);
+		pciesw_pci_retrain_taken(h, port, !err);
+		break;
+	case PCIESW_PCI_REQ_TARGET:
+		if (port)
+			err = pciesw_port_set_target_speed(port, r->a, &why);
+		if (!err)
+			pciesw_pci_retrain_taken(h, port, true);
+		break;
+	case PCIESW_PCI_REQ_HOT_RESET:
+		if (port)
+			err = pciesw_port_hot_reset(port, &why);
+		break;
+	case PCIESW_PCI_REQ_ACS:
+		if (port)
+			err = pciesw_port_set_acs(port, r->a, &why);
+		break;
+	case PCIESW_PCI_REQ_MPS:
+		set.val[PCIESW_SETTING_MPS] = r->a;
+		err = pciesw_switch_set(sw, &set, &bad, &why);
+		break;
+	case PCIESW_PCI_REQ_MRRS:
+		err = pciesw_switch_set_mrrs(sw, r->a, &why);
+		break;
+	case PCIESW_PCI_REQ_VPD:
+		for (k = 0; k < sizeof(buf); k++)
+			buf[k] = r->b >> (8 * k);
+		err = pciesw_vpd_write(sw, r->a, buf, sizeof(buf), &why);
+		/* done: F clears, unless software asked for another since */
+		raw_spin_lock_irqsave(&h->lock, flags);
+		if (!err && h->up && h->up->vpd_addr == (r->a | PCI_VPD_ADDR_F))
+			h->up->vpd_addr = r->a;
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+		break;
+	}
+	if (err)
+		pr_info_ratelimited("pciesw: %s: config write (%u) for port %u refused: %s\n",
+				    sw->name, r->op, r->port_id, why);
+}
+
+/*
+ * With sw->lock, after requests were lost: the model takes the stateful
+ * fields as the images now hold them.
+ */
+static void pciesw_pci_req_resync(struct pciesw_pci *h)
+{
+	struct pciesw_pci_req reqs[3];
+	unsigned int k, i, n;
+	unsigned long flags;
+	u16 ctl, ctl2, acs;
+
+	pr_warn_ratelimited("pciesw: %s: config writes came faster than the model took them; retrains, resets and VPD writes among them were lost\n",
+			    h->sw->name);
+	for (k = 0; k < h->max_down; k++) {
+		n = 0;
+		raw_spin_lock_irqsave(&h->lock, flags);
+		if (h->down[k]) {
+			ctl = get16(h->down[k]->cfg, CAP_EXP + PCI_EXP_LNKCTL);
+			ctl2 = get16(h->down[k]->cfg, CAP_EXP + PCI_EXP_LNKCTL2);
+			acs = get16(h->down[k]->cfg, ECAP_ACS + PCI_ACS_CTRL);
+			reqs[n++] = (struct pciesw_pci_req){
+				PCIESW_PCI_REQ_ENABLE, k + 1,
+				!(ctl & PCI_EXP_LNKCTL_LD), 0 };
+			if (ctl2 & PCI_EXP_LNKCTL2_TLS)
+				reqs[n++] = (struct pciesw_pci_req){
+					PCIESW_PCI_REQ_TARGET, k + 1,
+					ctl2 & PCI_EXP_LNKCTL2_TLS, 0 };
+			reqs[n++] = (struct pciesw_pci_req){
+				PCIESW_PCI_REQ_ACS, k + 1,
+				!!(acs & (PCI_ACS_RR | PCI_ACS_CR)), 0 };
+		}
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+		for (i = 0; i < n; i++)
+			pciesw_pci_req_apply(h, &reqs[i]);
+	}
+}
+
+/*
+ * The config writes the model takes, in the order software made them,
+ * without the config lock; the model's events bring config space along.
+ */
+static void pciesw_pci_req_work(struct work_struct *work)
+{
+	struct pciesw_pci *h = container_of(work, struct pciesw_pci, req_work);
+	struct pciesw_switch *sw = h->sw;
+	struct pciesw_pci_req r;
+	unsigned long flags;
+	const char *why;
+	bool lost, live;
+
+	mutex_lock(&sw->lock);
+	live = !pciesw_switch_live(sw, &why);
+	for (;;) {
+		raw_spin_lock_irqsave(&h->lock, flags);
+		lost = h->req_lost;
+		if (h->req_head == h->req_tail) {
+			h->req_lost = false;
+			raw_spin_unlock_irqrestore(&h->lock, flags);
+			break;
+		}
+		r = h->req[h->req_tail++ % PCIESW_PCI_NR_REQS];
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+		if (live)
+			pciesw_pci_req_apply(h, &r);
+	}
+	if (lost && live)
+		pciesw_pci_req_resync(h);
+	mutex_unlock(&sw->lock);
 }
 
 /* ---- hierarchies ---- */
@@ -1049,6 +1456,9 @@ static struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	h->busn.end = 1 + h->max_down;
 	h->busn.flags = IORESOURCE_BUS | IORESOURCE_PCI_FIXED;
 	raw_spin_lock_init(&h->lock);
+	INIT_WORK(&h->req_work, pciesw_pci_req_work);
+	h->mps = pciesw_switch_setting(sw, PCIESW_SETTING_MPS);
+	h->mrrs = pciesw_switch_mrrs(sw);
 	pciesw_pci_vpd_load(h);
 	bitmap_fill(all, PCIESW_MAX_PORTS);
 	pciesw_pci_fns_add(h, all);
@@ -1102,6 +1512,8 @@ static void pciesw_pci_destroy(struct pciesw_pci *h)
 	h->dead = true;
 	h->root = NULL;
 	raw_spin_unlock_irqrestore(&h->lock, flags);
+	/* no config cycle reaches it now: no new request */
+	cancel_work_sync(&h->req_work);
 	/*
 	 * If something still holds one of its pci_devs, they read as absent
 	 * and the module stays (rmmod says it is in use) until the release;
@@ -1165,6 +1577,7 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
 	struct pciesw_pci *h = pdev ? pdev->pci : NULL;
 	struct pciesw_pci_gone *gone;
+	unsigned long flags;
 	unsigned int k, bus;
 	bool on;
 
@@ -1184,6 +1597,13 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 		if (!on && h) {
 			pdev->pci = NULL;
 			return pciesw_pci_job(PCIESW_PCI_DESTROY, h, 0, NULL);
+		}
+		if (h) {
+			raw_spin_lock_irqsave(&h->lock, flags);
+			h->mps = pciesw_switch_setting(ev->sw,
+						       PCIESW_SETTING_MPS);
+			h->mrrs = pciesw_switch_mrrs(ev->sw);
+			raw_spin_unlock_irqrestore(&h->lock, flags);
 		}
 		return NULL;
 	}
@@ -1224,6 +1644,7 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 		return gone ? pciesw_pci_job(PCIESW_PCI_REMOVE, h, 0, gone) :
 			      NULL;
 	case PCIESW_EV_PORT_CHANGE:
+	case PCIESW_EV_LINK_TRAINING:
 		pciesw_pci_port_change(h, ev->port);
 		return NULL;
 	case PCIESW_EV_VPD_CHANGE:

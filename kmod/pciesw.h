@@ -364,7 +364,8 @@ struct pciesw_port {
  *	(written under @lock, read locklessly)
  * @mps: Max_Payload_Size in bytes, splits data into TLPs; written under
  *	@lock (switch-set), read locklessly (READ_ONCE)
- * @mrrs: Max_Read_Request_Size in bytes, splits reads into requests
+ * @mrrs: Max_Read_Request_Size in bytes, splits reads into requests;
+ *	written under @lock (pciesw_switch_set_mrrs()), read locklessly
  * @egress_bytes: bytes sent on all ports ever (drives the thermal model)
  * @health_work: checks thresholds, retrains links past the BER limit
  * @thermal_work: advances the thermal model while it is not settled
@@ -516,6 +517,7 @@ void pciesw_link_work(struct work_struct *work);
 void pciesw_link_start(struct pciesw_port *port, enum pciesw_link_goal goal);
 void pciesw_link_drop(struct pciesw_port *port, enum pciesw_ltssm to);
 bool pciesw_link_active(const struct pciesw_port *port);
+bool pciesw_link_training(const struct pciesw_port *port);
 int pciesw_port_check_retrain(const struct pciesw_port *port,
 			      const bool *enabled, const char **why);
 int pciesw_port_check_target_speed(const struct pciesw_port *port,
@@ -619,6 +621,8 @@ int pciesw_vpd_find(struct pciesw_switch *sw, const char *keyword,
 unsigned int pciesw_vpd_rw_free(struct pciesw_switch *sw);
 int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 		   const char *value, const char **why);
+int pciesw_vpd_write(struct pciesw_switch *sw, unsigned int off,
+		     const u8 *buf, unsigned int len, const char **why);
 
 /*
  * health.c: counters, thresholds, fault injection.  pciesw_stats_account()
@@ -715,6 +719,8 @@ int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
 		      enum pciesw_setting *bad, const char **why);
 u32 pciesw_switch_setting(const struct pciesw_switch *sw,
 			  enum pciesw_setting s);
+u32 pciesw_switch_mrrs(const struct pciesw_switch *sw);
+int pciesw_switch_set_mrrs(struct pciesw_switch *sw, u32 v, const char **why);
 
 /*
  * route.c: how traffic crosses the switch, and the bandwidth model.  All
@@ -833,6 +839,10 @@ enum pciesw_event_type {
 	PCIESW_EV_THRESHOLD,		/* @counter of @port reached @threshold */
 	PCIESW_EV_THERMAL_ALARM,	/* @sensor's @level alarm is @active */
 	PCIESW_EV_SWITCH_CHANGE,	/* a switch setting changed */
+	PCIESW_EV_LINK_TRAINING,	/* @port's LTSSM entered or left
+					 * Configuration/Recovery (Link
+					 * Training); only the PCI view shows it
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -844,7 +854,7 @@ enum pciesw_event_type {
  * @sw: the switch
  * @group: the lane group (GROUP_CHANGE; PORTS_REMOVE, PORTS_ADD: the group
  *	whose ports @ports are; the others keep their numbers and state)
- * @port: the port (PORT_CHANGE, EP_ADD, EP_DEL; THRESHOLD: NULL for a
+ * @port: the port (PORT_CHANGE, LINK_TRAINING, EP_ADD, EP_DEL; THRESHOLD: NULL for a
  *	switch-wide threshold)
  * @ep: the endpoint (EP_ADD, EP_DEL)
  * @group_id: @group's id, set by pciesw_event()

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Switch settings: host-p2p, DMA pacing, Max_Payload_Size, DMA channels and
- * the PCI view on/off, with their defaults (and Max_Read_Request_Size's).
+ * the PCI view on/off, with their defaults, and Max_Read_Request_Size (set by
+ * the endpoints' Device Control through the PCI view).
  *
  * Every view (bus.c's sysfs files, netlink, pci.c at module load) changes
  * them through pciesw_switch_set(), which checks every value before it
@@ -161,5 +162,48 @@ int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
 	}
 	if (changed)
 		pciesw_switch_changed(sw);
+	return 0;
+}
+
+/**
+ * pciesw_switch_mrrs - Max_Read_Request_Size the bandwidth model splits
+ *	reads by, in bytes
+ * @sw: the switch, sw->lock held
+ */
+u32 pciesw_switch_mrrs(const struct pciesw_switch *sw)
+{
+	lockdep_assert_held(&sw->lock);
+	return sw->mrrs;
+}
+
+/**
+ * pciesw_switch_set_mrrs - change Max_Read_Request_Size
+ * @sw: the switch, sw->lock held
+ * @v: bytes, a power of 2 from 128 to 4096
+ * @why: set to a static message on failure
+ *
+ * The endpoints' Device Control sets it (the PCI view); refused like MPS
+ * while DMA is in flight.  A change sends a PCIESW_EV_SWITCH_CHANGE.
+ */
+int pciesw_switch_set_mrrs(struct pciesw_switch *sw, u32 v, const char **why)
+{
+	int err;
+
+	lockdep_assert_held(&sw->lock);
+	err = pciesw_switch_live(sw, why);
+	if (err)
+		return err;
+	if (v < PCIESW_MPS_MIN || v > PCIESW_MPS_MAX || !is_power_of_2(v)) {
+		*why = "MRRS must be a power of 2 from 128 to 4096";
+		return -EINVAL;
+	}
+	if (v == sw->mrrs)
+		return 0;
+	if (pciesw_dma_inflight(sw)) {
+		*why = "DMA in flight on this switch";
+		return -EBUSY;
+	}
+	WRITE_ONCE(sw->mrrs, v);
+	pciesw_switch_changed(sw);
 	return 0;
 }

@@ -373,3 +373,76 @@ int pciesw_vpd_set(struct pciesw_switch *sw, const char *keyword,
 	pciesw_vpd_changed(sw);
 	return 0;
 }
+
+/*
+ * Where VPD-W's fields are in the image: from just after its tag to the
+ * RW field (fixed size, so they never move: see the top of the file).
+ */
+static unsigned int pciesw_vpd_w_start(const struct pciesw_vpd *vpd)
+{
+	return vpd->len - 1 - PCIESW_VPD_W_SIZE;
+}
+
+/**
+ * pciesw_vpd_write - write bytes of the image, as VPD through config space
+ * @sw: the switch, sw->lock held
+ * @off: offset in the image
+ * @buf: the bytes
+ * @len: how many, at most 4 (one VPD data register)
+ * @why: set to a static message on failure
+ *
+ * The rules are pciesw_vpd_set()'s, byte by byte: only the values of the
+ * VPD-W fields can change, to printable ASCII; a byte written with the
+ * value it has is accepted anywhere in the image (a dword that spans a
+ * field's header), any other change is refused and nothing is written.
+ */
+int pciesw_vpd_write(struct pciesw_switch *sw, unsigned int off,
+		     const u8 *buf, unsigned int len, const char **why)
+{
+	struct pciesw_vpd *vpd = &sw->vpd;
+	unsigned int start, i, q;
+	bool changed = false;
+	int err;
+
+	lockdep_assert_held(&sw->lock);
+	err = pciesw_switch_live(sw, why);
+	if (err)
+		return err;
+	if (len > 4 || off >= vpd->len || len > vpd->len - off) {
+		*why = "beyond the end of the VPD";
+		return -EINVAL;
+	}
+	start = pciesw_vpd_w_start(vpd);
+	for (i = 0; i < len; i++) {
+		unsigned int a = off + i;
+		bool value = false;
+
+		if (vpd->image[a] == buf[i])
+			continue;
+		if (a < start) {
+			*why = "VPD-R fields are read-only";
+			return -EROFS;
+		}
+		for (q = 0; q < vpd->w_len; q += VPD_FIELD_HDR + vpd->w[q + 2])
+			if (a >= start + q + VPD_FIELD_HDR &&
+			    a < start + q + VPD_FIELD_HDR + vpd->w[q + 2])
+				value = true;
+		if (!value) {
+			*why = "only the values of VPD-W fields can be written";
+			return -EINVAL;
+		}
+		if (buf[i] < 0x20 || buf[i] > 0x7e) {
+			*why = "a VPD value must be printable ASCII";
+			return -EINVAL;
+		}
+		changed = true;
+	}
+	if (!changed)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (off + i >= start && off + i < start + vpd->w_len)
+			vpd->w[off + i - start] = buf[i];
+	pciesw_vpd_build(sw);
+	pciesw_vpd_changed(sw);
+	return 0;
+}

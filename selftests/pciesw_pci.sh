@@ -8,6 +8,11 @@
 # AER, ACS as the model says; the PCI core's current_link_width/speed
 # against the model and switchctl for every port, after a lane failure
 # too; AER status from injected errors and its write-1-to-clear; the tree
+# config writes the model applies (setpci Link Disable and the netlink
+# event, Retrain Link with Link Training and LBMS, Target Link Speed,
+# LABS, Secondary Bus Reset and the endpoint's reset, the endpoint's
+# sysfs reset, ACS redirect and p2p check, MPS and MRRS, AER masks, VPD-W
+# written and VPD-R refused through the sysfs vpd file);
 # after bifurcation changes and hot-unplug/plug; remove + rescan; the
 # pci_view setting (sysfs, switchctl); the pci_view=0 module parameter;
 # 20 load/unload cycles with lspci reading in a loop (5 on the debug plan,
@@ -159,6 +164,159 @@ sc port set $SW 2 acs on
 lspci_has "ACS: port set acs on -> ReqRedir+ CmpltRedir+" "$P2" \
 	"ACSCtl:[^$NL]*ReqRedir\+ CmpltRedir\+"
 sc port set $SW 2 acs off
+
+# ---- config writes reach the model --------------------------------------
+# (the model applies them off the config path; config space follows)
+cfg_poke() {
+	sc port set $SW 5 acs on
+	sc port set $SW 5 acs off
+}
+start_monitor cfg_poke
+check_eq "monitor -j is running" 0 "$?" || diag "$(<"$T_TMP/mon.err")"
+pci_ep $SW 2; E2=$P
+# lnksta DEV: Link Status of DEV as a number, in $R
+lnksta() { R=$((0x$(setpci -s "$1" CAP_EXP+0x12.w))); }
+
+setpci -s "$P2" CAP_EXP+0x10.w=0x0010:0x0010
+wait_attr "$D/$SW-port2/ltssm_state" disabled
+check_attr "setpci Link Disable: the model's port 2 is disabled" \
+	"$D/$SW-port2/enabled" 0
+sc -j status $SW
+check_eq "switchctl status: port 2 disabled" false \
+	"$(jq -r '.ports[] | select(."port-id" == 2) | ."port-enabled"' <<<"$OUT")"
+mon_wait '"event":"port-change"' '"disabled"' ||
+	fail "monitor -j: no port-change disabled after Link Disable"
+lspci_has "lspci: LnkCtl Disabled+, DLActive-" "$P2" \
+	"LnkCtl:[^$NL]*Disabled\+.*LnkSta:.*DLActive-"
+setpci -s "$P2" CAP_EXP+0x10.w=0x0000:0x0010
+wait_attr "$D/$SW-port2/ltssm_state" l0
+check_attr "clearing Link Disable: the link trains again" \
+	"$D/$SW-port2/enabled" 1
+lspci_has "lspci: LnkCtl Disabled-, DLActive+" "$P2" \
+	"LnkCtl:[^$NL]*Disabled-.*LnkSta:.*DLActive\+"
+sc port set $SW 2 state down
+lspci_has "switchctl disable shows as LnkCtl Disabled+" "$P2" \
+	"LnkCtl:[^$NL]*Disabled\+"
+sc port set $SW 2 state up
+wait_attr "$D/$SW-port2/ltssm_state" l0
+
+# Retrain Link: Link Training while it trains, LBMS when it is done (as
+# pcie_retrain_link() waits for it); Target Link Speed changes the speed
+setpci -s "$P2" CAP_EXP+0x12.w=0xc000
+n0=$(wc -l <"$D/$SW-port2/ltssm_history")
+# one setpci: the read follows the write by microseconds, not the 2 ms of
+# modeled Recovery
+R=$((0x$(setpci -s "$P2" CAP_EXP+0x10.w=0x0020:0x0020 CAP_EXP+0x12.w)))
+check "Retrain Link: Link Training reads 1 at once" test $((R & 0x0800)) -ne 0
+deadline 5000
+while lnksta "$P2"; ((R & 0x0800)) && before_deadline; do nap; done
+check "Retrain Link: Link Training clears, LBMS set" \
+	test $((R & 0x4800)) -eq $((0x4000))
+check "Retrain Link: the model's link went through Recovery" \
+	eval "tail -n +$((n0 + 1)) '$D/$SW-port2/ltssm_history' | grep -q 'l0 recovery'"
+rd "$PCI/$P2/current_link_speed"; s0=$R
+setpci -s "$P2" CAP_EXP+0x12.w=0xc000
+setpci -s "$P2" CAP_EXP+0x30.w=0x0002:0x000f
+setpci -s "$P2" CAP_EXP+0x10.w=0x0020:0x0020
+wait_attr "$PCI/$P2/current_link_speed" "5.0 GT/s PCIe"
+check_attr "Target Link Speed 5GT/s + retrain: model target gen2" \
+	"$D/$SW-port2/target_link_speed" "5.0 GT/s PCIe"
+check_attr "... PCI current_link_speed 5.0 GT/s" \
+	"$PCI/$P2/current_link_speed" "5.0 GT/s PCIe"
+lnksta "$P2"
+check "... LBMS+ LABS- (software's retrain)" \
+	test $((R & 0xc000)) -eq $((0x4000))
+setpci -s "$P2" CAP_EXP+0x12.w=0xc000
+sc port set $SW 2 speed gen5
+wait_attr "$PCI/$P2/current_link_speed" "$s0"
+lspci_has "switchctl target speed gen5: LnkCtl2 5GT/s+ -> 32GT/s, LABS+" "$P2" \
+	"LnkSta:.*ABWMgmt\+.*LnkCtl2: Target Link Speed: 32GT/s"
+setpci -s "$P2" CAP_EXP+0x12.w=0xc000
+
+# Secondary Bus Reset: a hot reset of the link, the endpoint's config
+# space back to its defaults; the kernel's bus reset of the endpoint
+setpci -s "$E2" COMMAND=0x0006
+n0=$(wc -l <"$D/$SW-port2/ltssm_history")
+setpci -s "$P2" BRIDGE_CONTROL=0x0040:0x0040
+setpci -s "$P2" BRIDGE_CONTROL=0x0000:0x0040
+wait_attr "$D/$SW-port2/ltssm_state" l0
+check "Secondary Bus Reset: the model's link went through hot-reset" \
+	eval "tail -n +$((n0 + 1)) '$D/$SW-port2/ltssm_history' | grep -q 'l0 hot-reset'"
+check_eq "... the endpoint's Command register is reset" 0000 \
+	"$(setpci -s "$E2" COMMAND)"
+n0=$(wc -l <"$D/$SW-port2/ltssm_history")
+check "echo 1 > $E2/reset succeeds" wr "$PCI/$E2/reset" 1
+check "... through a hot reset of port 2" \
+	eval "tail -n +$((n0 + 1)) '$D/$SW-port2/ltssm_history' | grep -q 'hot-reset'"
+settled $SW
+
+# ACS Control: the kernel's and setpci's writes are the model's redirect
+setpci -s "$P2" ECAP_ACS+6.w=0x000c:0x000c
+wait_attr "$D/$SW-port2/acs_redirect" 1
+check_attr "setpci ACS ReqRedir+ CmpltRedir+: the model's acs_redirect" \
+	"$D/$SW-port2/acs_redirect" 1
+sc p2p check $SW nvme0 gpu0
+check "... switchctl p2p check: through the host bridge" \
+	eval '[[ $OUT == *"distance 8"* ]]'
+setpci -s "$P2" ECAP_ACS+6.w=0x0000:0x000c
+wait_attr "$D/$SW-port2/acs_redirect" 0
+sc p2p check $SW nvme0 gpu0
+check "setpci ACS redirect off: p2p check direct again" \
+	eval '[[ $RC == 0 && $OUT == *"direct, distance 4"* ]]'
+
+# Device Control: MPS is the switch's (one value), MRRS the endpoints'
+setpci -s "$P2" CAP_EXP+8.w=0x0040:0x00e0
+wait_attr "$D/$SW/mps" 512
+check_attr "setpci MaxPayload 512: the switch's mps" "$D/$SW/mps" 512
+lspci_has "... every port shows it" "$(pci_port $SW 0; echo "$P")" \
+	"DevCtl:.*MaxPayload 512 bytes"
+sc switch set $SW mps 256
+lspci_has "switchctl mps 256: config space shows it" "$P2" \
+	"DevCtl:.*MaxPayload 256 bytes"
+pci_ep $SW 1; E1=$P
+setpci -s "$E2" CAP_EXP+8.w=0x1000:0x7000
+deadline 5000
+while (((0x$(setpci -s "$E1" CAP_EXP+8.w) & 0x7000) != 0x1000)) &&
+	before_deadline; do nap; done
+lspci_has "setpci MaxReadReq 256 on one endpoint: the model's, all show it" \
+	"$E1" "DevCtl:.*MaxReadReq 256 bytes"
+setpci -s "$E2" CAP_EXP+8.w=0x2000:0x7000
+
+# AER masks: a masked error counts and sets its status bit (as the spec
+# says) but is not reported: no Device Status bit, no First Error Pointer
+setpci -s "$P2" ECAP_AER+0x08.l=0x00040000:0x00040000
+sc inject $SW 2 malformed-tlp
+lspci_has "AER: masked MalfTLP: UESta MalfTLP+, DevSta FatalErr-, FEP 0" "$P2" \
+	"DevSta:[^$NL]*FatalErr-.*UESta:[^$NL]*MalfTLP\+.*First Error Pointer: 00"
+sc errors clear $SW 2
+setpci -s "$P2" ECAP_AER+0x08.l=0x00000000:0x00040000
+
+# VPD-W through config space, by the rules of every view: a VPD-W value
+# changes (the write waits for the model), a VPD-R write is refused and
+# pci_write_vpd() says so (F never clears: it times out)
+sc vpd set $SW asset-tag abcdefgh
+pci_port $SW 0; U=$P
+img=$(od -An -tx1 -v "$PCI/$U/vpd" | tr -d ' \n')
+pre=${img%%5941086162636465*}
+al=$(((${#pre} / 2 + 3 + 3) / 4 * 4))
+printf 'WXYZ' | dd of="$PCI/$U/vpd" bs=4 seek=$((al / 4)) conv=notrunc \
+	status=none 2>"$T_TMP/dd.err"
+check_eq "VPD write of the asset tag through config space succeeds" 0 "$?" ||
+	diag "$(<"$T_TMP/dd.err")"
+rd "$D/$SW/vpd_info/asset_tag"
+check "... and lands in the model's VPD-W" eval '[[ $R == *WXYZ* && ${#R} == 8 ]]' ||
+	diag "$R"
+printf 'ZZZZ' | dd of="$PCI/$U/vpd" bs=4 seek=1 conv=notrunc status=none \
+	2>"$T_TMP/dd.err"
+check "VPD-R write through config space: refused (the write fails)" \
+	test $? -ne 0
+check_eq "... and the image is unchanged there" "${img:8:8}" \
+	"$(od -An -tx1 -v -j4 -N4 "$D/$SW/vpd" | tr -d ' \n')"
+sc vpd set $SW asset-tag ""
+
+kill -TERM "$MON_PID"
+wait "$MON_PID"
+MON_PID=
 
 # VPD follows the model: V2 names the bifurcation
 wr "$D/$SW/group_nvme/config" 2x8 || fail "nvme 2x8: $W_ERR"
