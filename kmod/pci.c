@@ -38,6 +38,7 @@
  * by the PCI core takes sw->lock.
  */
 
+#include <linux/bitfield.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -71,16 +72,59 @@ MODULE_PARM_DESC(pci_view,
 #define ECAP_AER	0x100
 #define ECAP_DSN	0x148	/* ports */
 #define ECAP_ACS	0x158	/* downstream ports */
+/* ports: what a Gen5 PEX89048 port shows, sized for x16 */
+#define ECAP_SECPCI	0x160	/* Secondary PCI Express */
+#define ECAP_DLF	0x190	/* Data Link Feature */
+#define ECAP_PL16	0x1a0	/* Physical Layer 16.0 GT/s */
+#define ECAP_PL32	0x1d0	/* Physical Layer 32.0 GT/s */
+#define ECAP_LMR	0x200	/* Lane Margining at the Receiver */
+#define PCIESW_PCI_LANES	16
+
+/* not in every kernel's pci_regs.h */
+#define PCIESW_EXT_CAP_ID_PL_32GT	0x2a
+#define PCIESW_EXT_CAP_ID_LMR		0x27
+
+/* Secondary PCI Express: Link Control 3, Lane Error Status, Lane Eq Ctl */
+#define SECPCI_LNKCTL3		0x04
+#define SECPCI_LANE_ERR		0x08
+#define SECPCI_LANE_EQ		0x0c
+/* Data Link Feature: capabilities, status */
+#define DLF_CAP			0x04
+#define DLF_STA			0x08
+#define DLF_SCALED_FC		0x00000001	/* Local Scaled Flow Control */
+#define DLF_EXCHANGE		0x80000000	/* cap: exchange enable; sta: valid */
+/* Physical Layer 16.0/32.0 GT/s: cap, control, status, lane eq control */
+#define PL_CAP			0x04
+#define PL_CTL			0x08
+#define PL_STA			0x0c
+#define PL_LANE_EQ		0x20
+#define PL_STA_EQ		0x0000000f	/* complete, phases 1-3 */
+#define PL32_CAP_EQ_BYPASS	0x00000001
+/* Lane Margining: port capabilities/status, then per lane control/status */
+#define LMR_PORT		0x04
+#define LMR_LANE(i)		(0x08 + 4 * (i))
+#define LMR_READY		0x0001
+#define LMR_RECVN		0x0007
+#define LMR_TYPE		0x0038
+#define LMR_PAYLOAD		0xff00
+#define LMR_TYPE_REPORT		1
+#define LMR_TYPE_SET		2
+#define LMR_TYPE_TIMING		3
+#define LMR_TYPE_VOLTAGE	4
+#define LMR_TYPE_NONE		7
+/* what the receivers report: steps and offsets (PCIe 5.0 8.4.4) */
+#define LMR_TIMING_STEPS	16
+#define LMR_VOLTAGE_STEPS	32
 
 /* Link Status 2: Equalization 8.0 GT/s Complete, Phase 1, 2 and 3 Successful */
 #define PCIESW_LNKSTA2_EQ	0x001e
 /*
- * Bytes of config space a function keeps: through the ACS Control
- * register, the last one it implements.  Above it config space reads as
- * zeros and ignores writes, as it always did (no bit there is writable),
- * so an image is ~350 bytes, not 4 KiB.
+ * Bytes of config space a function keeps: through the last lane of Lane
+ * Margining, the last register it implements.  Above it config space reads
+ * as zeros and ignores writes (no bit there is writable), so an image is
+ * ~600 bytes, not 4 KiB.
  */
-#define PCIESW_PCI_CFG_LEN	(ECAP_ACS + PCI_ACS_CTRL + 2)
+#define PCIESW_PCI_CFG_LEN	(ECAP_LMR + LMR_LANE(PCIESW_PCI_LANES))
 
 enum pciesw_pci_kind {
 	PCIESW_PCI_UP,
@@ -137,6 +181,9 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  *	way: Link Bandwidth Management Status is set when it ends
  * @failed_lanes: the model's failed lanes when @speed and @width were taken
  * @port_id: the port it is or is behind (0: the upstream port)
+ * @lane_err_base: the port's BER error count when software last cleared
+ *	Lane Error Status
+ * @lmr_limit: Lane Margining error count limit software set
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
@@ -159,6 +206,8 @@ struct pciesw_pci_fn {
 	bool sw_retrain;
 	u32 failed_lanes;
 	unsigned int port_id;
+	u64 lane_err_base;
+	u8 lmr_limit;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u16 vpd_addr;
@@ -305,6 +354,7 @@ static bool pciesw_pci_bridge(enum pciesw_pci_kind kind)
 static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 {
 	u8 *w = pciesw_pci_wmask[kind], *c = pciesw_pci_w1cmask[kind];
+	unsigned int i;
 
 	put16(w, PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
 	      PCI_COMMAND_PARITY | PCI_COMMAND_SERR | PCI_COMMAND_INTX_DISABLE |
@@ -375,6 +425,13 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	put32(w, ECAP_AER + PCI_ERR_COR_MASK, 0x0000f1c1);
 	put32(w, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENE |
 	      PCI_ERR_CAP_ECRC_CHKE);
+	/* Gen5: Link Control 3, 32 GT/s control, margining lane control */
+	if (pciesw_pci_bridge(kind)) {
+		put32(w, ECAP_SECPCI + SECPCI_LNKCTL3, 0x3);
+		put32(w, ECAP_PL32 + PL_CTL, 0x703);
+		for (i = 0; i < PCIESW_PCI_LANES; i++)
+			put16(w, ECAP_LMR + LMR_LANE(i), 0xffff);
+	}
 	/* ACS: redirect goes to the model (and shows it); the rest is stored */
 	if (kind == PCIESW_PCI_DOWN)
 		put16(w, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_SV | PCI_ACS_RR |
@@ -390,6 +447,33 @@ static u32 pciesw_pci_speeds(u8 max)
 static u16 pciesw_pci_encode(u32 bytes)
 {
 	return bytes >= 128 ? ilog2(bytes) - 7 : 0;
+}
+
+/*
+ * The extended capabilities of a Gen5 switch port, after DSN (and ACS):
+ * their live fields are filled in on read, from the link.
+ */
+static void pciesw_pci_gen5_caps(u8 *cfg)
+{
+	unsigned int i;
+
+	put32(cfg, ECAP_SECPCI, PCI_EXT_CAP_ID_SECPCI | 1 << 16 |
+	      ECAP_DLF << 20);
+	/* per lane: transmitter preset P7 and receiver hint 2 both ways */
+	for (i = 0; i < PCIESW_PCI_LANES; i++)
+		put16(cfg, ECAP_SECPCI + SECPCI_LANE_EQ + 2 * i, 0x2727);
+	put32(cfg, ECAP_DLF, PCI_EXT_CAP_ID_DLF | 1 << 16 | ECAP_PL16 << 20);
+	put32(cfg, ECAP_DLF + DLF_CAP, DLF_SCALED_FC | DLF_EXCHANGE);
+	put32(cfg, ECAP_PL16, PCI_EXT_CAP_ID_PL_16GT | 1 << 16 |
+	      ECAP_PL32 << 20);
+	put32(cfg, ECAP_PL32, PCIESW_EXT_CAP_ID_PL_32GT | 1 << 16 |
+	      ECAP_LMR << 20);
+	put32(cfg, ECAP_PL32 + PL_CAP, PL32_CAP_EQ_BYPASS);
+	for (i = 0; i < PCIESW_PCI_LANES; i++) {
+		cfg[ECAP_PL16 + PL_LANE_EQ + i] = 0x77;
+		cfg[ECAP_PL32 + PL_LANE_EQ + i] = 0x77;
+	}
+	put32(cfg, ECAP_LMR, PCIESW_EXT_CAP_ID_LMR | 1 << 16);
 }
 
 /*
@@ -412,6 +496,7 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		return NULL;
 	fn->kind = kind;
 	fn->port_id = kind == PCIESW_PCI_UP ? 0 : k + 1;
+	fn->lmr_limit = 4;	/* the default error count limit */
 	cfg = fn->cfg;
 	put16(cfg, PCI_VENDOR_ID, PCIESW_PCI_VENDOR);
 	put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
@@ -515,12 +600,15 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	put32(cfg, ECAP_AER + PCI_ERR_COR_MASK, PCI_ERR_COR_ADV_NFAT);
 	if (kind != PCIESW_PCI_EP) {
 		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
-		      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : 0) << 20);
+		      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : ECAP_SECPCI) << 20);
 		put32(cfg, ECAP_DSN + 4, lower_32_bits(h->dsn));
 		put32(cfg, ECAP_DSN + 8, upper_32_bits(h->dsn));
 	}
+	if (kind != PCIESW_PCI_EP)
+		pciesw_pci_gen5_caps(cfg);
 	if (kind == PCIESW_PCI_DOWN) {
-		put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16);
+		put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16 |
+		      ECAP_SECPCI << 20);
 		put16(cfg, ECAP_ACS + PCI_ACS_CAP, PCI_ACS_SV | PCI_ACS_RR |
 		      PCI_ACS_CR | PCI_ACS_UF);
 	}
@@ -637,6 +725,120 @@ static void pciesw_pci_aer_clear(struct pciesw_pci_fn *fn, bool corr, u32 bits)
 				atomic64_read(&fn->stats->counters[c]);
 }
 
+/* BER errors of @fn's link so far (the count restarts with a new rate) */
+static u64 pciesw_pci_ber_errors(struct pciesw_pci_fn *fn)
+{
+	u64 v = fn->stats ? atomic64_read(&fn->stats->ber_errors) : 0;
+
+	if (v < fn->lane_err_base)
+		fn->lane_err_base = v;
+	return v;
+}
+
+/*
+ * Secondary PCI Express Lane Error Status: the failed lanes of the port,
+ * and every lane of the link once the injected bit-error rate has made an
+ * error since software last cleared it.
+ */
+static u32 pciesw_pci_lane_errors(struct pciesw_pci_fn *fn)
+{
+	u32 v = fn->failed_lanes;
+
+	if (fn->width && pciesw_pci_ber_errors(fn) > fn->lane_err_base)
+		v |= GENMASK(fn->width - 1, 0);
+	return v;
+}
+
+/*
+ * Lane Margining at the Receiver: carry out the command software wrote to
+ * @lane's Lane Control, answering from the model's link, and return the
+ * Lane Status.  A lane's eye is as wide as its bit-error rate allows (a
+ * healthy lane passes 3/4 of the steps the receiver reports, a rate of
+ * 1e-12, 1e-9, 1e-6 narrows it to 1/2, 1/4, 1/8); a step beyond it makes
+ * errors, 8 a step, which past the error count limit stop the margining.
+ * A lane that is not in a 16 or 32 GT/s link (failed, beyond the width)
+ * answers a step with NAK.
+ */
+static u16 pciesw_pci_margin(struct pciesw_pci_fn *fn, unsigned int lane,
+			     u16 ctl)
+{
+	unsigned int type = FIELD_GET(LMR_TYPE, ctl);
+	unsigned int pl = FIELD_GET(LMR_PAYLOAD, ctl);
+	u64 ber = fn->stats ? READ_ONCE(fn->stats->ber) : 0;
+	unsigned int steps, eye, errors, resp = pl;
+	bool up = fn->speed >= PCIESW_LINK_SPEED_GEN4 && lane < fn->width &&
+		  !(fn->failed_lanes & BIT(lane));
+
+	switch (type) {
+	case LMR_TYPE_REPORT:
+		switch (pl) {
+		case 0x88:	/* voltage supported, independent left/right */
+			resp = 0x05;
+			break;
+		case 0x89:
+			resp = LMR_VOLTAGE_STEPS;
+			break;
+		case 0x8a:
+			resp = LMR_TIMING_STEPS;
+			break;
+		case 0x8b:	/* % of a UI */
+			resp = 50;
+			break;
+		case 0x8c:	/* 10 mV units */
+			resp = 50;
+			break;
+		case 0x8d:
+		case 0x8e:
+			resp = 63;
+			break;
+		case 0x8f:
+			resp = 0;
+			break;
+		case 0x90:	/* every lane at once, encoded as lanes - 1 */
+			resp = PCIESW_PCI_LANES - 1;
+			break;
+		default:
+			return 0;
+		}
+		break;
+	case LMR_TYPE_SET:
+		if ((pl & 0xc0) == 0xc0)
+			fn->lmr_limit = pl & 0x3f;
+		else if (pl != 0x0f && pl != 0x55)
+			return 0;
+		break;
+	case LMR_TYPE_TIMING:
+	case LMR_TYPE_VOLTAGE:
+		if (!up) {
+			resp = 0xc0;	/* NAK */
+			break;
+		}
+		steps = type == LMR_TYPE_TIMING ? pl & 0x3f : pl & 0x7f;
+		eye = type == LMR_TYPE_TIMING ? LMR_TIMING_STEPS :
+						LMR_VOLTAGE_STEPS;
+		if (ber >= PCIESW_BER_SCALE / 1000000)
+			eye /= 8;
+		else if (ber >= PCIESW_BER_SCALE / 1000000000)
+			eye /= 4;
+		else if (ber >= PCIESW_BER_SCALE / 1000000000000ULL)
+			eye /= 2;
+		else
+			eye = eye * 3 / 4;
+		errors = steps > eye ? min(63U, (steps - eye) * 8) : 0;
+		/* 10b: margining in progress, 00b: too many errors */
+		resp = (errors > fn->lmr_limit ? 0 : 0x80) | errors;
+		break;
+	case LMR_TYPE_NONE:
+		if (pl != 0x9c)
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	return (ctl & (LMR_RECVN | LMR_TYPE | BIT(6))) |
+	       FIELD_PREP(LMR_PAYLOAD, resp);
+}
+
 /* The dword at @off as software reads it; with h->lock held. */
 static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 			    unsigned int off)
@@ -702,6 +904,27 @@ static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		if (fn->acs)
 			v |= (PCI_ACS_RR | PCI_ACS_CR) << 16;
 		return v;
+	case ECAP_SECPCI + SECPCI_LANE_ERR:
+		return fn->kind == PCIESW_PCI_EP ? v : pciesw_pci_lane_errors(fn);
+	case ECAP_DLF + DLF_STA:
+		if (fn->kind == PCIESW_PCI_EP || !fn->active)
+			return v;
+		return DLF_EXCHANGE | DLF_SCALED_FC;
+	case ECAP_PL16 + PL_STA:
+		if (fn->kind == PCIESW_PCI_EP ||
+		    fn->speed < PCIESW_LINK_SPEED_GEN4)
+			return v;
+		return v | PL_STA_EQ;
+	case ECAP_PL32 + PL_STA:
+		if (fn->kind == PCIESW_PCI_EP ||
+		    fn->speed < PCIESW_LINK_SPEED_GEN5)
+			return v;
+		return v | PL_STA_EQ;
+	case ECAP_LMR + LMR_PORT:
+		if (fn->kind == PCIESW_PCI_EP ||
+		    fn->speed < PCIESW_LINK_SPEED_GEN4)
+			return v;
+		return v | LMR_READY << 16;
 	case CAP_VPD:
 		if (fn->kind != PCIESW_PCI_UP)
 			return v;
@@ -845,6 +1068,20 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		if (fn->kind != PCIESW_PCI_UP)
 			break;
 		fn->vpd_data = (fn->vpd_data & ~mask) | (val & mask);
+		return;
+	case ECAP_SECPCI + SECPCI_LANE_ERR:
+		/* write 1 to clear: the BER's part; failed lanes stay */
+		if (fn->kind != PCIESW_PCI_EP && (val & mask))
+			fn->lane_err_base = pciesw_pci_ber_errors(fn);
+		return;
+	}
+	if (fn->kind != PCIESW_PCI_EP && off >= ECAP_LMR + LMR_LANE(0) &&
+	    off < ECAP_LMR + LMR_LANE(PCIESW_PCI_LANES) && (mask & 0xffff)) {
+		unsigned int lane = (off - ECAP_LMR - LMR_LANE(0)) / 4;
+		u16 ctl = (get16(fn->cfg, off) & ~mask) | (val & mask);
+
+		put16(fn->cfg, off, ctl);
+		put16(fn->cfg, off + 2, pciesw_pci_margin(fn, lane, ctl));
 		return;
 	}
 	if (off >= PCIESW_PCI_CFG_LEN)

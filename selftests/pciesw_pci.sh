@@ -12,7 +12,9 @@
 # event, Retrain Link with Link Training and LBMS, Target Link Speed,
 # LABS, Secondary Bus Reset and the endpoint's reset, the endpoint's
 # sysfs reset, ACS redirect and p2p check, MPS and MRRS, AER masks, VPD-W
-# written and VPD-R refused through the sysfs vpd file);
+# written and VPD-R refused through the sysfs vpd file); the Gen5
+# extended capabilities in lspci -vvv, Lane Error Status from a failed
+# lane, Lane Margining commands answered from lane health and BER;
 # after bifurcation changes and hot-unplug/plug; remove + rescan; the
 # pci_view setting (sysfs, switchctl); the pci_view=0 module parameter;
 # 20 load/unload cycles with lspci reading in a loop (5 on the debug plan,
@@ -317,6 +319,36 @@ sc vpd set $SW asset-tag ""
 kill -TERM "$MON_PID"
 wait "$MON_PID"
 MON_PID=
+
+# ---- Gen5 extended capabilities ------------------------------------------
+# (pciutils 3.9 names PL 32.0 GT/s "Extended Capability ID 0x2a")
+lspci_has "Gen5: Secondary PCIe, DLF, PL 16/32 GT/s, Lane Margining" "$P2" \
+	"Secondary PCI Express.*Data Link Feature.*Physical Layer 16.0 GT/s.*(Physical Layer 32.0 GT/s|Extended Capability ID 0x2a).*Lane Margining at the Receiver"
+sc port set $SW 2 failed-lanes 0x4
+wait_attr "$D/$SW-port2/current_link_width" 2
+lspci_has "failed lane 2: Lane Error Status says lane 2" "$P2" \
+	"LaneErrStat: LaneErr at lane: 2$NL"
+# margin CMD LANE: Lane Control of LANE = CMD (receiver 1), its Lane
+# Status in $R
+margin() {
+	local o=$((0x208 + 4 * $2))
+	R=$(setpci -s "$P2" "$(printf '%#x' $o).w=$1" "$(printf '%#x' $((o + 2))).w")
+}
+margin 0x8a09 0
+check_eq "margining: report timing steps: 16" 1009 "$R"
+margin 0x0819 0
+check_eq "margining: 8 timing steps on a healthy lane: no errors" 8019 "$R"
+margin 0x0f19 0
+check_eq "margining: 15 steps: past the eye, error limit exceeded" 1819 "$R"
+margin 0x0819 2
+check_eq "margining: the failed lane NAKs" c019 "$R"
+sc port set $SW 2 ber 1e-9
+margin 0x0819 0
+check_eq "margining at BER 1e-9: 8 steps now fail" 2019 "$R"
+margin 0x9c38 0
+check_eq "margining: no command" 9c38 "$R"
+sc port set $SW 2 ber 0 failed-lanes none
+wait_attr "$D/$SW-port2/current_link_width" 4
 
 # VPD follows the model: V2 names the bifurcation
 wr "$D/$SW/group_nvme/config" 2x8 || fail "nvme 2x8: $W_ERR"
