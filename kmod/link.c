@@ -127,7 +127,7 @@ static bool pciesw_link_partner(const struct pciesw_port *port,
 		*width = prof->host_width;
 		return true;
 	}
-	if (!port->ep)
+	if (!port->ep || port->power_off)
 		return false;
 	*speed = port->ep->max_speed;
 	*width = port->ep->max_width;
@@ -476,6 +476,29 @@ int pciesw_port_set_acs(struct pciesw_port *port, bool on, const char **why)
 		port->acs_redirect = on;
 		pciesw_port_changed(port);
 	}
+	return 0;
+}
+
+/*
+ * The slot's power controller (Slot Control, through the PCI view): off,
+ * the device in the slot is unpowered and its link goes down (and stays
+ * in Detect); on again, it trains.
+ */
+int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,
+			       const char **why)
+{
+	if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
+		*why = "slot power exists on downstream ports only";
+		return -EINVAL;
+	}
+	if (port->power_off == !on)
+		return 0;
+	port->power_off = !on;
+	if (!on && port->link.enabled)
+		pciesw_link_drop(port, PCIESW_LTSSM_DETECT);
+	else if (on)
+		pciesw_link_start(port, PCIESW_LINK_TRAIN);
+	pciesw_port_changed(port);
 	return 0;
 }
 

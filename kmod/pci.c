@@ -231,6 +231,7 @@ enum pciesw_pci_req_op {
 	PCIESW_PCI_REQ_MPS,		/* Max_Payload_Size @a bytes */
 	PCIESW_PCI_REQ_MRRS,		/* Max_Read_Request_Size @a bytes */
 	PCIESW_PCI_REQ_VPD,		/* VPD write: dword @b at address @a */
+	PCIESW_PCI_REQ_POWER,		/* Power Controller Control: @a is on */
 };
 
 struct pciesw_pci_req {
@@ -404,8 +405,10 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	      PCI_EXP_LNKCTL_HAWD | PCI_EXP_LNKCTL_LBMIE |
 	      PCI_EXP_LNKCTL_LABIE);
 	if (kind == PCIESW_PCI_DOWN) {
+		/* indicators are stored, the power controller is the model's */
 		put16(w, CAP_EXP + PCI_EXP_SLTCTL, PCI_EXP_SLTCTL_DLLSCE |
-		      PCI_EXP_SLTCTL_PDCE);
+		      PCI_EXP_SLTCTL_PDCE | PCI_EXP_SLTCTL_AIC |
+		      PCI_EXP_SLTCTL_PIC | PCI_EXP_SLTCTL_PCC);
 		put16(c, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC |
 		      PCI_EXP_SLTSTA_DLLSC);
 		/* latched on bandwidth changes (pciesw_pci_fn_link()) */
@@ -575,8 +578,14 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	if (kind != PCIESW_PCI_EP)
 		lnkcap |= port->id << 24;
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
-	if (kind == PCIESW_PCI_DOWN)
-		put32(cfg, CAP_EXP + PCI_EXP_SLTCAP, port->id << 19);
+	if (kind == PCIESW_PCI_DOWN) {
+		put32(cfg, CAP_EXP + PCI_EXP_SLTCAP, port->id << 19 |
+		      PCI_EXP_SLTCAP_PCP | PCI_EXP_SLTCAP_AIP |
+		      PCI_EXP_SLTCAP_PIP);
+		/* indicators on: the slot is powered */
+		put16(cfg, CAP_EXP + PCI_EXP_SLTCTL, PCI_EXP_SLTCTL_ATTN_IND_OFF |
+		      PCI_EXP_SLTCTL_PWR_IND_ON);
+	}
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP2, pciesw_pci_speeds(fn->max_speed));
 
 	if (kind != PCIESW_PCI_EP) {
@@ -667,6 +676,10 @@ static void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 		    ~PCI_EXP_LNKCTL_LD;
 		put16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL,
 		      v | (link->enabled ? 0 : PCI_EXP_LNKCTL_LD));
+		v = get16(fn->cfg, CAP_EXP + PCI_EXP_SLTCTL) &
+		    ~PCI_EXP_SLTCTL_PCC;
+		put16(fn->cfg, CAP_EXP + PCI_EXP_SLTCTL,
+		      v | (port->power_off ? PCI_EXP_SLTCTL_PCC : 0));
 		v = get16(fn->cfg, ECAP_ACS + PCI_ACS_CTRL) &
 		    ~(PCI_ACS_RR | PCI_ACS_CR);
 		put16(fn->cfg, ECAP_ACS + PCI_ACS_CTRL,
@@ -1030,6 +1043,12 @@ static void pciesw_pci_store_model(struct pciesw_pci *h,
 		v = val & PCI_EXP_LNKCTL2_TLS;
 		if (v != fn->target)
 			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_TARGET, v, 0);
+		break;
+	case CAP_EXP + PCI_EXP_SLTCTL:
+		if (down && (mask & PCI_EXP_SLTCTL_PCC) &&
+		    ((old ^ val) & PCI_EXP_SLTCTL_PCC))
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_POWER,
+				       !(val & PCI_EXP_SLTCTL_PCC), 0);
 		break;
 	case PCI_INTERRUPT_LINE:	/* Bridge Control is the upper half */
 		v = PCI_BRIDGE_CTL_BUS_RESET << 16;
@@ -1521,6 +1540,10 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
 	case PCIESW_PCI_REQ_ACS:
 		if (port)
 			err = pciesw_port_set_acs(port, r->a, &why);
+		break;
+	case PCIESW_PCI_REQ_POWER:
+		if (port)
+			err = pciesw_port_set_slot_power(port, r->a, &why);
 		break;
 	case PCIESW_PCI_REQ_MPS:
 		set.val[PCIESW_SETTING_MPS] = r->a;

@@ -344,6 +344,8 @@ struct pciesw_port {
 	u8 nr_lanes;
 	enum pciesw_link_speed max_speed;
 	bool acs_redirect;
+	/* the slot's power controller has it off: nothing there trains */
+	bool power_off;
 	/* the endpoint attached to a downstream port, or NULL */
 	struct pciesw_endpoint *ep;
 	struct pciesw_link link;
@@ -538,6 +540,8 @@ int pciesw_port_set_target_speed(struct pciesw_port *port,
 int pciesw_port_set_failed_lanes(struct pciesw_port *port, u32 mask,
 				 const char **why);
 int pciesw_port_set_acs(struct pciesw_port *port, bool on, const char **why);
+int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,
+			       const char **why);
 int pciesw_port_surprise_down(struct pciesw_port *port, const char **why);
 unsigned int pciesw_link_history(const struct pciesw_port *port,
 				 struct pciesw_ltssm_transition *out);

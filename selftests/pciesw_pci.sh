@@ -11,7 +11,8 @@
 # config writes the model applies (setpci Link Disable and the netlink
 # event, Retrain Link with Link Training and LBMS, Target Link Speed,
 # LABS, Secondary Bus Reset and the endpoint's reset, the endpoint's
-# sysfs reset, ACS redirect and p2p check, MPS and MRRS, AER masks, VPD-W
+# sysfs reset, ACS redirect and p2p check, MPS and MRRS, slot power and
+# indicators, AER masks, VPD-W
 # written and VPD-R refused through the sysfs vpd file); the Gen5
 # extended capabilities in lspci -vvv, Lane Error Status from a failed
 # lane, Lane Margining commands answered from lane health and BER;
@@ -283,6 +284,19 @@ while (((0x$(setpci -s "$E1" CAP_EXP+8.w) & 0x7000) != 0x1000)) &&
 lspci_has "setpci MaxReadReq 256 on one endpoint: the model's, all show it" \
 	"$E1" "DevCtl:.*MaxReadReq 256 bytes"
 setpci -s "$E2" CAP_EXP+8.w=0x2000:0x7000
+
+# Slot Control: Power Controller Control is the model's slot power (off:
+# the link goes down and cannot train), the indicators are stored
+setpci -s "$P2" CAP_EXP+0x18.w=0x0440:0x04c0
+wait_attr "$D/$SW-port2/ltssm_state" detect
+check_attr "Slot Control power off: port 2's link is down, still enabled" \
+	"$D/$SW-port2/enabled" 1
+lspci_has "SltCtl: AttnInd On, PwrInd On, Power+ (off)" "$P2" \
+	"SltCtl:.*AttnInd On, PwrInd On, Power\+"
+setpci -s "$P2" CAP_EXP+0x18.w=0x00c0:0x04c0
+wait_attr "$D/$SW-port2/ltssm_state" l0
+check_attr "Slot Control power on: the link trains again" \
+	"$D/$SW-port2/ltssm_state" l0
 
 # AER masks: a masked error counts and sets its status bit (as the spec
 # says) but is not reported: no Device Status bit, no First Error Pointer
