@@ -137,7 +137,7 @@ report() {
 # on this machine, two guests side by side; a test not listed counts as
 # 60), so that both end at about the same time.
 declare -A debug_cost=(
-	[pciesw_pci_churn.sh]=450 [pciesw_pci.sh]=195 [pciesw_views.sh]=120
+	[pciesw_pci_churn.sh]=450 [pciesw_pci.sh]=235 [pciesw_views.sh]=120
 	[pciesw_health_switchctl.sh]=190 [pciesw_module.sh]=130
 	[pciesw_vpd]=130 [pciesw_health]=130 [pciesw_dma]=130
 	[pciesw_dma_switchctl.sh]=125 [pciesw_netlink]=95 [pciesw_stress]=90
