@@ -400,12 +400,37 @@ pciesw_bus_t pciesw_bus_type = {
 	.bus_groups = pciesw_bus_groups,
 };
 
+/*
+ * The switches' driver: it binds to each switch device so that the device
+ * names its driver (devlink dev info reports it); ports and endpoints stay
+ * unbound.  Binding does nothing else, and cannot be undone from sysfs.
+ */
+static int pciesw_switch_probe(struct device *dev)
+{
+	return dev->type == &pciesw_switch_devtype ? 0 : -ENODEV;
+}
+
+static struct device_driver pciesw_switch_driver = {
+	.name = "pciesw",
+	.bus = &pciesw_bus_type,
+	.probe = pciesw_switch_probe,
+	.suppress_bind_attrs = true,
+};
+
 int pciesw_bus_init(void)
 {
-	return bus_register(&pciesw_bus_type);
+	int err = bus_register(&pciesw_bus_type);
+
+	if (err)
+		return err;
+	err = driver_register(&pciesw_switch_driver);
+	if (err)
+		bus_unregister(&pciesw_bus_type);
+	return err;
 }
 
 void pciesw_bus_exit(void)
 {
+	driver_unregister(&pciesw_switch_driver);
 	bus_unregister(&pciesw_bus_type);
 }

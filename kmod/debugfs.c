@@ -3,6 +3,9 @@
  * debugfs: knobs for tests, not ABI.
  *
  *	pciesw/pcieswN/thermal_tick	write 1: advance the thermal model now
+ *	pciesw/pcieswN/fw_power_loss	write N: the next firmware flash loses
+ *					power once N bytes of its payload are
+ *					written (0: off); read: N
  *	pciesw/pcieswN/portM/traffic	write "DIR CLASS BYTES", DIR ingress or
  *					egress, CLASS posted, non-posted or
  *					completion: count traffic on the port
@@ -137,6 +140,48 @@ static const struct file_operations pciesw_debugfs_tick_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = pciesw_debugfs_tick_write,
+};
+
+static ssize_t pciesw_debugfs_power_loss_write(struct file *file,
+					       const char __user *ubuf,
+					       size_t count, loff_t *ppos)
+{
+	struct pciesw_switch *sw = file->private_data;
+	u32 at;
+	int ret;
+
+	ret = kstrtou32_from_user(ubuf, count, 0, &at);
+	if (ret)
+		return ret;
+	ret = pciesw_view_lock(sw);
+	if (ret)
+		return ret;
+	pciesw_fw_set_power_loss(sw, at);
+	mutex_unlock(&sw->lock);
+	return count;
+}
+
+static ssize_t pciesw_debugfs_power_loss_read(struct file *file,
+					      char __user *ubuf, size_t count,
+					      loff_t *ppos)
+{
+	struct pciesw_switch *sw = file->private_data;
+	char buf[16];
+	int ret, len;
+
+	ret = pciesw_view_lock(sw);
+	if (ret)
+		return ret;
+	len = scnprintf(buf, sizeof(buf), "%u\n", sw->fw.power_loss_at);
+	mutex_unlock(&sw->lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations pciesw_debugfs_power_loss_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = pciesw_debugfs_power_loss_read,
+	.write = pciesw_debugfs_power_loss_write,
 };
 
 /**
@@ -336,6 +381,8 @@ int pciesw_debugfs_add(struct pciesw_dev *pdev)
 			    &pciesw_debugfs_tick_fops);
 	debugfs_create_file("dma_bench", 0600, dbg->dir, sw,
 			    &pciesw_debugfs_bench_fops);
+	debugfs_create_file("fw_power_loss", 0600, dbg->dir, sw,
+			    &pciesw_debugfs_power_loss_fops);
 	bitmap_zero(ports, PCIESW_MAX_PORTS);
 	mutex_lock(&sw->lock);
 	pciesw_for_each_port(sw, port)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Switch instances: build the model, hang its devices (switch, lane groups,
- * ports, endpoints) and its char device off it, then publish it; take it
- * down in exactly the reverse order.  While it is published, model events
+ * ports, endpoints) and its char device off it, then publish it and, once
+ * every view shows it, register it with devlink; take it down in exactly
+ * the reverse order.  While it is published, model events
  * keep the port and endpoint devices in step with the model.
  */
 
@@ -258,6 +259,24 @@ static void pciesw_uev_thermal(struct pciesw_dev_uevent *u,
 	pciesw_uev_add(u, "PCIESW_TEMP=%d", ev->temp);
 }
 
+/* The firmware changed: what runs, and what the other partition holds. */
+static void pciesw_uev_fw(struct pciesw_dev_uevent *u,
+			  const struct pciesw_switch *sw)
+{
+	const struct pciesw_fw_part *stored = pciesw_fw_stored(sw);
+	char ver[PCIESW_FW_VERSION_LEN];
+
+	pciesw_uev_add(u, "PCIESW_EVENT=firmware");
+	pciesw_fw_version_str(pciesw_fw_running_version(sw), ver, sizeof(ver));
+	pciesw_uev_add(u, "PCIESW_FW_RUNNING=%s", ver);
+	if (stored->state == PCIESW_FW_STATE_VALID) {
+		pciesw_fw_version_str(stored->version, ver, sizeof(ver));
+		pciesw_uev_add(u, "PCIESW_FW_STORED=%s", ver);
+	} else {
+		pciesw_uev_add(u, "PCIESW_FW_STORED=none");
+	}
+}
+
 /* With sw->lock held: the uevent this event sends, as the model is now. */
 static void *pciesw_dev_snapshot(const struct pciesw_event *ev)
 {
@@ -270,6 +289,7 @@ static void *pciesw_dev_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_THRESHOLD:
 	case PCIESW_EV_THERMAL_ALARM:
 	case PCIESW_EV_SWITCH_CHANGE:
+	case PCIESW_EV_FW_CHANGE:
 		break;
 	default:
 		return NULL;
@@ -288,6 +308,9 @@ static void *pciesw_dev_snapshot(const struct pciesw_event *ev)
 		break;
 	case PCIESW_EV_VPD_CHANGE:
 		pciesw_uev_add(u, "PCIESW_EVENT=vpd");
+		break;
+	case PCIESW_EV_FW_CHANGE:
+		pciesw_uev_fw(u, ev->sw);
 		break;
 	case PCIESW_EV_THRESHOLD:
 		u->port = ev->port_id;
@@ -467,23 +490,30 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 	err = pciesw_debugfs_add(pdev);
 	if (err)
 		goto err_hwmon_del;
-	err = pciesw_blk_add(pdev);
+	err = pciesw_pci_add(pdev);
 	if (err)
 		goto err_debugfs_del;
-	err = pciesw_pci_add(pdev);
+	err = pciesw_blk_add(pdev);
+	if (err)
+		goto err_pci_del;
+	err = pciesw_devlink_add(pdev);
 	if (err)
 		goto err_blk_del;
 	err = pciesw_switch_publish(sw);
 	if (err)
-		goto err_pci_del;
+		goto err_devlink_del;
 	/* the creation is announced before the request returns */
 	pciesw_switch_sync(sw);
+	/* devlink meets a switch that is ready, never one being built */
+	pciesw_devlink_register(pdev);
 	return 0;
 
-err_pci_del:
-	pciesw_pci_del(pdev);
+err_devlink_del:
+	pciesw_devlink_del(pdev);
 err_blk_del:
 	pciesw_blk_del(pdev);
+err_pci_del:
+	pciesw_pci_del(pdev);
 err_debugfs_del:
 	pciesw_debugfs_del(pdev);
 err_hwmon_del:
@@ -503,7 +533,9 @@ static void pciesw_dev_remove(struct pciesw_dev *pdev)
 {
 	u32 id = pdev->sw->id;
 
+	pciesw_devlink_unregister(pdev);
 	pciesw_switch_unpublish(pdev->sw);
+	pciesw_devlink_del(pdev);
 	pciesw_blk_del(pdev);
 	pciesw_pci_del(pdev);
 	pciesw_debugfs_del(pdev);

@@ -47,6 +47,8 @@ struct pciesw_child {
  * @pci: the PCI hierarchy while the PCI view is on, owned by the PCI view
  *	(pci.c), changed only from the switch's event queue or while it is
  *	not published
+ * @devlink: the devlink instance (devlink.c), registered while the switch
+ *	is published
  */
 struct pciesw_dev {
 	struct device dev;
@@ -60,6 +62,7 @@ struct pciesw_dev {
 	struct pciesw_debugfs *dbg;
 	struct pciesw_blk *blk;
 	struct pciesw_pci *pci;
+	struct devlink *devlink;
 };
 
 static inline struct pciesw_dev *to_pciesw_dev(struct device *dev)
@@ -140,5 +143,11 @@ void pciesw_blk_exit(void);
 /* pci.c */
 int pciesw_pci_add(struct pciesw_dev *pdev);
 void pciesw_pci_del(struct pciesw_dev *pdev);
+
+/* devlink.c */
+int pciesw_devlink_add(struct pciesw_dev *pdev);
+void pciesw_devlink_register(struct pciesw_dev *pdev);
+void pciesw_devlink_unregister(struct pciesw_dev *pdev);
+void pciesw_devlink_del(struct pciesw_dev *pdev);
 
 #endif /* _PCIESW_DEV_H */

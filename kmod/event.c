@@ -89,6 +89,7 @@ void pciesw_event(struct pciesw_event *ev)
 		ev->ep_serial = ev->ep->serial;
 		strscpy(ev->ep_name, ev->ep->name, sizeof(ev->ep_name));
 	}
+	pciesw_log_event(ev);
 	/*
 	 * A view that misses an event no longer shows the model: the record
 	 * is small and must not fail (a view's own snapshot may, and then

@@ -426,6 +426,9 @@ int pciesw_port_hot_reset(struct pciesw_port *port, const char **why)
 	if (err)
 		return err;
 	pciesw_link_start(port, PCIESW_LINK_HOT_RESET);
+	/* resetting the upstream port resets the switch: new firmware boots */
+	if (port->role == PCIESW_PORT_ROLE_UPSTREAM)
+		pciesw_fw_reset(port_sw(port));
 	return 0;
 }
 

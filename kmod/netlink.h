@@ -9,6 +9,7 @@
  *   netlink_thermal.c   the thermal model
  *   netlink_vpd.c       VPD
  *   netlink_p2p.c       p2p-check
+ *   netlink_fw.c        firmware partitions, event log
  *   netlink_notify.c    notifications (the netlink view of model events)
  */
 #ifndef _PCIESW_NETLINK_H
@@ -71,6 +72,7 @@ int pciesw_nl_fill_group_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_ep_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_vpd_any(struct sk_buff *msg, const void *obj);
+int pciesw_nl_fill_fw_any(struct sk_buff *msg, const void *obj);
 
 /*
  * A threshold as get replies and threshold-ntf tell it; @crossed is < 0

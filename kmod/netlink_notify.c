@@ -95,6 +95,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_SWITCH_CHANGE:
 		return pciesw_nl_notify(PCIESW_CMD_SWITCH_CHANGE_NTF,
 					pciesw_nl_fill_switch_any, ev->sw);
+	case PCIESW_EV_FW_CHANGE:
+		return pciesw_nl_notify(PCIESW_CMD_FW_CHANGE_NTF,
+					pciesw_nl_fill_fw_any, ev->sw);
 	case PCIESW_EV_PORTS_REMOVE:
 	case PCIESW_EV_PORTS_ADD:
 		/* the group change that follows says it */

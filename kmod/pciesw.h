@@ -27,6 +27,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/pciesw.h>
+#include <uapi/linux/pciesw_fw.h>
 
 #define PCIESW_MAX_GROUPS	16
 #define PCIESW_MAX_CONFIGS	8
@@ -330,6 +331,100 @@ struct pciesw_thermal {
 	struct pciesw_sensor sensors[PCIESW_NR_SENSORS];
 };
 
+/* Firmware (firmware.c): two partitions, A and B */
+#define PCIESW_FW_PARTS		2
+/* the oldest image a card takes: older ones lack its fixes */
+#define PCIESW_FW_MIN_VERSION	PCIESW_FW_VERSION(1, 10, 0)
+#define PCIESW_FW_VERSION_LEN	16	/* "255.255.65535" */
+
+/* enum pciesw_fw_state (uapi): empty, valid, invalid */
+/**
+ * struct pciesw_fw_part - one firmware partition
+ * @state: what it holds
+ * @version: the image's version (VALID)
+ * @build_time: the image's build time, seconds since the epoch (VALID)
+ * @len: payload bytes it holds
+ * @crc: CRC-32 of the payload as written
+ */
+struct pciesw_fw_part {
+	enum pciesw_fw_state state;
+	u32 version;
+	u64 build_time;
+	u32 len;
+	u32 crc;
+};
+
+/* An image pciesw_fw_check() accepted: its header, decoded. */
+struct pciesw_fw_image {
+	u32 version;
+	u64 build_time;
+	u32 len;
+	u32 crc;
+	const u8 *payload;
+};
+
+/**
+ * struct pciesw_fw - the firmware of a switch
+ * @parts: partitions A and B
+ * @running: the partition the switch booted from
+ * @pending: the other partition was written since; a reset boots it
+ * @flashing: the other partition is being written
+ * @image: what is being written (@flashing)
+ * @written: payload bytes written so far (@flashing)
+ * @crc: running CRC of the bytes written (@flashing)
+ * @power_loss_at: fault injection: the next flash loses power once this
+ *	many payload bytes are written; 0: off
+ * @boots: times the switch booted a firmware since creation
+ */
+struct pciesw_fw {
+	struct pciesw_fw_part parts[PCIESW_FW_PARTS];
+	unsigned int running;
+	bool pending;
+	bool flashing;
+	struct pciesw_fw_image image;
+	u32 written;
+	u32 crc;
+	u32 power_loss_at;
+	u64 boots;
+};
+
+/* The event log (log.c): the last PCIESW_LOG_SIZE events of a switch */
+#define PCIESW_LOG_SIZE		256
+#define PCIESW_LOG_OBJECT_LEN	24
+#define PCIESW_LOG_MESSAGE_LEN	96
+
+/**
+ * struct pciesw_log_entry - one logged event
+ * @seq: its number, from 1 for the switch's first
+ * @time_ns: when, CLOCK_REALTIME
+ * @object: what changed ("switch", "port3", "nvme0", "sensor1", "fw", ...)
+ * @message: what happened to it
+ */
+struct pciesw_log_entry {
+	u64 seq;
+	u64 time_ns;
+	char object[PCIESW_LOG_OBJECT_LEN];
+	char message[PCIESW_LOG_MESSAGE_LEN];
+};
+
+/**
+ * struct pciesw_log - the event log of a switch
+ * @ring: PCIESW_LOG_SIZE entries; entry seq s is at (s - 1) % size
+ * @last: seq of the last entry logged, 0 before the first
+ * @first: seq of the oldest entry kept (after a clear: @last + 1)
+ * @up: bit p: port p's link was last logged up
+ * @degraded: bit p: and degraded
+ * @fw_boots: sw->fw.boots when the firmware was last logged
+ */
+struct pciesw_log {
+	struct pciesw_log_entry *ring;
+	u64 last;
+	u64 first;
+	DECLARE_BITMAP(up, PCIESW_MAX_PORTS);
+	DECLARE_BITMAP(degraded, PCIESW_MAX_PORTS);
+	u64 fw_boots;
+};
+
 /*
  * A port slot of the switch (sw->ports[id]): @id is the slot's fixed
  * number (see profile.c); the other fields mean something only while the
@@ -398,6 +493,8 @@ struct pciesw_port {
  * @pci_view: the card shows on the PCI bus (the PCI view follows it)
  * @pci_domain: its PCI domain, chosen by the PCI view before the switch
  *	is published, fixed from then on
+ * @fw: the firmware partitions and what runs
+ * @log: the event log
  * @link_free: per lane, the CLOCK_MONOTONIC ns at which the link of the
  *	port starting at that lane is free again, [0] switch to device
  *	(egress), [1] device to switch (ingress): the bandwidth model's
@@ -447,6 +544,8 @@ struct pciesw_switch {
 	u32 dma_channels;
 	bool pci_view;
 	u32 pci_domain;
+	struct pciesw_fw fw;
+	struct pciesw_log log;
 	u64 (*link_free)[2];
 };
 
@@ -847,6 +946,7 @@ enum pciesw_event_type {
 					 * Configuration/Recovery (Link
 					 * Training); only the PCI view shows it
 					 */
+	PCIESW_EV_FW_CHANGE,		/* a partition or what runs changed */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -941,6 +1041,38 @@ void pciesw_event_wq_exit(void);
 void pciesw_switch_sync(struct pciesw_switch *sw);
 unsigned int pciesw_generation(void);
 u32 pciesw_switch_generation(const struct pciesw_switch *sw);
+
+/*
+ * firmware.c: the partitions, flashing, booting.  All called with sw->lock
+ * held.
+ */
+void pciesw_fw_init(struct pciesw_switch *sw);
+void pciesw_fw_version_str(u32 version, char *buf, size_t len);
+u32 pciesw_fw_running_version(const struct pciesw_switch *sw);
+const struct pciesw_fw_part *pciesw_fw_stored(const struct pciesw_switch *sw);
+char pciesw_fw_part_name(unsigned int part);
+int pciesw_fw_check(struct pciesw_switch *sw, const u8 *data, size_t size,
+		    struct pciesw_fw_image *img, const char **why);
+int pciesw_fw_flash_begin(struct pciesw_switch *sw,
+			  const struct pciesw_fw_image *img, const char **why);
+int pciesw_fw_flash_write(struct pciesw_switch *sw, u32 len,
+			  const char **why);
+int pciesw_fw_flash_end(struct pciesw_switch *sw, const char **why);
+int pciesw_fw_check_activate(struct pciesw_switch *sw, const char **why);
+int pciesw_fw_activate(struct pciesw_switch *sw, const char **why);
+void pciesw_fw_reset(struct pciesw_switch *sw);
+void pciesw_fw_set_power_loss(struct pciesw_switch *sw, u32 at);
+
+/*
+ * log.c: the event log; pciesw_log_init() and pciesw_log_release() belong
+ * to the switch's lifecycle, the rest is called with sw->lock held.
+ */
+int pciesw_log_init(struct pciesw_switch *sw);
+void pciesw_log_release(struct pciesw_switch *sw);
+void pciesw_log_event(const struct pciesw_event *ev);
+const struct pciesw_log_entry *pciesw_log_find(struct pciesw_switch *sw,
+					       u64 *seq);
+void pciesw_log_clear(struct pciesw_switch *sw);
 
 /* dev.c: a switch and its views */
 int pciesw_dev_new(u32 id, const char *profile, const char **why);

@@ -243,8 +243,33 @@ static const struct nla_policy pciesw_p2p_check_nl_policy[PCIESW_A_PEER_EP_NAME 
 	[PCIESW_A_PEER_EP_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 };
 
+/* PCIESW_CMD_FW_GET - do */
+static const struct nla_policy pciesw_fw_get_do_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+};
+
+/* PCIESW_CMD_FW_GET - dump */
+static const struct nla_policy pciesw_fw_get_dump_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+};
+
+/* PCIESW_CMD_FW_TOGGLE - do */
+static const struct nla_policy pciesw_fw_toggle_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+};
+
+/* PCIESW_CMD_LOG_GET - dump */
+static const struct nla_policy pciesw_log_get_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+};
+
+/* PCIESW_CMD_LOG_CLEAR - do */
+static const struct nla_policy pciesw_log_clear_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+};
+
 /* Ops table for pciesw */
-const struct genl_split_ops pciesw_nl_ops[29] = {
+const struct genl_split_ops pciesw_nl_ops[34] = {
 	{
 		.cmd		= PCIESW_CMD_SWITCH_GET,
 		.pre_doit	= pciesw_nl_pre_doit,
@@ -485,6 +510,47 @@ const struct genl_split_ops pciesw_nl_ops[29] = {
 		.policy		= pciesw_p2p_check_nl_policy,
 		.maxattr	= PCIESW_A_PEER_EP_NAME,
 		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= PCIESW_CMD_FW_GET,
+		.pre_doit	= pciesw_nl_pre_doit,
+		.doit		= pciesw_nl_fw_get_doit,
+		.post_doit	= pciesw_nl_post_doit,
+		.policy		= pciesw_fw_get_do_nl_policy,
+		.maxattr	= PCIESW_A_SWITCH_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= PCIESW_CMD_FW_GET,
+		.dumpit		= pciesw_nl_fw_get_dumpit,
+		.policy		= pciesw_fw_get_dump_nl_policy,
+		.maxattr	= PCIESW_A_SWITCH_ID,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= PCIESW_CMD_FW_TOGGLE,
+		.pre_doit	= pciesw_nl_pre_doit,
+		.doit		= pciesw_nl_fw_toggle_doit,
+		.post_doit	= pciesw_nl_post_doit,
+		.policy		= pciesw_fw_toggle_nl_policy,
+		.maxattr	= PCIESW_A_SWITCH_ID,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= PCIESW_CMD_LOG_GET,
+		.dumpit		= pciesw_nl_log_get_dumpit,
+		.policy		= pciesw_log_get_nl_policy,
+		.maxattr	= PCIESW_A_SWITCH_ID,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= PCIESW_CMD_LOG_CLEAR,
+		.pre_doit	= pciesw_nl_pre_doit,
+		.doit		= pciesw_nl_log_clear_doit,
+		.post_doit	= pciesw_nl_post_doit,
+		.policy		= pciesw_log_clear_nl_policy,
+		.maxattr	= PCIESW_A_SWITCH_ID,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

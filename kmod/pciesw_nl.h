@@ -12,7 +12,7 @@
 #include <uapi/linux/pciesw_netlink.h>
 
 /* Ops table for pciesw */
-extern const struct genl_split_ops pciesw_nl_ops[29];
+extern const struct genl_split_ops pciesw_nl_ops[34];
 
 int pciesw_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 		       struct genl_info *info);
@@ -54,6 +54,11 @@ int pciesw_nl_vpd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int pciesw_nl_vpd_set_doit(struct sk_buff *skb, struct genl_info *info);
 int pciesw_nl_switch_set_doit(struct sk_buff *skb, struct genl_info *info);
 int pciesw_nl_p2p_check_doit(struct sk_buff *skb, struct genl_info *info);
+int pciesw_nl_fw_get_doit(struct sk_buff *skb, struct genl_info *info);
+int pciesw_nl_fw_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int pciesw_nl_fw_toggle_doit(struct sk_buff *skb, struct genl_info *info);
+int pciesw_nl_log_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int pciesw_nl_log_clear_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	PCIESW_NLGRP_MONITOR,

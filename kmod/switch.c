@@ -255,6 +255,10 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		ida_init(&sw->ep_type_ids[i]);
 	pciesw_settings_init(sw);
 	pciesw_thermal_init(sw);
+	if (pciesw_log_init(sw)) {
+		pciesw_switch_put(sw);
+		return NULL;
+	}
 	if (pciesw_health_init(sw)) {
 		pciesw_switch_put(sw);
 		return NULL;
@@ -287,6 +291,7 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		grp->config = grp->desc->default_config;
 		pciesw_group_build_ports(sw, grp);
 	}
+	pciesw_fw_init(sw);
 	pciesw_vpd_init(sw);
 	/* the card ships with a device on every port of its connectors */
 	pciesw_for_each_port(sw, port) {
@@ -324,6 +329,7 @@ static void pciesw_switch_release(struct kref *kref)
 	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
 		ida_destroy(&sw->ep_type_ids[i]);
 	ida_destroy(&sw->ep_ids);
+	pciesw_log_release(sw);
 	mutex_destroy(&sw->lock);
 	kvfree(sw->ports);
 	kfree(sw);

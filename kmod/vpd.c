@@ -4,7 +4,8 @@
  * Bus 3.0 section 6.4, PCIe Base 6.0 section 6.27) that lspci decodes:
  *
  *   0x82 identifier string (the product name)
- *   0x90 VPD-R: PN EC SN MN V0 (firmware) V1 (batch) V2 (configuration) RV
+ *   0x90 VPD-R: PN EC SN MN V0 (running firmware, firmware.c) V1 (batch)
+ *        V2 (configuration) RV
  *   0x91 VPD-W: YA (asset tag), Yx (system fields), RW (the free space)
  *   0x78 end
  *
@@ -32,7 +33,6 @@
 /* What a card of this model reports; the firmware is what it "runs". */
 #define PCIESW_VPD_EC		"A2"
 #define PCIESW_VPD_MN		"1103"	/* HighPoint's PCI vendor id */
-#define PCIESW_VPD_FIRMWARE	"1.10.2"
 
 struct pciesw_vpd_w_field {
 	char keyword[2];
@@ -92,6 +92,7 @@ static void pciesw_vpd_build(struct pciesw_switch *sw)
 	struct pciesw_vpd *vpd = &sw->vpd;
 	const struct pciesw_profile *prof = sw->profile;
 	char config[PCIESW_VPD_VALUE_MAX + 1], batch[24];
+	char fw[PCIESW_FW_VERSION_LEN];
 	unsigned int off = 0, ro, rv, pad, i;
 	u8 *p = vpd->image;
 	u8 sum = 0;
@@ -104,13 +105,14 @@ static void pciesw_vpd_build(struct pciesw_switch *sw)
 	/* batches of 8 cards: stable for a switch id, like the serial */
 	snprintf(batch, sizeof(batch), "PB2611-%03u", sw->id / 8);
 	pciesw_vpd_config(sw, config, sizeof(config));
+	pciesw_fw_version_str(pciesw_fw_running_version(sw), fw, sizeof(fw));
 	ro = off;
 	off += VPD_LARGE_HDR;
 	off += vpd_put_string(p + off, "PN", prof->part_number);
 	off += vpd_put_string(p + off, "EC", PCIESW_VPD_EC);
 	off += vpd_put_string(p + off, "SN", sw->serial);
 	off += vpd_put_string(p + off, "MN", PCIESW_VPD_MN);
-	off += vpd_put_string(p + off, "V0", PCIESW_VPD_FIRMWARE);
+	off += vpd_put_string(p + off, "V0", fw);
 	off += vpd_put_string(p + off, "V1", batch);
 	off += vpd_put_string(p + off, "V2", config);
 	/* RV: the checksum, then zeros so that VPD-W starts dword aligned */

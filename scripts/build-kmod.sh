@@ -106,6 +106,18 @@ mkdir -p "$out/generated"
 		})
 		EOF
 	fi
+	# devlink: before 6.2 the driver puts its name into dev info and
+	# enables reload with devlink_set_features(); the fmsg calls return
+	# void since 6.7 (the core keeps the first error)
+	if has 'int devlink_info_driver_name_put\(' include/net/devlink.h; then
+		echo "#define PCIESW_HAVE_DEVLINK_DRIVER_NAME 1"
+	fi
+	if has 'void devlink_set_features\(' include/net/devlink.h; then
+		echo "#define PCIESW_HAVE_DEVLINK_SET_FEATURES 1"
+	fi
+	if has 'void devlink_fmsg_obj_nest_start\(' include/net/devlink.h; then
+		echo "#define PCIESW_DEVLINK_FMSG_VOID 1"
+	fi
 } > "$out/generated/pciesw_compat.h.new"
 # rewrite only on change, so an unchanged header does not rebuild everything
 if cmp -s "$out/generated/pciesw_compat.h.new" "$out/generated/pciesw_compat.h"; then
