@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct nlattr;
+struct objs;
+
 /* cmd_switch.c */
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -87,6 +90,14 @@ int cmd_bw(int argc, char **argv);
 /* cmd_thermal.c */
 int cmd_temp(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
+
+/* cmd_fw.c */
+int cmd_fw_show(int argc, char **argv);
+int cmd_fw_toggle(int argc, char **argv);
+int cmd_fw_image(int argc, char **argv);
+int cmd_log_show(int argc, char **argv);
+int cmd_log_clear(int argc, char **argv);
+void print_fw_summary(const struct objs *fw, struct nlattr **sw);
 
 /* cmd_vpd.c */
 int cmd_vpd_show(int argc, char **argv);

@@ -75,7 +75,7 @@ int cmd_list(int argc, char **argv)
 /* --- show ----------------------------------------------------------------- */
 
 static void show_switch(struct nlattr **tb, const struct objs *groups,
-			const struct objs *unused __attribute__((unused)))
+			const struct objs *fw)
 {
 	size_t i;
 
@@ -100,6 +100,7 @@ static void show_switch(struct nlattr **tb, const struct objs *groups,
 	print_switch_settings(tb);
 	print_text("\n");
 	print_pci_view(tb);
+	print_fw_summary(fw, tb);
 
 	print_text("  lane groups:\n");
 	print_group_header(4, false);
@@ -114,8 +115,8 @@ static void show_switch(struct nlattr **tb, const struct objs *groups,
 
 int cmd_show(int argc, char **argv)
 {
-	return per_switch_cmd(argc, argv, PCIESW_CMD_GROUP_GET, "lane groups", 0, NULL,
-			      show_switch);
+	return per_switch_cmd(argc, argv, PCIESW_CMD_GROUP_GET, "lane groups",
+			      PCIESW_CMD_FW_GET, "firmware", show_switch);
 }
 
 /* --- status --------------------------------------------------------------- */

@@ -52,8 +52,12 @@ static const char show_help[] =
 	"Size (mps, bytes), DMA channels, the DMA descriptors in flight\n"
 	"now, and the PCI view: on or off, and the PCI domain (hex, as\n"
 	"lspci writes it, e.g. 10000; switch-pci-domain is a number).\n"
+	"The firmware: the version that runs, its partition (A or B) and\n"
+	"the version the other partition holds (see fw show).\n"
 	"With -j: an object with the switch-* attributes (switch-host-p2p\n"
-	"and switch-dma-pacing true/false) and \"groups\", an array of\n"
+	"and switch-dma-pacing true/false), fw-running-version and\n"
+	"fw-stored-version (null when that partition holds no valid image)\n"
+	"and \"groups\", an array of\n"
 	"objects with the group-* attributes; without SWITCH, an array of\n"
 	"such objects.\n";
 
@@ -394,6 +398,86 @@ static const struct command commands[] = {
 			"does not fit) and the image stays as it was.  Prints nothing on\n"
 			"success.\n",
 		.run = cmd_vpd_set,
+	},
+	{
+		.object = "fw",
+		.name = "show",
+		.args = "[SWITCH]",
+		.summary = "the firmware that runs and the two partitions",
+		.help = "Prints the running version, the partition it booted from\n"
+			"(A or B) and the boots so far, then per partition its state\n"
+			"(valid, empty: erased or being written, invalid: a write cut\n"
+			"short), version, build time (UTC), payload bytes and CRC-32.\n"
+			"Updating is devlink's job: \"devlink dev flash pciesw/pcieswN\n"
+			"file NAME\" writes /lib/firmware/NAME into the partition the\n"
+			"switch does not run from, \"devlink dev reload pciesw/pcieswN\n"
+			"action fw_activate\" (or fw toggle) boots it.\n"
+			"With -j: {\"switch\", switch-id, fw-running-version,\n"
+			"fw-running-part, fw-pending, fw-boots, \"fw-part\": [{fw-part-id,\n"
+			"\"partition\", fw-part-state, fw-part-version,\n"
+			"fw-part-build-time, fw-part-len, fw-part-crc, \"running\"}]};\n"
+			"without SWITCH an array of such objects.\n",
+		.dflt = true,
+		.run = cmd_fw_show,
+	},
+	{
+		.object = "fw",
+		.name = "toggle",
+		.args = "SWITCH",
+		.summary = "boot the other firmware partition (needs CAP_NET_ADMIN)",
+		.help = "As devlink's reload action fw_activate: the switch boots the\n"
+			"partition it does not run from and every link retrains; the\n"
+			"running version and VPD V0 change.  When that partition holds\n"
+			"no valid image the switch boots the running one again and a\n"
+			"warning says so.  Refused while a flash is in progress.\n",
+		.run = cmd_fw_toggle,
+	},
+	{
+		.object = "fw",
+		.name = "image",
+		.args = "--version X.Y.Z [--part P] [--size N] [--build-time T] -o FILE",
+		.summary = "build a firmware image for devlink dev flash",
+		.help = "Writes an image (include/uapi/linux/pciesw_fw.h: a 64-byte\n"
+			"header with magic, target part number, version, build time,\n"
+			"payload length and the payload's CRC-32, then the payload) to\n"
+			"FILE.  Talks to no module.\n"
+			"  --version X.Y.Z  the image's version (0-255.0-255.0-65535)\n"
+			"  --part P         the card's part number (VPD PN), default\n"
+			"                   PSW-7638D (profile pex89048)\n"
+			"  --size N         payload bytes (K, M suffixes), default 64K;\n"
+			"                   a card takes at most 1M\n"
+			"  --build-time T   seconds since 1970, default now\n"
+			"Copy FILE under /lib/firmware and flash it with devlink.\n",
+		/* its --version is the image's, not switchctl's */
+		.own_options = true,
+		.run = cmd_fw_image,
+	},
+	{
+		.object = "log",
+		.name = "show",
+		.args = "[SWITCH] [--since T] [-j]",
+		.summary = "the event log: the last 256 events of each switch",
+		.help = "One line per event, oldest first: number, time (UTC), the\n"
+			"object that changed (switch, group NAME, portN, an endpoint,\n"
+			"sensorN, vpd, fw) and what happened.  Links are logged when they\n"
+			"come up, go down or change their degraded state.\n"
+			"  --since T   only events at or after T, seconds since 1970\n"
+			"              (date +%s), fractions allowed\n"
+			"With -j: {\"switch\", switch-id, \"log\": [{log-seq, log-time (ns\n"
+			"since 1970), log-object, log-message}]}; without SWITCH an array\n"
+			"of such objects.\n",
+		.own_options = true,
+		.dflt = true,
+		.run = cmd_log_show,
+	},
+	{
+		.object = "log",
+		.name = "clear",
+		.args = "SWITCH",
+		.summary = "empty the event log (needs CAP_NET_ADMIN)",
+		.help = "Later events are numbered on from the last one.  Prints\n"
+			"nothing on success.\n",
+		.run = cmd_log_clear,
 	},
 	{
 		.object = "p2p",

@@ -84,6 +84,8 @@ const struct enum_table p2p_route_names =
 	TABLE(spec_enum_p2p_route, p2p_route_text);
 /* text = spec name: scripts grep the status of dma copy either way */
 const struct enum_table dma_status_names = TABLE(spec_enum_dma_status, NULL);
+/* text = spec name: empty, valid, invalid */
+const struct enum_table fw_state_names = TABLE(spec_enum_fw_state, NULL);
 
 bool enum_lookup(const struct enum_table *t, uint32_t v, struct enum_name *n)
 {

@@ -36,6 +36,8 @@ extern const struct enum_table alarm_names;
 extern const struct enum_table p2p_route_names;
 /* text = spec name */
 extern const struct enum_table dma_status_names;
+/* text = spec name */
+extern const struct enum_table fw_state_names;
 
 /* The spec name of enum value @v, or NULL for a value this tool lacks. */
 const char *enum_spec(const struct enum_table *t, uint32_t v);
