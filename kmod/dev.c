@@ -606,6 +606,7 @@ int pciesw_dev_init(void)
 {
 	pciesw_debugfs_init();
 	pciesw_hwmon_init();
+	pciesw_devlink_init();
 	pciesw_view_register(PCIESW_VIEW_DEV, &pciesw_dev_view);
 	pciesw_blk_init();
 	return 0;
@@ -623,6 +624,7 @@ void pciesw_dev_exit(void)
 	mutex_unlock(&pciesw_devs_lock);
 	pciesw_blk_exit();
 	pciesw_view_unregister(PCIESW_VIEW_DEV);
+	pciesw_devlink_exit();
 	pciesw_hwmon_exit();
 	pciesw_debugfs_exit();
 }

@@ -313,6 +313,14 @@ struct pciesw_sensor {
 	bool crit_alarm;
 };
 
+/* the last temperatures of every sensor, one sample per model update */
+#define PCIESW_THERMAL_HISTORY	32
+
+struct pciesw_temp_sample {
+	u64 time_ns;			/* CLOCK_MONOTONIC */
+	int temp[PCIESW_NR_SENSORS];	/* m°C */
+};
+
 /**
  * struct pciesw_thermal - the thermal model of a switch
  * @ambient: inlet air, m°C
@@ -321,6 +329,8 @@ struct pciesw_sensor {
  * @bytes_seen: sw->egress_bytes at @updated_ns
  * @idle: the model work is not ticking
  * @sensors: the sensors
+ * @history: the last PCIESW_THERMAL_HISTORY samples, a ring
+ * @history_next: samples taken; the next goes at this mod size
  */
 struct pciesw_thermal {
 	int ambient;
@@ -329,6 +339,8 @@ struct pciesw_thermal {
 	u64 bytes_seen;
 	bool idle;
 	struct pciesw_sensor sensors[PCIESW_NR_SENSORS];
+	struct pciesw_temp_sample history[PCIESW_THERMAL_HISTORY];
+	u64 history_next;
 };
 
 /* Firmware (firmware.c): two partitions, A and B */
@@ -774,6 +786,8 @@ void pciesw_thermal_update(struct pciesw_switch *sw);
 const char *pciesw_sensor_label(unsigned int sensor);
 int pciesw_sensor_temp(const struct pciesw_switch *sw, unsigned int sensor);
 int pciesw_thermal_highest(const struct pciesw_switch *sw);
+unsigned int pciesw_thermal_history(const struct pciesw_switch *sw,
+				    struct pciesw_temp_sample *out);
 unsigned int pciesw_thermal_alarms(const struct pciesw_switch *sw,
 				   enum pciesw_alarm level);
 int pciesw_thermal_set_ambient(struct pciesw_switch *sw, int ambient,
@@ -1016,6 +1030,7 @@ enum pciesw_view_id {
 	PCIESW_VIEW_BLK,
 	PCIESW_VIEW_HWMON,	/* hwmon alarms (hwmon.c) */
 	PCIESW_VIEW_NETLINK,	/* notifications (netlink.c) */
+	PCIESW_VIEW_DEVLINK,	/* health reports (devlink.c) */
 	PCIESW_NR_VIEWS
 };
 

@@ -195,10 +195,39 @@ static void pciesw_thermal_alarm(struct pciesw_switch *sw, unsigned int i,
 }
 
 /* Raise and clear alarms for the temperatures as they are now. */
+/* A sample of every sensor into the history ring (health dumps). */
+static void pciesw_thermal_sample(struct pciesw_switch *sw)
+{
+	struct pciesw_thermal *th = &sw->thermal;
+	struct pciesw_temp_sample *s;
+	unsigned int i;
+
+	s = &th->history[th->history_next++ % PCIESW_THERMAL_HISTORY];
+	s->time_ns = ktime_get_ns();
+	for (i = 0; i < PCIESW_NR_SENSORS; i++)
+		s->temp[i] = pciesw_sensor_temp(sw, i);
+}
+
+/* The samples kept, oldest first, into @out; returns how many. */
+unsigned int pciesw_thermal_history(const struct pciesw_switch *sw,
+				    struct pciesw_temp_sample *out)
+{
+	const struct pciesw_thermal *th = &sw->thermal;
+	u64 n = min_t(u64, th->history_next, PCIESW_THERMAL_HISTORY);
+	u64 i;
+
+	lockdep_assert_held(&sw->lock);
+	for (i = 0; i < n; i++)
+		out[i] = th->history[(th->history_next - n + i) %
+				     PCIESW_THERMAL_HISTORY];
+	return n;
+}
+
 static void pciesw_thermal_check(struct pciesw_switch *sw)
 {
 	unsigned int i;
 
+	pciesw_thermal_sample(sw);
 	for (i = 0; i < PCIESW_NR_SENSORS; i++) {
 		struct pciesw_sensor *s = &sw->thermal.sensors[i];
 		int t = pciesw_sensor_temp(sw, i);
