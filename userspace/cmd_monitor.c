@@ -728,6 +728,25 @@ static void event_vpd(const struct nlmsghdr *nlh, struct nlattr **tb)
 				 &first);
 }
 
+/* "pciesw0 firmware: running 1.11.0 (partition B), 2 boots" */
+static void event_fw(struct nlattr **tb)
+{
+	text_switch(tb);
+	print_text("firmware: ");
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	print_attr_string(PRINT_ANY, "fw-running-version", "running %s",
+			  tb[PCIESW_A_FW_RUNNING_VERSION]);
+	print_attr_u32(PRINT_JSON, "fw-running-part", NULL,
+		       tb[PCIESW_A_FW_RUNNING_PART]);
+	if (tb[PCIESW_A_FW_RUNNING_PART])
+		print_text(" (partition %c)",
+			   nla_get_u32(tb[PCIESW_A_FW_RUNNING_PART]) ? 'B' : 'A');
+	print_attr_flag(PRINT_ANY, "fw-pending", "%s",
+			tb[PCIESW_A_FW_PENDING], ", other partition pending", "");
+	print_attr_u64(PRINT_ANY, "fw-boots", ", %s boots",
+		       tb[PCIESW_A_FW_BOOTS]);
+}
+
 /* "pciesw0 settings: host-p2p on pacing off mps 256 channels 4 (...)" */
 static void event_switch_change(struct nlattr **tb)
 {
@@ -750,6 +769,7 @@ static const char *const event_names[] = {
 	[PCIESW_CMD_THERMAL_ALARM_NTF] = "thermal-alarm",
 	[PCIESW_CMD_VPD_CHANGE_NTF] = "vpd-change",
 	[PCIESW_CMD_SWITCH_CHANGE_NTF] = "switch-change",
+	[PCIESW_CMD_FW_CHANGE_NTF] = "fw-change",
 };
 
 /* One notification of the pciesw family; false when output failed. */
@@ -797,6 +817,9 @@ static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
 		break;
 	case PCIESW_CMD_SWITCH_CHANGE_NTF:
 		event_switch_change(tb);
+		break;
+	case PCIESW_CMD_FW_CHANGE_NTF:
+		event_fw(tb);
 		break;
 	default:
 		/* a module newer than this switchctl */
