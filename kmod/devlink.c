@@ -115,6 +115,12 @@ static struct pciesw_switch *pciesw_devlink_sw(struct devlink *devlink)
 	return dl->sw;
 }
 
+/* the generic version names dev info uses */
+#define ASIC_ID		DEVLINK_INFO_VERSION_GENERIC_ASIC_ID
+#define BOARD_ID	DEVLINK_INFO_VERSION_GENERIC_BOARD_ID
+#define BOARD_REV	DEVLINK_INFO_VERSION_GENERIC_BOARD_REV
+#define FW		DEVLINK_INFO_VERSION_GENERIC_FW
+
 /* What dev info shows, taken from the model in one go. */
 struct pciesw_devlink_info {
 	char serial[PCIESW_NAME_LEN];
@@ -173,26 +179,16 @@ static int pciesw_devlink_info_get(struct devlink *devlink,
 #endif
 	err = devlink_info_serial_number_put(req, info->serial);
 	if (!err)
-		err = devlink_info_version_fixed_put(req,
-				DEVLINK_INFO_VERSION_GENERIC_ASIC_ID,
-				info->asic);
+		err = devlink_info_version_fixed_put(req, ASIC_ID, info->asic);
 	if (!err)
-		err = devlink_info_version_fixed_put(req,
-				DEVLINK_INFO_VERSION_GENERIC_BOARD_ID,
-				info->board);
+		err = devlink_info_version_fixed_put(req, BOARD_ID, info->board);
 	if (!err && info->rev[0])
-		err = devlink_info_version_fixed_put(req,
-				DEVLINK_INFO_VERSION_GENERIC_BOARD_REV,
-				info->rev);
+		err = devlink_info_version_fixed_put(req, BOARD_REV, info->rev);
 	if (!err)
-		err = devlink_info_version_running_put(req,
-				DEVLINK_INFO_VERSION_GENERIC_FW,
-				info->running);
+		err = devlink_info_version_running_put(req, FW, info->running);
 	/* an erased or half-written partition has no version to show */
 	if (!err && info->stored[0])
-		err = devlink_info_version_stored_put(req,
-				DEVLINK_INFO_VERSION_GENERIC_FW,
-				info->stored);
+		err = devlink_info_version_stored_put(req, FW, info->stored);
 out:
 	kfree(f);
 	kfree(info);
@@ -314,13 +310,15 @@ struct pciesw_fm {
 };
 
 #ifdef PCIESW_DEVLINK_FMSG_VOID
-#define PCIESW_FM(m, call)	call
+#define PCIESW_FM(m, call)	do { (void)(m); call; } while (0)
 #else
-#define PCIESW_FM(m, call)					\
-	do {							\
-		if (!(m)->err)					\
-			(m)->err = call;			\
-	} while (0)
+static inline void pciesw_fm_err(struct pciesw_fm *m, int err)
+{
+	if (!m->err)
+		m->err = err;
+}
+
+#define PCIESW_FM(m, call)	pciesw_fm_err(m, call)
 #endif
 
 static void fm_u32(struct pciesw_fm *m, const char *name, u32 v)
@@ -700,6 +698,8 @@ static const struct devlink_health_reporter_ops *pciesw_rep_ops[] = {
 	[PCIESW_REP_AER] = &pciesw_aer_ops,
 };
 
+#define HEALTHY		DEVLINK_HEALTH_REPORTER_STATE_HEALTHY
+
 /* Hands the queued reports to devlink while the instance is registered. */
 static void pciesw_devlink_report_work(struct work_struct *work)
 {
@@ -723,8 +723,7 @@ static void pciesw_devlink_report_work(struct work_struct *work)
 				dl->reporters[r->rep];
 
 			if (r->healthy) {
-				devlink_health_reporter_state_update(rep,
-					DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
+				devlink_health_reporter_state_update(rep, HEALTHY);
 			} else {
 				WRITE_ONCE(dl->port[r->rep], r->port);
 				devlink_health_report(rep, r->msg, r);

@@ -205,7 +205,7 @@ int pciesw_fw_flash_write(struct pciesw_switch *sw, u32 len, const char **why)
 		fw->written += len;
 		fw->power_loss_at = 0;
 		pciesw_fw_flash_cut(sw);
-		*why = "power lost while writing the firmware partition: it holds no valid image, the running one is intact";
+		*why = "power lost mid-flash: partition invalid, the running image is intact";
 		return -EIO;
 	}
 	fw->crc = crc32_le(fw->crc, p, len);
