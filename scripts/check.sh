@@ -143,6 +143,7 @@ declare -A debug_cost=(
 	[pciesw_dma_switchctl.sh]=125 [pciesw_netlink]=95 [pciesw_stress]=90
 	[pciesw_lanes]=85 [pciesw_ioctl]=80 [pciesw_switchctl.sh]=55
 	[pciesw_topo_switchctl.sh]=40 [pciesw_link]=40 [pciesw_bus.sh]=40
+	[pciesw_devlink.sh]=90
 	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=20
 	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=10 [pciesw_events]=10
 	[pciesw_mem]=5 [pciesw_block.sh]=150

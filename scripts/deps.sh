@@ -20,6 +20,9 @@ packages=(
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
 	# block device clients (selftests/pciesw_block.sh, G1-G3 of make bench)
 	fio xfsprogs e2fsprogs mdadm util-linux
+	# devlink (pciesw_devlink.sh drives the switches with the stock tool;
+	# script(1) gives it the terminal it shows flash progress on)
+	iproute2 bsdutils
 	# promtool (switchctl export test)
 	prometheus
 	# packaging: DKMS (scripts/dkms-check.sh), man page lint

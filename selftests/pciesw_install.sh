@@ -65,6 +65,7 @@ missing=
 for f in /usr/local/bin/switchctl /usr/local/bin/pciesw-journal \
 	"/lib/modules/$KVER/updates/pciesw.ko" /usr/local/include/linux/pciesw.h \
 	/usr/local/include/linux/pciesw_netlink.h \
+	/usr/local/include/linux/pciesw_fw.h /usr/local/share/doc/pciesw/firmware.md \
 	/usr/local/share/pciesw/pciesw.yaml /usr/local/share/man/man8/switchctl.8 \
 	/usr/local/share/man/man4/pciesw.4 \
 	/usr/local/share/bash-completion/completions/switchctl \
