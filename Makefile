@@ -62,6 +62,7 @@ userspace/switchctl: $(wildcard userspace/*.[ch] include/uapi/linux/*.h)
 DATA_FILES := \
 	include/uapi/linux/pciesw.h:$(INCLUDEDIR)/linux/pciesw.h \
 	include/uapi/linux/pciesw_netlink.h:$(INCLUDEDIR)/linux/pciesw_netlink.h \
+	include/uapi/linux/pciesw_fw.h:$(INCLUDEDIR)/linux/pciesw_fw.h \
 	Documentation/netlink/specs/pciesw.yaml:$(DATADIR)/pciesw/pciesw.yaml \
 	Documentation/man/switchctl.8:$(MANDIR)/man8/switchctl.8 \
 	Documentation/man/pciesw.4:$(MANDIR)/man4/pciesw.4 \
@@ -71,7 +72,8 @@ DATA_FILES := \
 	packaging/modprobe.d/pciesw.conf.example:$(DOCDIR)/examples/modprobe.d-pciesw.conf \
 	packaging/modules-load.d/pciesw.conf.example:$(DOCDIR)/examples/modules-load.d-pciesw.conf \
 	README:$(DOCDIR)/README \
-	Documentation/architecture.md:$(DOCDIR)/architecture.md
+	Documentation/architecture.md:$(DOCDIR)/architecture.md \
+	Documentation/firmware.md:$(DOCDIR)/firmware.md
 
 install: $(KO) userspace/switchctl
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MODDIR)
