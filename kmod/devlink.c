@@ -9,10 +9,11 @@
  *				does not run from, with progress
  *	devlink dev reload action fw_activate
  *				boots the other partition
- *	devlink health		reporters link (degraded links, surprise
- *				downs), thermal (sensor alarms) and aer
- *				(error-counter thresholds crossed), each
- *				with diagnose, dump and recover
+ *	devlink health		reporters link (degraded links, links
+ *				down, surprise downs), thermal (sensor
+ *				alarms) and aer (error-counter thresholds
+ *				crossed), each with diagnose, dump and
+ *				recover
  *
  * It is one more view of the model: every value comes from the model
  * (firmware.c holds the partitions, vpd.c the VPD) when devlink asks, and
@@ -67,8 +68,10 @@ enum pciesw_reporter {
  * @report_work: hands @reports to devlink
  * @port: per reporter, the port of its last report (PCIESW_EV_NO_PORT:
  *	none), which dump and recover act on (READ_ONCE)
- * @degraded: bit p: port p was last seen up and degraded (the view's,
- *	changed only in event order)
+ * @up: bit p: port p's link was last seen up (the view's, changed only in
+ *	event order)
+ * @degraded: bit p: port p was last seen up and degraded (likewise)
+ * @bad: bit p: port p was reported and is not up at full width again
  * @surprise_down: per port, its surprise-down count as last seen
  */
 struct pciesw_devlink {
@@ -81,7 +84,9 @@ struct pciesw_devlink {
 	struct list_head reports;
 	struct work_struct report_work;
 	u32 port[PCIESW_NR_REPORTERS];
+	DECLARE_BITMAP(up, PCIESW_MAX_PORTS);
 	DECLARE_BITMAP(degraded, PCIESW_MAX_PORTS);
+	DECLARE_BITMAP(bad, PCIESW_MAX_PORTS);
 	u64 surprise_down[PCIESW_MAX_PORTS];
 };
 
@@ -498,7 +503,13 @@ static int pciesw_link_dump(struct devlink_health_reporter *r,
 	return m.err;
 }
 
-/* Retrain the reporting port's link. */
+/*
+ * Retrain the reporting port's link, when asked to (devlink health
+ * recover).  An automatic recovery (the report's context is set) leaves
+ * the link as the fault left it, as the model does without devlink: a
+ * surprise down stays down until retrained, dead lanes stay dead.  The
+ * reporter stays in error until the link is back up at full width.
+ */
 static int pciesw_link_recover(struct devlink_health_reporter *r,
 			       void *priv_ctx, struct netlink_ext_ack *extack)
 {
@@ -509,6 +520,8 @@ static int pciesw_link_recover(struct devlink_health_reporter *r,
 	struct pciesw_port *port;
 	int err = -ENODEV;
 
+	if (priv_ctx)
+		return -EOPNOTSUPP;
 	mutex_lock(&sw->lock);
 	port = id == PCIESW_EV_NO_PORT ? NULL : pciesw_port_find(sw, id);
 	if (port)
@@ -763,6 +776,8 @@ void pciesw_devlink_queue(struct pciesw_devlink *dl, enum pciesw_reporter rep,
 /* What apply needs of the model at the time of the event. */
 struct pciesw_devlink_snap {
 	bool up;
+	bool lost;
+	enum pciesw_ltssm ltssm;
 	bool degraded;
 	u8 width;
 	u8 max_width;
@@ -782,6 +797,10 @@ static void *pciesw_devlink_snapshot(const struct pciesw_event *ev)
 		return NULL;
 	if (ev->type == PCIESW_EV_PORT_CHANGE) {
 		s->up = pciesw_link_active(ev->port);
+		/* down while enabled, and nothing is training it again */
+		s->lost = !s->up && ev->port->link.enabled &&
+			  ev->port->link.goal == PCIESW_LINK_IDLE;
+		s->ltssm = ev->port->link.ltssm;
 		s->degraded = ev->port->link.degraded;
 		s->width = ev->port->link.width;
 		s->max_width = ev->port->nr_lanes;
@@ -797,18 +816,33 @@ static void pciesw_devlink_port(struct pciesw_devlink *dl, u32 id,
 				const struct pciesw_devlink_snap *s)
 {
 	bool was = test_bit(id, dl->degraded);
+	bool was_up = test_bit(id, dl->up);
 
-	if (s->surprise_down > dl->surprise_down[id])
+	assign_bit(id, dl->up, s->up);
+	if (s->surprise_down > dl->surprise_down[id]) {
+		__set_bit(id, dl->bad);
 		pciesw_devlink_queue(dl, PCIESW_REP_LINK, id,
 				     "port %u: surprise link down", id);
+	} else if (was_up && s->lost) {
+		__set_bit(id, dl->bad);
+		pciesw_devlink_queue(dl, PCIESW_REP_LINK, id,
+				     "port %u: link down (%s)", id,
+				     pciesw_ltssm_name(s->ltssm));
+	}
 	dl->surprise_down[id] = s->surprise_down;
 	if (!s->up)
 		return;
-	if (s->degraded && !was)
+	if (s->degraded && !was) {
+		__set_bit(id, dl->bad);
 		pciesw_devlink_queue(dl, PCIESW_REP_LINK, id,
 				     "port %u: link degraded to x%u of x%u",
 				     id, s->width, s->max_width);
+	}
 	assign_bit(id, dl->degraded, s->degraded);
+	/* the last reported port back at full width: healthy again */
+	if (!s->degraded && test_and_clear_bit(id, dl->bad) &&
+	    bitmap_empty(dl->bad, PCIESW_MAX_PORTS))
+		pciesw_devlink_queue(dl, PCIESW_REP_LINK, id, NULL);
 }
 
 static void pciesw_devlink_apply(const struct pciesw_event *ev, void *snap)
@@ -829,6 +863,8 @@ static void pciesw_devlink_apply(const struct pciesw_event *ev, void *snap)
 		/* a port that comes back starts afresh */
 		bitmap_andnot(dl->degraded, dl->degraded, ev->ports,
 			      PCIESW_MAX_PORTS);
+		bitmap_andnot(dl->up, dl->up, ev->ports, PCIESW_MAX_PORTS);
+		bitmap_andnot(dl->bad, dl->bad, ev->ports, PCIESW_MAX_PORTS);
 		break;
 	case PCIESW_EV_THERMAL_ALARM:
 		if (ev->active)
