@@ -4,6 +4,7 @@
  * and the sysfs attributes of each pcieswN device.
  */
 
+#include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -47,12 +48,13 @@ static ssize_t lanes_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(lanes);
 
+/* root-only, like the VPD it is part of (the PCI core's vpd is 0600) */
 static ssize_t serial_number_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", dev_to_sw(dev)->serial);
 }
-static DEVICE_ATTR_RO(serial_number);
+static DEVICE_ATTR_ADMIN_RO(serial_number);
 
 static ssize_t switch_id_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
@@ -115,6 +117,12 @@ static ssize_t pciesw_setting_store(struct device *dev,
 	const char *why = NULL;
 	int err;
 
+	/* as switch-set's pci-view (netlink.c): the PCI view is a host bridge */
+	if (sa->setting == PCIESW_SETTING_PCI_VIEW && !capable(CAP_SYS_ADMIN)) {
+		dev_err(dev, "%s: toggling the PCI view needs CAP_SYS_ADMIN\n",
+			attr->attr.name);
+		return -EPERM;
+	}
 	err = kstrtou32(buf, 0, &set.val[sa->setting]);
 	if (err)
 		return err;
@@ -150,7 +158,10 @@ static ssize_t pci_domain_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(pci_domain);
 
-/* The raw VPD image, like a PCI device's vpd file; size 0: read to EOF. */
+/*
+ * The raw VPD image, like a PCI device's vpd file, and root-only like it;
+ * size 0: read to EOF.
+ */
 static ssize_t vpd_read(struct file *filp, struct kobject *kobj,
 			struct bin_attribute *attr, char *buf, loff_t off,
 			size_t count)
@@ -163,14 +174,14 @@ static ssize_t vpd_read(struct file *filp, struct kobject *kobj,
 	mutex_unlock(&sw->lock);
 	return len;
 }
-static BIN_ATTR_RO(vpd, 0);
+static BIN_ATTR_ADMIN_RO(vpd, 0);
 
 static struct bin_attribute *pciesw_dev_bin_attrs[] = {
 	&bin_attr_vpd,
 	NULL
 };
 
-/* vpd_info/: one decoded VPD field per file, by keyword */
+/* vpd_info/: one decoded VPD field per file, by keyword; root-only */
 struct pciesw_vpd_attr {
 	struct device_attribute attr;
 	const char *keyword;
@@ -230,15 +241,15 @@ static ssize_t asset_tag_store(struct device *dev,
 		.keyword = _kw, \
 	}
 
-static PCIESW_VPD_ATTR(id_string, NULL, 0444, NULL);
-static PCIESW_VPD_ATTR(part_number, "PN", 0444, NULL);
-static PCIESW_VPD_ATTR(engineering_change, "EC", 0444, NULL);
-static PCIESW_VPD_ATTR(serial_number, "SN", 0444, NULL);
-static PCIESW_VPD_ATTR(manufacturer_id, "MN", 0444, NULL);
-static PCIESW_VPD_ATTR(firmware_version, "V0", 0444, NULL);
-static PCIESW_VPD_ATTR(batch, "V1", 0444, NULL);
-static PCIESW_VPD_ATTR(config, "V2", 0444, NULL);
-static PCIESW_VPD_ATTR(asset_tag, "YA", 0644, asset_tag_store);
+static PCIESW_VPD_ATTR(id_string, NULL, 0400, NULL);
+static PCIESW_VPD_ATTR(part_number, "PN", 0400, NULL);
+static PCIESW_VPD_ATTR(engineering_change, "EC", 0400, NULL);
+static PCIESW_VPD_ATTR(serial_number, "SN", 0400, NULL);
+static PCIESW_VPD_ATTR(manufacturer_id, "MN", 0400, NULL);
+static PCIESW_VPD_ATTR(firmware_version, "V0", 0400, NULL);
+static PCIESW_VPD_ATTR(batch, "V1", 0400, NULL);
+static PCIESW_VPD_ATTR(config, "V2", 0400, NULL);
+static PCIESW_VPD_ATTR(asset_tag, "YA", 0600, asset_tag_store);
 
 static struct attribute *pciesw_vpd_attrs[] = {
 	&pciesw_vpd_attr_id_string.attr.attr,
@@ -341,6 +352,10 @@ static ssize_t new_device_store(pciesw_bus_t *bus,
 	u32 id;
 	int err;
 
+	if (!capable(CAP_SYS_ADMIN)) {
+		pr_err("pciesw: new_device: creating a switch needs CAP_SYS_ADMIN\n");
+		return -EPERM;
+	}
 	err = pciesw_bus_parse("new_device", buf, &id, profile,
 			       sizeof(profile));
 	if (err)
@@ -362,6 +377,10 @@ static ssize_t del_device_store(pciesw_bus_t *bus,
 	u32 id;
 	int err;
 
+	if (!capable(CAP_SYS_ADMIN)) {
+		pr_err("pciesw: del_device: deleting a switch needs CAP_SYS_ADMIN\n");
+		return -EPERM;
+	}
 	err = pciesw_bus_parse("del_device", buf, &id, NULL, 0);
 	if (err)
 		return err;

@@ -6,6 +6,7 @@
  * read() and poll() use.  dev.c adds the cdev to the device.
  */
 
+#include <linux/capability.h>
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -92,7 +93,9 @@ static long pciesw_ioctl_info(struct pciesw_switch *sw,
 	info.nr_ports = sw->nr_ports;
 	info.nr_endpoints = pciesw_switch_nr_endpoints(sw);
 	strscpy(info.profile, sw->profile->name, sizeof(info.profile));
-	strscpy(info.serial, sw->serial, sizeof(info.serial));
+	/* root-only, as in sysfs and netlink: "" for the others */
+	if (capable(CAP_SYS_ADMIN))
+		strscpy(info.serial, sw->serial, sizeof(info.serial));
 	mutex_unlock(&sw->lock);
 
 	if (copy_to_user(uarg, &info, sizeof(info)))

@@ -25,6 +25,7 @@
  * queued ahead, and it waits for this very handler.
  */
 
+#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -74,6 +75,20 @@ static const char * const pciesw_debugfs_classes[] = {
 	[PCIESW_TLP_COMPLETION] = "completion",
 };
 
+/*
+ * Every knob forges state of the model (traffic, time) or allocates
+ * endpoint memory: CAP_SYS_ADMIN, as fault injection (the mode of the
+ * files, 0200/0600 in a root-only debugfs, is only the first gate).
+ */
+static int pciesw_debugfs_perm(const char *knob)
+{
+	if (capable(CAP_SYS_ADMIN))
+		return 0;
+	pr_err_ratelimited("pciesw: debugfs %s: fault injection needs CAP_SYS_ADMIN\n",
+			   knob);
+	return -EPERM;
+}
+
 static ssize_t pciesw_debugfs_traffic_write(struct file *file,
 					    const char __user *ubuf,
 					    size_t count, loff_t *ppos)
@@ -85,6 +100,9 @@ static ssize_t pciesw_debugfs_traffic_write(struct file *file,
 	int d, c, ret;
 	u64 bytes;
 
+	ret = pciesw_debugfs_perm("traffic");
+	if (ret)
+		return ret;
 	if (count >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
@@ -125,6 +143,9 @@ static ssize_t pciesw_debugfs_tick_write(struct file *file,
 	bool yes;
 	int ret;
 
+	ret = pciesw_debugfs_perm("thermal_tick");
+	if (ret)
+		return ret;
 	ret = kstrtobool_from_user(ubuf, count, &yes);
 	if (ret || !yes)
 		return -EINVAL;
@@ -265,6 +286,9 @@ static ssize_t pciesw_debugfs_bench_write(struct file *file,
 	u64 len, ns;
 	int ret;
 
+	ret = pciesw_debugfs_perm("dma_bench");
+	if (ret)
+		return ret;
 	if (!count || count >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))

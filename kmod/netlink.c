@@ -10,6 +10,8 @@
  * serialized by dev.c's own lock.
  */
 
+#include <linux/capability.h>
+#include <linux/netlink.h>
 #include <linux/slab.h>
 
 #include "netlink.h"
@@ -28,6 +30,76 @@ void pciesw_nl_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
 }
 
 /*
+ * Privileges beyond the CAP_NET_ADMIN that admin-perm (GENL_ADMIN_PERM)
+ * asks for: what creates kernel objects (switches with their PCI host
+ * bridges, endpoints with their memory windows), toggles the PCI view,
+ * injects faults or reads the VPD needs CAP_SYS_ADMIN in the initial user
+ * namespace, of the socket's opener and of the sender (netlink_capable()).
+ * Returns the refusal's text for a request of @cmd with @attrs that needs
+ * it, NULL for one that does not.  The table is in
+ * Documentation/architecture.md ("Privileges").
+ */
+static const char *pciesw_nl_sys_admin_op(u8 cmd, struct nlattr **attrs)
+{
+	switch (cmd) {
+	case PCIESW_CMD_SWITCH_NEW:
+		return "creating a switch needs CAP_SYS_ADMIN";
+	case PCIESW_CMD_SWITCH_DEL:
+		return "deleting a switch needs CAP_SYS_ADMIN";
+	case PCIESW_CMD_EP_ADD:
+		return "adding an endpoint needs CAP_SYS_ADMIN";
+	case PCIESW_CMD_INJECT:
+		return "fault injection needs CAP_SYS_ADMIN";
+	case PCIESW_CMD_VPD_GET:
+		return "reading the VPD needs CAP_SYS_ADMIN";
+	case PCIESW_CMD_SWITCH_SET:
+		if (attrs[PCIESW_A_SWITCH_PCI_VIEW])
+			return "toggling the PCI view needs CAP_SYS_ADMIN";
+		break;
+	case PCIESW_CMD_PORT_SET:
+		if (attrs[PCIESW_A_PORT_BER] ||
+		    attrs[PCIESW_A_PORT_FAILED_LANES] ||
+		    attrs[PCIESW_A_PORT_SURPRISE_DOWN_NOW])
+			return "fault injection needs CAP_SYS_ADMIN";
+		break;
+	case PCIESW_CMD_THERMAL_SET:
+		if (attrs[PCIESW_A_SENSOR_OVERRIDE] ||
+		    attrs[PCIESW_A_SENSOR_OVERRIDE_CLEAR])
+			return "a sensor override (fault injection) needs CAP_SYS_ADMIN";
+		break;
+	}
+	return NULL;
+}
+
+/*
+ * The privilege check of a do request (before anything else of it is
+ * looked at, as GENL_ADMIN_PERM's): -EPERM with the reason, or 0.
+ */
+int pciesw_nl_check_perm(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *why = pciesw_nl_sys_admin_op(info->genlhdr->cmd,
+						 info->attrs);
+
+	if (why && !netlink_capable(skb, CAP_SYS_ADMIN)) {
+		pciesw_nl_err(info->extack, NULL, why);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* The same for a dump (only vpd-get's needs it). */
+int pciesw_nl_check_dump_perm(struct netlink_callback *cb, u8 cmd)
+{
+	const char *why = pciesw_nl_sys_admin_op(cmd, NULL);
+
+	if (why && !netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
+		pciesw_nl_err(cb->extack, NULL, why);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
  * pre_doit of every op on a switch: resolve the switch switch-id names,
  * refuse one that is being removed, and lock it for the op; the reference
  * is in info->user_ptr[0] (pciesw_nl_sw()) until the post_doit, the reply
@@ -40,6 +112,9 @@ int pciesw_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 	const char *why = NULL;
 	int err;
 
+	err = pciesw_nl_check_perm(skb, info);
+	if (err)
+		return err;
 	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_SWITCH_ID))
 		return -EINVAL;
 	sw = pciesw_switch_get(nla_get_u32(info->attrs[PCIESW_A_SWITCH_ID]));

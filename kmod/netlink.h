@@ -32,6 +32,8 @@ static inline struct pciesw_switch *pciesw_nl_sw(struct genl_info *info)
 
 void pciesw_nl_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
 		   const char *msg);
+int pciesw_nl_check_perm(struct sk_buff *skb, struct genl_info *info);
+int pciesw_nl_check_dump_perm(struct netlink_callback *cb, u8 cmd);
 int pciesw_nl_reply(struct genl_info *info, u8 cmd,
 		    int (*fill)(struct sk_buff *msg, const void *obj),
 		    const void *obj);
@@ -73,6 +75,7 @@ int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_ep_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_vpd_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_fw_any(struct sk_buff *msg, const void *obj);
+int pciesw_nl_fill_vpd_ntf(struct sk_buff *msg, const void *obj);
 
 /*
  * A threshold as get replies and threshold-ntf tell it; @crossed is < 0

@@ -86,7 +86,7 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 					pciesw_nl_fill_ep_any, ev->ep);
 	case PCIESW_EV_VPD_CHANGE:
 		return pciesw_nl_notify(PCIESW_CMD_VPD_CHANGE_NTF,
-					pciesw_nl_fill_vpd_any, ev->sw);
+					pciesw_nl_fill_vpd_ntf, ev->sw);
 	case PCIESW_EV_THRESHOLD:
 		return pciesw_nl_notify_threshold(ev);
 	case PCIESW_EV_THERMAL_ALARM:

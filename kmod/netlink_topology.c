@@ -4,12 +4,19 @@
  * function per object serves do, dump and notifications.
  */
 
+#include <linux/capability.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 
 #include "netlink.h"
 
-static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw)
+/*
+ * The serial number only with @serial: for a request of CAP_SYS_ADMIN
+ * (like the PCI core's VPD, see pciesw_nl_check_perm()), never in a
+ * notification, which any listener of the monitor group receives.
+ */
+static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw,
+				 bool serial)
 {
 	const struct pciesw_profile *prof = sw->profile;
 
@@ -20,7 +27,8 @@ static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw)
 	    nla_put_string(msg, PCIESW_A_SWITCH_DESCRIPTION,
 			   prof->description) ||
 	    nla_put_u32(msg, PCIESW_A_SWITCH_LANES, prof->nr_lanes) ||
-	    nla_put_string(msg, PCIESW_A_SWITCH_SERIAL, sw->serial) ||
+	    (serial &&
+	     nla_put_string(msg, PCIESW_A_SWITCH_SERIAL, sw->serial)) ||
 	    nla_put_u32(msg, PCIESW_A_SWITCH_NR_GROUPS, sw->nr_groups) ||
 	    nla_put_u32(msg, PCIESW_A_SWITCH_NR_PORTS, sw->nr_ports) ||
 	    nla_put_u8(msg, PCIESW_A_SWITCH_HOST_P2P,
@@ -181,7 +189,12 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 
 int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj)
 {
-	return pciesw_nl_fill_switch(msg, (struct pciesw_switch *)obj);
+	return pciesw_nl_fill_switch(msg, (struct pciesw_switch *)obj, false);
+}
+
+static int pciesw_nl_fill_switch_serial(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_switch(msg, (struct pciesw_switch *)obj, true);
 }
 
 int pciesw_nl_fill_group_any(struct sk_buff *msg, const void *obj)
@@ -205,7 +218,14 @@ static int pciesw_nl_fill_switch_dump(struct sk_buff *msg,
 				      struct pciesw_switch *sw,
 				      const void *obj)
 {
-	return pciesw_nl_fill_switch(msg, sw);
+	return pciesw_nl_fill_switch(msg, sw, false);
+}
+
+static int pciesw_nl_fill_switch_dump_serial(struct sk_buff *msg,
+					     struct pciesw_switch *sw,
+					     const void *obj)
+{
+	return pciesw_nl_fill_switch(msg, sw, true);
 }
 
 static const struct pciesw_nl_obj pciesw_nl_switch_obj = {
@@ -214,16 +234,26 @@ static const struct pciesw_nl_obj pciesw_nl_switch_obj = {
 	.fill = pciesw_nl_fill_switch_dump,
 };
 
+static const struct pciesw_nl_obj pciesw_nl_switch_serial_obj = {
+	.cmd = PCIESW_CMD_SWITCH_GET,
+	.find = pciesw_nl_find_switch,
+	.fill = pciesw_nl_fill_switch_dump_serial,
+};
+
 int pciesw_nl_switch_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return pciesw_nl_reply(info, PCIESW_CMD_SWITCH_GET,
+			       netlink_capable(skb, CAP_SYS_ADMIN) ?
+			       pciesw_nl_fill_switch_serial :
 			       pciesw_nl_fill_switch_any, pciesw_nl_sw(info));
 }
 
 int pciesw_nl_switch_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_switch_obj, skb, cb);
+	return pciesw_nl_dumpit(netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
+				&pciesw_nl_switch_serial_obj :
+				&pciesw_nl_switch_obj, skb, cb);
 }
 
 int pciesw_nl_switch_new_doit(struct sk_buff *skb, struct genl_info *info)
@@ -234,6 +264,9 @@ int pciesw_nl_switch_new_doit(struct sk_buff *skb, struct genl_info *info)
 	const char *why = NULL;
 	int err;
 
+	err = pciesw_nl_check_perm(skb, info);
+	if (err)
+		return err;
 	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_SWITCH_ID))
 		return -EINVAL;
 	if (prof_attr) {
@@ -256,6 +289,9 @@ int pciesw_nl_switch_del_doit(struct sk_buff *skb, struct genl_info *info)
 	const char *why = NULL;
 	int err;
 
+	err = pciesw_nl_check_perm(skb, info);
+	if (err)
+		return err;
 	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_SWITCH_ID))
 		return -EINVAL;
 	err = pciesw_dev_del(nla_get_u32(id_attr), &why);

@@ -49,6 +49,17 @@ int pciesw_nl_fill_vpd_any(struct sk_buff *msg, const void *obj)
 	return pciesw_nl_fill_vpd(msg, (struct pciesw_switch *)obj);
 }
 
+/*
+ * vpd-change-ntf: which switch, not what its VPD says; any listener of
+ * the monitor group gets it, the VPD is for CAP_SYS_ADMIN (vpd-get).
+ */
+int pciesw_nl_fill_vpd_ntf(struct sk_buff *msg, const void *obj)
+{
+	const struct pciesw_switch *sw = obj;
+
+	return nla_put_u32(msg, PCIESW_A_SWITCH_ID, sw->id) ? -EMSGSIZE : 0;
+}
+
 static int pciesw_nl_fill_vpd_dump(struct sk_buff *msg,
 				   struct pciesw_switch *sw, const void *obj)
 {
@@ -67,8 +78,13 @@ int pciesw_nl_vpd_get_doit(struct sk_buff *skb, struct genl_info *info)
 			       pciesw_nl_fill_vpd_any, pciesw_nl_sw(info));
 }
 
+/* root-only, as the PCI core's vpd attribute (pciesw_nl_check_perm()) */
 int pciesw_nl_vpd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	int err = pciesw_nl_check_dump_perm(cb, PCIESW_CMD_VPD_GET);
+
+	if (err)
+		return err;
 	return pciesw_nl_dumpit(&pciesw_nl_vpd_obj, skb, cb);
 }
 

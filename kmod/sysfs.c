@@ -10,6 +10,7 @@
  * removal of its own device go ahead meanwhile.
  */
 
+#include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/sched/signal.h>
@@ -135,6 +136,11 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 	enum pciesw_ep_type t;
 	int ret;
 
+	/* as netlink's ep-add: an endpoint brings a memory window */
+	if (!capable(CAP_SYS_ADMIN)) {
+		dev_err(dev, "ep_add: adding an endpoint needs CAP_SYS_ADMIN\n");
+		return -EPERM;
+	}
 	for (t = PCIESW_EP_TYPE_GPU; t <= PCIESW_EP_TYPE_MAX; t++)
 		if (sysfs_streq(buf, pciesw_ep_type(t)->name))
 			break;
@@ -366,6 +372,10 @@ static ssize_t ber_store(struct device *dev, struct device_attribute *attr,
 	u64 ber;
 	int ret;
 
+	if (!capable(CAP_SYS_ADMIN)) {
+		dev_err(dev, "ber: fault injection needs CAP_SYS_ADMIN\n");
+		return -EPERM;
+	}
 	ret = kstrtou64(buf, 0, &ber);
 	if (ret)
 		return ret;

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What an unprivileged user can and cannot do: reads (sysfs, netlink get
- * ops, the monitor group) work; changes (switch-new/switch-del, new_device,
- * del_device) are refused; /dev/pcieswN is root-only (0600, devtmpfs
- * default).  Each check runs in a forked child that became nobody
+ * ops, the monitor group) work but for the VPD and serial numbers
+ * (root-only, like the PCI core's vpd); changes (switch-new/switch-del,
+ * new_device, del_device) are refused; /dev/pcieswN is root-only (0600,
+ * devtmpfs default).  Each check runs in a forked child that became nobody
  * (setgroups/setgid/setuid 65534) and reports through EXPECT only.
+ *
+ * The privilege table of Documentation/architecture.md, row by row:
+ * privileged_ops (nobody with only CAP_NET_ADMIN, netlink), no_sys_admin
+ * (root without CAP_SYS_ADMIN: sysfs, debugfs, netlink), user_ns (root of
+ * a user namespace, as a container's).
  *
  * Switch ids used here: 230-239.
  */
+#define _GNU_SOURCE
 #include <grp.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -22,13 +30,23 @@
 
 static const char *const sw_attrs[] = {
 	"switch_id", "profile", "description", "part_number", "lanes",
-	"serial_number", "nr_ports",
+	"nr_ports",
 };
 #define NR_ATTRS (sizeof(sw_attrs) / sizeof(sw_attrs[0]))
+
+/* root-only (0400), like the PCI core's vpd; asset_tag is 0600 */
+static const char *const root_attrs[] = {
+	"serial_number", "vpd", "vpd_info/id_string", "vpd_info/part_number",
+	"vpd_info/engineering_change", "vpd_info/serial_number",
+	"vpd_info/manufacturer_id", "vpd_info/firmware_version",
+	"vpd_info/batch", "vpd_info/config",
+};
+#define NR_ROOT_ATTRS (sizeof(root_attrs) / sizeof(root_attrs[0]))
 
 FIXTURE(unpriv)
 {
 	char attr[NR_ATTRS][128];
+	char serial[128];
 	unsigned int nr_switches;
 };
 
@@ -47,6 +65,8 @@ FIXTURE_SETUP(unpriv)
 	for (i = 0; i < NR_ATTRS; i++)
 		ASSERT_EQ(0, sw_attr(ID, sw_attrs[i], self->attr[i],
 				     sizeof(self->attr[i])));
+	ASSERT_EQ(0, sw_attr(ID, "serial_number", self->serial,
+			     sizeof(self->serial)));
 	n = sysfs_switch_ids(ids, 300);
 	ASSERT_LT(0, n);
 	self->nr_switches = n;
@@ -104,6 +124,16 @@ TEST_F(unpriv, modes)
 		ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s", path);
 		EXPECT_EQ(0444U, st.st_mode & 07777) TH_LOG("%s", path);
 	}
+	for (i = 0; i < NR_ROOT_ATTRS; i++) {
+		snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u/%s", ID,
+			 root_attrs[i]);
+		ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s", path);
+		EXPECT_EQ(0400U, st.st_mode & 07777) TH_LOG("%s", path);
+	}
+	snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u/vpd_info/asset_tag",
+		 ID);
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_EQ(0600U, st.st_mode & 07777);
 }
 
 static void nobody_reads_sysfs(struct __test_metadata *_metadata,
@@ -117,6 +147,14 @@ static void nobody_reads_sysfs(struct __test_metadata *_metadata,
 			TH_LOG("%s", sw_attrs[i]);
 		EXPECT_STREQ(self->attr[i], buf);
 	}
+	for (i = 0; i < NR_ROOT_ATTRS; i++) {
+		const char *a = root_attrs[i];
+
+		EXPECT_EQ(-EACCES, sw_attr(ID, a, buf, sizeof(buf)))
+			TH_LOG("%s", a ?: "?");
+	}
+	EXPECT_EQ(-EACCES, sw_attr(ID, "vpd_info/asset_tag", buf,
+				   sizeof(buf)));
 	EXPECT_EQ((int)self->nr_switches, sysfs_switch_ids(ids, 300));
 	EXPECT_EQ(0, sysfs_read("/sys/module/pciesw/parameters/nr_switches",
 				buf, sizeof(buf)));
@@ -142,14 +180,27 @@ static void nobody_reads_netlink(struct __test_metadata *_metadata,
 		return;
 	EXPECT_EQ(0, pnl_dump(&p, PCIESW_CMD_SWITCH_GET, NULL, &r));
 	EXPECT_EQ(self->nr_switches, r.nobjs);
+	/* serial numbers are root-only */
+	if (r.nobjs)
+		EXPECT_FALSE(pnl_has(&r.objs[0], PCIESW_A_SWITCH_SERIAL));
 	pnl_reply_free(&r);
 
 	EXPECT_EQ(0, pnl_do(&p, PCIESW_CMD_SWITCH_GET, one, &r));
 	EXPECT_EQ(1U, r.nobjs);
 	if (r.nobjs == 1) {
-		EXPECT_STREQ(self->attr[5], r.objs[0].s[PCIESW_A_SWITCH_SERIAL]);
+		EXPECT_FALSE(pnl_has(&r.objs[0], PCIESW_A_SWITCH_SERIAL));
 		EXPECT_STREQ("tiny8", r.objs[0].s[PCIESW_A_SWITCH_PROFILE]);
 	}
+	pnl_reply_free(&r);
+
+	/* and so is the VPD: do and dump */
+	EXPECT_EQ(EPERM, pnl_do(&p, PCIESW_CMD_VPD_GET, one, &r));
+	EXPECT_STREQ("reading the VPD needs CAP_SYS_ADMIN", r.msg);
+	EXPECT_EQ(0U, r.nobjs);
+	pnl_reply_free(&r);
+	EXPECT_EQ(EPERM, pnl_dump(&p, PCIESW_CMD_VPD_GET, NULL, &r));
+	EXPECT_STREQ("reading the VPD needs CAP_SYS_ADMIN", r.msg);
+	EXPECT_EQ(0U, r.nobjs);
 	pnl_reply_free(&r);
 
 	EXPECT_EQ(0, pnl_dump(&p, PCIESW_CMD_PORT_GET, one, &r));
@@ -210,7 +261,10 @@ static void nobody_changes_netlink(struct __test_metadata *_metadata)
 	EXPECT_EQ(EPERM, pnl_do(&p, PCIESW_CMD_SWITCH_NEW, NULL, &r));
 	pnl_reply_free(&r);
 
-	/* every op the spec marks admin-perm, and only those */
+	/*
+	 * every op the spec marks admin-perm, and only those, but vpd-get
+	 * (root-only, checked by the module, not by admin-perm)
+	 */
 	for (cmd = 1; cmd <= SPEC_CMD_MAX; cmd++) {
 		const struct spec_op *op = &spec_ops[cmd];
 		int err;
@@ -218,7 +272,7 @@ static void nobody_changes_netlink(struct __test_metadata *_metadata)
 		if (!op->has_do)
 			continue;
 		err = pnl_do(&p, cmd, NULL, &r);
-		if (op->admin) {
+		if (op->admin || cmd == PCIESW_CMD_VPD_GET) {
 			EXPECT_EQ(EPERM, err) TH_LOG("%s", op->name);
 		} else {
 			EXPECT_NE(EPERM, err) TH_LOG("%s", op->name);
@@ -280,6 +334,8 @@ static void nobody_chardev(struct __test_metadata *_metadata, int root_fd)
 	info.size = sizeof(info);
 	EXPECT_EQ(0, ioctl(root_fd, PCIESW_IOC_INFO, &info));
 	EXPECT_EQ((__u32)ID, info.switch_id);
+	/* but not the serial number: root-only */
+	EXPECT_STREQ("", info.serial);
 }
 
 TEST_F(unpriv, chardev)
@@ -358,8 +414,8 @@ TEST_F(unpriv, monitor)
 }
 
 /*
- * The netlink check is CAP_NET_ADMIN, not uid 0: root without it is
- * refused, nobody with it is let in.
+ * The netlink check of plain settings is CAP_NET_ADMIN, not uid 0: root
+ * without it is refused.
  */
 TEST_F(unpriv, cap_net_admin)
 {
@@ -371,11 +427,8 @@ TEST_F(unpriv, cap_net_admin)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		struct pnl_attr req[] = {
-			A_U32(PCIESW_A_SWITCH_ID, ID_FREE),
-			A_STR(PCIESW_A_SWITCH_PROFILE, "tiny8"), A_END,
-		};
-		struct pnl_attr del[] = {
-			A_U32(PCIESW_A_SWITCH_ID, ID_FREE), A_END,
+			A_U32(PCIESW_A_SWITCH_ID, ID),
+			A_U8(PCIESW_A_SWITCH_HOST_P2P, 1), A_END,
 		};
 		uint64_t all = pciesw_cap_eff();
 		struct pnl_reply r;
@@ -386,26 +439,296 @@ TEST_F(unpriv, cap_net_admin)
 		EXPECT_EQ(0ULL, pciesw_cap_eff() & net_admin);
 		EXPECT_EQ(0, pnl_open(&p));
 		if (p.sk) {
-			EXPECT_EQ(EPERM, pnl_do(&p, PCIESW_CMD_SWITCH_NEW, req,
+			EXPECT_EQ(EPERM, pnl_do(&p, PCIESW_CMD_SWITCH_SET, req,
 						&r));
 			pnl_close(&p);
 		}
-		EXPECT_FALSE(sw_exists(ID_FREE));
+		fflush(NULL);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
 
-		/* nobody with CAP_NET_ADMIN only */
+/* One row of the privilege table: a request and what it gets. */
+struct priv_row {
+	const char *what;
+	uint8_t cmd;
+	bool dump;
+	struct pnl_attr attrs[5];
+	int err;		/* with only CAP_NET_ADMIN */
+	const char *msg;	/* its extack, for EPERM */
+};
+
+#define SW_A		A_U32(PCIESW_A_SWITCH_ID, ID)
+#define SYS_ADMIN(w)	EPERM, w " needs CAP_SYS_ADMIN"
+
+static const struct priv_row priv_rows[] = {
+	{ "switch-new", PCIESW_CMD_SWITCH_NEW, false,
+	  { A_U32(PCIESW_A_SWITCH_ID, ID_FREE),
+	    A_STR(PCIESW_A_SWITCH_PROFILE, "tiny8"), A_END },
+	  SYS_ADMIN("creating a switch") },
+	{ "switch-del", PCIESW_CMD_SWITCH_DEL, false, { SW_A, A_END },
+	  SYS_ADMIN("deleting a switch") },
+	{ "switch-set pci-view", PCIESW_CMD_SWITCH_SET, false,
+	  { SW_A, A_U8(PCIESW_A_SWITCH_PCI_VIEW, 0), A_END },
+	  SYS_ADMIN("toggling the PCI view") },
+	{ "switch-set host-p2p and pci-view", PCIESW_CMD_SWITCH_SET, false,
+	  { SW_A, A_U8(PCIESW_A_SWITCH_HOST_P2P, 0),
+	    A_U8(PCIESW_A_SWITCH_PCI_VIEW, 0), A_END },
+	  SYS_ADMIN("toggling the PCI view") },
+	{ "ep-add", PCIESW_CMD_EP_ADD, false,
+	  { SW_A, A_U32(PCIESW_A_PORT_ID, 1),
+	    A_U32(PCIESW_A_EP_TYPE, PCIESW_EP_TYPE_NVME), A_END },
+	  SYS_ADMIN("adding an endpoint") },
+	{ "inject", PCIESW_CMD_INJECT, false,
+	  { SW_A, A_U32(PCIESW_A_PORT_ID, 1),
+	    A_U32(PCIESW_A_COUNTER_ID, PCIESW_COUNTER_ECRC),
+	    A_U32(PCIESW_A_INJECT_COUNT, 1), A_END },
+	  SYS_ADMIN("fault injection") },
+	{ "port-set ber", PCIESW_CMD_PORT_SET, false,
+	  { SW_A, A_U32(PCIESW_A_PORT_ID, 1), A_U64(PCIESW_A_PORT_BER, 0),
+	    A_END },
+	  SYS_ADMIN("fault injection") },
+	{ "port-set failed-lanes", PCIESW_CMD_PORT_SET, false,
+	  { SW_A, A_U32(PCIESW_A_PORT_ID, 1),
+	    A_U32(PCIESW_A_PORT_FAILED_LANES, 0), A_END },
+	  SYS_ADMIN("fault injection") },
+	{ "port-set surprise-down-now", PCIESW_CMD_PORT_SET, false,
+	  { SW_A, A_U32(PCIESW_A_PORT_ID, 1),
+	    A_RAW(PCIESW_A_PORT_SURPRISE_DOWN_NOW, NULL, 0), A_END },
+	  SYS_ADMIN("fault injection") },
+	{ "thermal-set sensor-override", PCIESW_CMD_THERMAL_SET, false,
+	  { SW_A, A_S32(PCIESW_A_SENSOR_OVERRIDE, 50000), A_END },
+	  SYS_ADMIN("a sensor override (fault injection)") },
+	{ "thermal-set sensor-override-clear", PCIESW_CMD_THERMAL_SET, false,
+	  { SW_A, A_RAW(PCIESW_A_SENSOR_OVERRIDE_CLEAR, NULL, 0), A_END },
+	  SYS_ADMIN("a sensor override (fault injection)") },
+	{ "vpd-get", PCIESW_CMD_VPD_GET, false, { SW_A, A_END },
+	  SYS_ADMIN("reading the VPD") },
+	{ "vpd-get dump", PCIESW_CMD_VPD_GET, true, { A_END },
+	  SYS_ADMIN("reading the VPD") },
+	/* plain settings: CAP_NET_ADMIN is enough */
+	{ "switch-set host-p2p", PCIESW_CMD_SWITCH_SET, false,
+	  { SW_A, A_U8(PCIESW_A_SWITCH_HOST_P2P, 0), A_END }, 0, NULL },
+	{ "port-set enabled", PCIESW_CMD_PORT_SET, false,
+	  { SW_A, A_U32(PCIESW_A_PORT_ID, 1), A_U8(PCIESW_A_PORT_ENABLED, 1),
+	    A_END }, 0, NULL },
+	{ "thermal-set ambient", PCIESW_CMD_THERMAL_SET, false,
+	  { SW_A, A_S32(PCIESW_A_THERMAL_AMBIENT, 30000), A_END }, 0, NULL },
+	{ "vpd-set", PCIESW_CMD_VPD_SET, false,
+	  { SW_A, A_STR(PCIESW_A_VPD_KEYWORD, "YA"),
+	    A_STR(PCIESW_A_VPD_VALUE, "net-admin"), A_END }, 0, NULL },
+	{ "counter-clear", PCIESW_CMD_COUNTER_CLEAR, false, { SW_A, A_END },
+	  0, NULL },
+	{ "ep-del", PCIESW_CMD_EP_DEL, false,
+	  { SW_A, A_STR(PCIESW_A_EP_NAME, "nvme1"), A_END }, 0, NULL },
+	/* reads */
+	{ "switch-get", PCIESW_CMD_SWITCH_GET, false, { SW_A, A_END }, 0, NULL },
+	{ "ep-get dump", PCIESW_CMD_EP_GET, true, { SW_A, A_END }, 0, NULL },
+};
+
+/*
+ * Each row as a process that has CAP_NET_ADMIN and nothing else (nobody,
+ * capset): the CAP_SYS_ADMIN rows are refused with their message, the
+ * others work; a refused request changes nothing; serial numbers are
+ * left out of its replies.  @in_userns: instead, the root of a new user
+ * namespace (all capabilities there, none in the initial one): every
+ * change is refused (admin-perm wants CAP_NET_ADMIN in the initial user
+ * namespace too), reads work as for nobody.
+ */
+static void priv_table(struct __test_metadata *_metadata, bool in_userns)
+{
+	const uint64_t net_admin = 1ULL << CAP_NET_ADMIN;
+	struct pnl_reply r;
+	unsigned int i;
+	struct pnl p;
+	char buf[128];
+
+	if (!in_userns) {
 		EXPECT_EQ(0, prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
-		EXPECT_EQ(0, setgroups(0, NULL));
-		EXPECT_EQ(0, setgid(PCIESW_NOBODY));
-		EXPECT_EQ(0, setuid(PCIESW_NOBODY));
+		EXPECT_TRUE(pciesw_drop_to_nobody());
 		EXPECT_EQ(0, capset_eff(net_admin, net_admin));
 		EXPECT_EQ(net_admin, pciesw_cap_eff());
+	} else {
+		int fd;
+
+		/* what unshare -Ur does, as nobody: root of its own userns */
+		EXPECT_TRUE(pciesw_drop_to_nobody());
+		/* setuid() made it undumpable: /proc/self would be root's */
+		EXPECT_EQ(0, prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
+		EXPECT_EQ(0, unshare(CLONE_NEWUSER)) TH_LOG("%s",
+							     strerror(errno));
+		fd = open("/proc/self/uid_map", O_WRONLY);
+		EXPECT_LE(0, fd);
+		snprintf(buf, sizeof(buf), "0 %u 1\n", PCIESW_NOBODY);
+		EXPECT_EQ((ssize_t)strlen(buf), write(fd, buf, strlen(buf)));
+		close(fd);
+		EXPECT_EQ(0U, geteuid());
+		EXPECT_NE(0ULL, pciesw_cap_eff() & net_admin);
+	}
+	if (_metadata->exit_code != KSFT_PASS)
+		return;
+	EXPECT_EQ(0, pnl_open(&p));
+	if (!p.sk)
+		return;
+	for (i = 0; i < sizeof(priv_rows) / sizeof(priv_rows[0]); i++) {
+		const struct priv_row *row = &priv_rows[i];
+		bool change = row->err || (row->cmd != PCIESW_CMD_SWITCH_GET &&
+					   row->cmd != PCIESW_CMD_EP_GET);
+		int want = in_userns && change ? EPERM : row->err;
+		int err;
+
+		err = row->dump ? pnl_dump(&p, row->cmd, row->attrs, &r) :
+				  pnl_do(&p, row->cmd, row->attrs, &r);
+		EXPECT_EQ(want, err) TH_LOG("%s: %s", row->what, r.msg);
+		if (want == EPERM && row->msg && !in_userns)
+			EXPECT_STREQ(row->msg, r.msg) TH_LOG("%s", row->what);
+		if (!err && row->cmd == PCIESW_CMD_SWITCH_GET) {
+			EXPECT_EQ(1U, r.nobjs);
+			if (r.nobjs)
+				EXPECT_FALSE(pnl_has(&r.objs[0],
+						     PCIESW_A_SWITCH_SERIAL));
+		}
+		pnl_reply_free(&r);
+	}
+	pnl_close(&p);
+	/* nothing refused happened */
+	EXPECT_FALSE(sw_exists(ID_FREE));
+	EXPECT_TRUE(sw_exists(ID));
+	EXPECT_EQ(0, sw_attr(ID, "pci_view", buf, sizeof(buf)));
+}
+
+static const struct pnl_attr nvme1[] = {
+	A_U32(PCIESW_A_SWITCH_ID, ID), A_STR(PCIESW_A_EP_NAME, "nvme1"), A_END,
+};
+
+TEST_F(unpriv, privileged_ops)
+{
+	struct pnl_attr one[] = { A_U32(PCIESW_A_SWITCH_ID, ID), A_END };
+	char buf[128];
+	struct pnl_reply r;
+	struct pnl p;
+	int st;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		priv_table(_metadata, false);
+		fflush(NULL);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+	/* the plain settings did happen (host-p2p is 1 by default) */
+	EXPECT_EQ(0, sw_attr(ID, "host_p2p", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	EXPECT_EQ(0, sw_attr(ID, "vpd_info/asset_tag", buf, sizeof(buf)));
+	EXPECT_STREQ("net-admin", buf);
+	ASSERT_EQ(0, pnl_open(&p));
+	EXPECT_EQ(ENOENT, pnl_do(&p, PCIESW_CMD_EP_GET, nvme1, &r));
+	pnl_reply_free(&r);
+
+	/* root (CAP_SYS_ADMIN) gets the serial and the VPD */
+	EXPECT_EQ(0, pnl_do(&p, PCIESW_CMD_SWITCH_GET, one, &r));
+	EXPECT_EQ(1U, r.nobjs);
+	if (r.nobjs)
+		EXPECT_STREQ(self->serial, r.objs[0].s[PCIESW_A_SWITCH_SERIAL]);
+	pnl_reply_free(&r);
+	EXPECT_EQ(0, pnl_do(&p, PCIESW_CMD_VPD_GET, one, &r));
+	EXPECT_EQ(1U, r.nobjs);
+	pnl_reply_free(&r);
+	pnl_close(&p);
+}
+
+TEST_F(unpriv, user_ns)
+{
+	struct pnl_reply r;
+	struct pnl p;
+	char buf[128];
+	int st;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		priv_table(_metadata, true);
+		fflush(NULL);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	EXPECT_EQ(0, sw_attr(ID, "host_p2p", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	ASSERT_EQ(0, pnl_open(&p));
+	EXPECT_EQ(0, pnl_do(&p, PCIESW_CMD_EP_GET, nvme1, &r));
+	pnl_reply_free(&r);
+	pnl_close(&p);
+}
+
+/*
+ * Root without CAP_SYS_ADMIN (but with CAP_NET_ADMIN and
+ * CAP_DAC_OVERRIDE, so file modes let it write): the sysfs and debugfs
+ * writes that create switches or endpoints, toggle the PCI view or inject
+ * faults are refused with EPERM; a plain setting is not; nor is netlink's
+ * switch-new let through.
+ */
+TEST_F(unpriv, no_sys_admin)
+{
+	const uint64_t sys_admin = 1ULL << CAP_SYS_ADMIN;
+	int st;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		static const struct {
+			const char *path, *val;
+		} refused[] = {
+			{ PCIESW_BUS "/new_device", "231 tiny8\n" },
+			{ PCIESW_BUS "/del_device", "230\n" },
+			{ PCIESW_DEVS "/pciesw230/pci_view", "0\n" },
+			{ PCIESW_DEVS "/pciesw230-port1/ep_add", "nvme\n" },
+			{ PCIESW_DEVS "/pciesw230-port1/ber", "0\n" },
+			{ "/sys/kernel/debug/pciesw/pciesw230/thermal_tick",
+			  "1\n" },
+			{ "/sys/kernel/debug/pciesw/pciesw230/port1/traffic",
+			  "ingress posted 4096\n" },
+			{ "/sys/kernel/debug/pciesw/pciesw230/dma_bench",
+			  "0 0 1 0 4096\n" },
+		};
+		struct pnl_attr req[] = {
+			A_U32(PCIESW_A_SWITCH_ID, ID_FREE),
+			A_STR(PCIESW_A_SWITCH_PROFILE, "tiny8"), A_END,
+		};
+		uint64_t all = pciesw_cap_eff();
+		struct pnl_reply r;
+		struct pnl p;
+		unsigned int i;
+
+		EXPECT_EQ(0, capset_eff(all & ~sys_admin, all));
+		EXPECT_EQ(0ULL, pciesw_cap_eff() & sys_admin);
+		for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+			int err = sysfs_write(refused[i].path, refused[i].val);
+
+			/* debugfs may be absent (not mounted) */
+			if (err == -ENOENT && !strncmp(refused[i].path,
+						       "/sys/kernel/debug", 17))
+				continue;
+			EXPECT_EQ(-EPERM, err) TH_LOG("%s: %s",
+						       refused[i].path,
+						       strerror(-err));
+		}
+		EXPECT_EQ(0, sysfs_write(PCIESW_DEVS "/pciesw230/host_p2p",
+					 "1\n"));
 		EXPECT_EQ(0, pnl_open(&p));
 		if (p.sk) {
-			EXPECT_EQ(0, pnl_do(&p, PCIESW_CMD_SWITCH_NEW, req,
-					    &r));
-			EXPECT_TRUE(sw_exists(ID_FREE));
-			EXPECT_EQ(0, pnl_do(&p, PCIESW_CMD_SWITCH_DEL, del,
-					    &r));
+			EXPECT_EQ(EPERM, pnl_do(&p, PCIESW_CMD_SWITCH_NEW, req,
+						&r));
+			EXPECT_STREQ("creating a switch needs CAP_SYS_ADMIN",
+				     r.msg);
 			pnl_close(&p);
 		}
 		fflush(NULL);
@@ -414,6 +737,7 @@ TEST_F(unpriv, cap_net_admin)
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	EXPECT_FALSE(sw_exists(ID_FREE));
+	EXPECT_TRUE(sw_exists(ID));
 }
 
 TEST_HARNESS_MAIN

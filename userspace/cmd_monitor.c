@@ -713,19 +713,54 @@ static void text_vpd_field(const struct nlattr *nest, void *arg)
 	*first = false;
 }
 
-/* "pciesw0 vpd changed: V2 "host:1x16 gpu:1x16 nvme:4x4", YA "rack7"" */
+/* CAP_SYS_ADMIN is effective: vpd-get may be asked */
+static bool have_sys_admin(void)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return eff & (1ULL << 21);	/* CAP_SYS_ADMIN */
+}
+
+/*
+ * "pciesw0 vpd changed: V2 "host:1x16 gpu:1x16 nvme:4x4", YA "rack7"".
+ * The notification names the switch only (the VPD is root-only, anyone
+ * may listen): the fields are asked for with vpd-get, by a monitor that
+ * may.
+ */
 static void event_vpd(const struct nlmsghdr *nlh, struct nlattr **tb)
 {
+	struct objs vpd = { 0 };
+	struct nl_session *s;
 	bool first = true;
 
 	text_switch(tb);
 	print_text("vpd changed");
 	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
+	if (!tb[PCIESW_A_VPD_FIELD] && tb[PCIESW_A_SWITCH_ID] &&
+	    have_sys_admin() && !nl_session_open(&s)) {
+		if (!objs_fetch(s, PCIESW_CMD_VPD_GET, false, true,
+				nla_get_u32(tb[PCIESW_A_SWITCH_ID]), &vpd,
+				"cannot read the VPD") && vpd.n == 1) {
+			nlh = objs_hdr(&vpd, 0);
+			tb = vpd.tb[0];
+		}
+		nl_session_close(s);
+	}
 	if (print_is_json())
 		print_vpd_fields(nlh, tb);
 	else
 		nl_for_each_attr(nlh, PCIESW_A_VPD_FIELD, text_vpd_field,
 				 &first);
+	objs_free(&vpd);
 }
 
 /* "pciesw0 firmware: running 1.11.0 (partition B), 2 boots" */

@@ -418,8 +418,14 @@ static void report_error(const struct nl_answer *ans, const char *what,
 	const char *name;
 	int type;
 
-	if (ans->err == EPERM && !ans->msg) {
-		error("%s: operation not permitted (need CAP_NET_ADMIN)", what);
+	if (ans->err == EPERM) {
+		/* the module says what it needs beyond CAP_NET_ADMIN */
+		if (ans->msg)
+			error("%s: operation not permitted: %s", what,
+			      ans->msg);
+		else
+			error("%s: operation not permitted (need CAP_NET_ADMIN)",
+			      what);
 		return;
 	}
 	if (a) {

@@ -53,7 +53,8 @@
  * @nr_ports: out: ports (upstream and downstream)
  * @nr_endpoints: out: endpoints attached to downstream ports
  * @profile: out: profile name, NUL-terminated
- * @serial: out: serial number, NUL-terminated
+ * @serial: out: serial number, NUL-terminated; empty unless the caller
+ *	has CAP_SYS_ADMIN (serial numbers are root-only, as the VPD)
  * @reserved: in: must be 0; out: 0
  */
 struct pciesw_info {
