@@ -45,7 +45,8 @@ static int pciesw_chardev_open(struct inode *inode, struct file *file)
 	cf = kzalloc(sizeof(*cf), GFP_KERNEL);
 	if (!cf)
 		return -ENOMEM;
-	cf->dma = pciesw_dma_file_open(pdev->sw);
+	cf->dma = pciesw_dma_file_open(pdev->sw, file->f_mode & FMODE_READ,
+				       file->f_mode & FMODE_WRITE);
 	if (!cf->dma) {
 		kfree(cf);
 		return -ENOMEM;
@@ -271,8 +272,13 @@ static int pciesw_chardev_mmap(struct file *file, struct vm_area_struct *vma)
 	struct pciesw_endpoint *ep;
 	struct pciesw_mem *mem = NULL;
 
-	/* device memory: a private (copy-on-write) view of it makes no sense */
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * device memory: a private (copy-on-write) view of it makes no sense.
+	 * VM_MAYSHARE, not VM_SHARED: mmap() clears VM_SHARED of a MAP_SHARED
+	 * mapping of a file not open for writing (a read-only mapping of an
+	 * O_RDONLY file, which VM_MAYWRITE being clear keeps read-only).
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 
 	mutex_lock(&sw->lock);

@@ -113,6 +113,8 @@ struct pciesw_dma {
 /**
  * struct pciesw_dma_file - what an open /dev/pcieswN has submitted
  * @sw: the switch, referenced
+ * @can_read: opened for reading: its descriptors may read endpoint memory
+ * @can_write: opened for writing: its descriptors may write endpoint memory
  * @node: in dma->files
  * @lock: protects everything below
  * @closed: released: completions are freed, not queued
@@ -125,6 +127,8 @@ struct pciesw_dma {
  */
 struct pciesw_dma_file {
 	struct pciesw_switch *sw;
+	bool can_read;
+	bool can_write;
 	struct list_head node;
 	spinlock_t lock;	/* protects the fields below */
 	bool closed;

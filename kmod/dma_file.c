@@ -58,7 +58,13 @@ void pciesw_dma_file_complete(struct pciesw_dma_file *f,
 
 /* ---- files ---- */
 
-struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw)
+/*
+ * @can_read, @can_write: the file's mode; a descriptor may read only the
+ * endpoint memory of a readable file and write only that of a writable
+ * one (pciesw_dma_prepare()), as read() and write() would.
+ */
+struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw,
+					     bool can_read, bool can_write)
 {
 	struct pciesw_dma *dma = sw->dma;
 	struct pciesw_dma_file *f;
@@ -68,6 +74,8 @@ struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw)
 		return NULL;
 	kref_get(&sw->refs);
 	f->sw = sw;
+	f->can_read = can_read;
+	f->can_write = can_write;
 	spin_lock_init(&f->lock);
 	INIT_LIST_HEAD(&f->done);
 	init_waitqueue_head(&f->wait);
@@ -292,6 +300,15 @@ static int pciesw_dma_prepare(struct pciesw_dma_file *f,
 	err = pciesw_dma_check(&d->src, &d->dst, d->len);
 	if (err)
 		return err;
+	/*
+	 * The file mode, as for read() and write() of the device: reading
+	 * an endpoint (into a host buffer or another endpoint) needs a file
+	 * open for reading, writing one (from either) a file open for
+	 * writing.  A host buffer is the caller's own memory: pinning it
+	 * for writing checks the caller may write it.
+	 */
+	if ((!src_host && !f->can_read) || (!dst_host && !f->can_write))
+		return -EBADF;
 	x->file = f;
 	x->len = d->len;
 	x->comp.user_data = d->user_data;

@@ -924,7 +924,8 @@ static inline bool pciesw_dma_batch_ok(unsigned int n)
 	return n && n <= PCIESW_DMA_MAX_BATCH;
 }
 
-struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw);
+struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw,
+					     bool can_read, bool can_write);
 void pciesw_dma_file_release(struct pciesw_dma_file *f);
 int pciesw_dma_submit(struct pciesw_dma_file *f,
 		      const struct pciesw_dma_desc *descs, unsigned int n,

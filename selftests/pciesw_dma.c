@@ -7,7 +7,8 @@
  * table against p2p-check; traffic counters exact on every port; the
  * bandwidth model and pacing; settings refused while busy; unplug, close,
  * switch removal and rmmod with DMA in flight; each descriptor completing
- * exactly once; the device node closed to nobody.
+ * exactly once; the file mode (O_RDONLY, O_WRONLY) for DMA and mmap; the
+ * device node closed to nobody.
  *
  * Default card (pex89048): port 0 upstream (Gen5 x16 to the host), port 1
  * gpu0 (x16), ports 2-5 nvme0-3 (x4).
@@ -681,6 +682,87 @@ TEST_F(dma, submit_einval)
 	munmap(dst, 4096 * 2);
 }
 
+/*
+ * The file mode: a descriptor that reads endpoint memory needs a file open
+ * for reading, one that writes it a file open for writing (EBADF, nothing
+ * moved); mmap() follows the VFS rules (PROT_WRITE of MAP_SHARED needs
+ * O_RDWR, any mapping O_RDONLY or O_RDWR: EACCES).
+ */
+static void file_modes(struct __test_metadata *_metadata, struct env *e)
+{
+	struct pciesw_ep_map map = { .size = sizeof(map) };
+	struct pciesw_dma_completion c;
+	struct pciesw_dma_submit s;
+	struct pciesw_dma_desc d;
+	size_t pg = 4096;
+	unsigned char *h;
+	char path[32];
+	int rd, wr;
+	void *m;
+
+	snprintf(path, sizeof(path), "/dev/pciesw%u", ID);
+	rd = open(path, O_RDONLY | O_CLOEXEC);
+	wr = open(path, O_WRONLY | O_CLOEXEC);
+	h = dma_host_buf(pg);
+	ASSERT_LE(0, rd);
+	ASSERT_LE(0, wr);
+	ASSERT_NE(NULL, h);
+	memset(h, 0x5a, pg);
+
+	/* O_RDONLY: nothing that writes an endpoint (the known defect) */
+	d = dma_desc(dma_host(h), dma_ep(e->nvme[0], 96 * MiB), pg, 1, 0);
+	EXPECT_EQ(-EBADF, dma_submit(rd, &d, 1, &s));
+	EXPECT_EQ(0U, s.nr_submitted);
+	EXPECT_EQ(0U, s.error_index);
+	d = dma_desc(dma_ep(e->gpu, 0), dma_ep(e->nvme[0], 96 * MiB), pg, 2,
+		     0);
+	EXPECT_EQ(-EBADF, dma_submit(rd, &d, 1, &s));
+	EXPECT_EQ(0U, s.nr_submitted);
+	expect_idle(_metadata, e);
+	/* but reading one into the caller's buffer is fine */
+	d = dma_desc(dma_ep(e->nvme[0], 96 * MiB), dma_host(h), pg, 3, 0);
+	ASSERT_EQ(0, dma_submit(rd, &d, 1, &s));
+	ASSERT_EQ(1U, dma_collect(rd, &c, 1, WAIT_MS));
+	EXPECT_EQ((uint32_t)PCIESW_DMA_STATUS_OK, c.status);
+	EXPECT_EQ(0, h[0]);	/* never written: zeros */
+
+	/* O_WRONLY: nothing that reads an endpoint */
+	d = dma_desc(dma_ep(e->nvme[0], 0), dma_host(h), pg, 4, 0);
+	EXPECT_EQ(-EBADF, dma_submit(wr, &d, 1, &s));
+	EXPECT_EQ(0U, s.error_index);
+	d = dma_desc(dma_ep(e->gpu, 0), dma_ep(e->nvme[0], 96 * MiB), pg, 5,
+		     0);
+	EXPECT_EQ(-EBADF, dma_submit(wr, &d, 1, &s));
+	/* writing one from host memory is what it is for */
+	d = dma_desc(dma_host(h), dma_ep(e->nvme[1], 96 * MiB), pg, 6, 0);
+	EXPECT_EQ(0, dma_submit(wr, &d, 1, &s));
+	EXPECT_EQ(1U, s.nr_submitted);
+	/* (its completion cannot be read: read() needs FMODE_READ) */
+	EXPECT_EQ(-1, read(wr, &c, sizeof(c)));
+	EXPECT_EQ(EBADF, errno);
+
+	/* mmap: the VFS rules */
+	map.ep_id = e->nvme[0];
+	ASSERT_EQ(0, ioctl(rd, PCIESW_IOC_EP_MAP, &map));
+	m = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, rd, map.offset);
+	EXPECT_EQ(MAP_FAILED, m);
+	EXPECT_EQ(EACCES, errno);
+	m = mmap(NULL, pg, PROT_READ, MAP_SHARED, rd, map.offset);
+	EXPECT_NE(MAP_FAILED, m);
+	if (m != MAP_FAILED) {
+		/* and it cannot be made writable later */
+		EXPECT_EQ(-1, mprotect(m, pg, PROT_READ | PROT_WRITE));
+		EXPECT_EQ(EACCES, errno);
+		munmap(m, pg);
+	}
+	m = mmap(NULL, pg, PROT_WRITE, MAP_SHARED, wr, map.offset);
+	EXPECT_EQ(MAP_FAILED, m);
+	EXPECT_EQ(EACCES, errno);
+	close(wr);
+	close(rd);
+	munmap(h, pg);
+}
+
 TEST_F(dma, submit_errors)
 {
 	struct env *e = &self->e;
@@ -758,6 +840,7 @@ TEST_F(dma, submit_errors)
 	munmap(dst, 2 * pg);
 	munmap(ro, pg);
 	munmap(h, 2 * pg);
+	file_modes(_metadata, e);
 }
 
 /* PCIESW_DMA_MAX_INFLIGHT submitted and not read back: EAGAIN. */

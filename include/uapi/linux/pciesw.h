@@ -86,7 +86,9 @@ struct pciesw_info {
  * The window is mapped with mmap(MAP_SHARED) of /dev/pcieswN at @offset
  * (plus any page-aligned offset into the window, up to @mem_size).  It is
  * the same memory DMA reads and writes; pages that were never written read
- * as zeros.  Once the endpoint is unplugged, pages not yet touched through
+ * as zeros.  mmap() follows the file's mode as for any file: PROT_WRITE
+ * needs a file open O_RDWR (EACCES), a read-only MAP_SHARED mapping of an
+ * O_RDONLY file is fine.  Once the endpoint is unplugged, pages not yet touched through
  * the mapping give SIGBUS.  ENOENT: no such endpoint.
  */
 struct pciesw_ep_map {
@@ -121,6 +123,13 @@ struct pciesw_ep_map {
  *   ERANGE     beyond the end of the endpoint's memory window
  *   EFAULT     descs unreadable, or a host buffer not mapped (writable for
  *              a destination)
+ *   EBADF      the file's mode does not allow the descriptor: one that
+ *              reads endpoint memory (to host memory or another
+ *              endpoint) needs a file open for reading, one that writes
+ *              endpoint memory (from host memory or another endpoint) a
+ *              file open for writing, as read() and write() would; so
+ *              O_RDWR for endpoint to endpoint.  Host buffers are the
+ *              caller's memory: a destination must be writable (EFAULT)
  *   EAGAIN     this file already has PCIESW_DMA_MAX_INFLIGHT descriptors
  *              submitted and not read back, or PCIESW_DMA_MAX_PINNED bytes
  *              of host memory pinned
