@@ -35,8 +35,12 @@
  *
  * Every descriptor completes exactly once: ok, p2p-refused, unplugged,
  * link-down, nomem, or cancelled when its file is closed or the switch is
- * removed before it ran.  Removing the switch cancels what is queued and
- * waits for what is running, and no worker runs after pciesw_dma_stop().
+ * removed before it ran.  Link-down is checked when the descriptor is
+ * booked and before every chunk (a link going down bumps
+ * sw->link_downs, so the worker looks at its route's links only then):
+ * a link lost mid-transfer ends it with link-down and the bytes moved.
+ * Removing the switch cancels what is queued and waits for what is
+ * running, and no worker runs after pciesw_dma_stop().
  *
  * Locks: see dma.h.
  */
@@ -357,6 +361,25 @@ static u32 pciesw_dma_copy_pages(struct pciesw_dma_end *src,
 }
 
 /*
+ * A link of @x's route went down since its links were last seen up: look
+ * (under sw->lock) only when some link of the switch went down since.
+ */
+static bool pciesw_dma_link_lost(struct pciesw_dma_xfer *x)
+{
+	struct pciesw_switch *sw = x->file->sw;
+	int downs = atomic_read(&sw->link_downs);
+	bool up;
+
+	if (downs == x->link_downs)
+		return false;
+	mutex_lock(&sw->lock);
+	up = pciesw_route_links_up(sw, &x->route);
+	mutex_unlock(&sw->lock);
+	x->link_downs = downs;
+	return !up;
+}
+
+/*
  * Move the bytes of @x, a chunk at a time; with @end, each chunk waits for
  * its modelled time on the links (from @start to @end in proportion to the
  * bytes).  Returns the status; x->comp.bytes says how far it got.
@@ -374,6 +397,9 @@ static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 
 		if (pciesw_dma_gone(x))
 			return PCIESW_DMA_STATUS_UNPLUGGED;
+		/* a link on the way went down: what moved so far stays */
+		if (pciesw_dma_link_lost(x))
+			return PCIESW_DMA_STATUS_LINK_DOWN;
 		status = pciesw_dma_copy_pages(&x->src, &x->dst, &done,
 					       chunk_end);
 		x->comp.bytes = done;
@@ -409,6 +435,7 @@ static void pciesw_dma_run(struct pciesw_dma_chan *chan,
 				   PCIESW_COUNTER_ACS_VIOLATION, 1);
 		status = PCIESW_DMA_STATUS_P2P_REFUSED;
 	} else {
+		x->link_downs = atomic_read(&sw->link_downs);
 		ready = max(x->submitted, chan->busy_until);
 		if (pciesw_route_reserve(sw, &x->route, x->len, ready, &start,
 					 &end)) {

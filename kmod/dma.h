@@ -48,6 +48,7 @@ struct pciesw_dma_end {
  * @len: bytes to move
  * @submitted: CLOCK_MONOTONIC ns of its submission
  * @route: its route, decided at submission
+ * @link_downs: sw->link_downs when its route's links were last seen up
  * @comp: the completion record read() returns
  */
 struct pciesw_dma_xfer {
@@ -58,6 +59,7 @@ struct pciesw_dma_xfer {
 	u64 len;
 	u64 submitted;
 	struct pciesw_route route;
+	int link_downs;
 	struct pciesw_dma_completion comp;
 };
 

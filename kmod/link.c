@@ -84,6 +84,7 @@ static void pciesw_link_set_state(struct pciesw_port *port,
 		.port = port,
 	};
 	bool training = pciesw_ltssm_training(link->ltssm);
+	bool was_up = pciesw_link_active(port);
 
 	if (link->ltssm == to)
 		return;
@@ -92,6 +93,9 @@ static void pciesw_link_set_state(struct pciesw_port *port,
 	link->history_states[slot] = link->ltssm | to << 4;
 	link->history_next++;
 	link->ltssm = to;
+	/* DMA that is copying across it looks again (dma.c) */
+	if (was_up && !pciesw_link_active(port))
+		atomic_inc(&port_sw(port)->link_downs);
 	if (training != pciesw_ltssm_training(to))
 		pciesw_event(&ev);
 }

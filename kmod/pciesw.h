@@ -479,6 +479,9 @@ struct pciesw_port {
  * @health_work: checks thresholds, retrains links past the BER limit
  * @thermal_work: advances the thermal model while it is not settled
  * @dma: the DMA engine (dma.c, dma_file.c), from creation to release
+ * @link_downs: bumped (under @lock) each time a link of the switch leaves
+ *	the active LTSSM states; a DMA worker reads it locklessly to know
+ *	when to look at its route's links again
  * @ev_lock: protects @ev_queue, @ev_queued and @ev_done (event.c)
  * @ev_queue: events raised and not yet applied to the views, in order
  * @ev_queued: seq of the last event queued
@@ -526,6 +529,7 @@ struct pciesw_switch {
 	struct work_struct health_work;
 	struct delayed_work thermal_work;
 	struct pciesw_dma *dma;
+	atomic_t link_downs;
 	spinlock_t ev_lock;	/* protects ev_queue, ev_queued, ev_done */
 	struct list_head ev_queue;
 	u64 ev_queued;
@@ -893,6 +897,8 @@ int pciesw_route_find(struct pciesw_switch *sw,
 		      const struct pciesw_endpoint *dst,
 		      struct pciesw_route *r);
 u64 pciesw_route_bandwidth(struct pciesw_switch *sw,
+			   const struct pciesw_route *r);
+bool pciesw_route_links_up(struct pciesw_switch *sw,
 			   const struct pciesw_route *r);
 int pciesw_route_reserve(struct pciesw_switch *sw,
 			 const struct pciesw_route *r, u64 len, u64 now,

@@ -214,6 +214,23 @@ struct pciesw_route_use {
 	u64 rate;
 };
 
+/* Every link @r crosses is up (what pciesw_route_reserve() books on). */
+bool pciesw_route_links_up(struct pciesw_switch *sw,
+			   const struct pciesw_route *r)
+{
+	u16 lanes[3] = { r->src_lane, r->dst_lane, r->up_lane };
+	unsigned int i, n = r->kind == PCIESW_P2P_ROUTE_HOST_BRIDGE ? 3 : 2;
+
+	lockdep_assert_held(&sw->lock);
+	for (i = 0; i < n; i++) {
+		struct pciesw_port *port = pciesw_port_by_lane(sw, lanes[i]);
+
+		if (!port || !pciesw_port_bandwidth(port))
+			return false;
+	}
+	return true;
+}
+
 /**
  * pciesw_route_reserve - book @len bytes on the links of @r
  * @sw: the switch

@@ -1167,6 +1167,63 @@ TEST_F_TIMEOUT(dma, acs_table, 90)
 }
 
 /* A link on the route down: link-down, nothing moved. */
+/*
+ * Paced at Gen1 x1, a 256 MiB copy to nvme0 takes a second: its link goes
+ * down (disabled) while it copies.  It ends with link-down and the bytes
+ * moved so far, which the port counted; the next descriptor on the
+ * channel is link-down with none; another endpoint's is fine.
+ */
+static void link_down_mid_transfer(struct __test_metadata *_metadata,
+				   struct env *e)
+{
+	unsigned int pb = e->nvme_port[0], i;
+	struct pciesw_dma_completion c[3];
+	struct pciesw_dma_desc d[3];
+	struct snap before, after;
+	uint64_t len = 256 * MiB;
+
+	slow_nvme(_metadata, e, 0, PCIESW_LINK_SPEED_GEN1);
+	ASSERT_TRUE(tp_wait_ltssm(&e->p, ID, pb, PCIESW_LTSSM_L0, NULL));
+	d[0] = dma_desc(dma_ep(e->gpu, 0), dma_ep(e->nvme[0], 0), len, 1, 0);
+	d[1] = dma_desc(dma_ep(e->gpu, 0), dma_ep(e->nvme[0], len), 4096, 2,
+			0);
+	d[2] = dma_desc(dma_ep(e->gpu, 0), dma_ep(e->nvme[1], 0), 4096, 3, 1);
+	snap_take(_metadata, e, &before);
+	ASSERT_EQ(0, dma_submit(e->fd, d, 3, NULL));
+	EXPECT_TRUE(wait_moving(e, pb,
+				before.c[pb][PCIESW_COUNTER_EGRESS_POSTED_BYTES]));
+	ASSERT_EQ(0, tp_port_set1(&e->p, ID, pb,
+				  (struct pnl_attr)A_U8(PCIESW_A_PORT_ENABLED, 0)));
+	ASSERT_EQ(3U, dma_collect(e->fd, c, 3, WAIT_MS));
+	for (i = 0; i < 3; i++) {
+		const struct pciesw_dma_completion *x = &c[i];
+
+		if (x->user_data == 3) {
+			expect_ok(_metadata, x, &d[2]);
+			continue;
+		}
+		EXPECT_EQ((uint32_t)PCIESW_DMA_STATUS_LINK_DOWN, x->status)
+			TH_LOG("%llu: status %s",
+			       (unsigned long long)x->user_data,
+			       dma_status_name(x->status));
+		if (x->user_data == 1) {
+			EXPECT_LT(0ULL, x->bytes);
+			EXPECT_GT(len, x->bytes);
+			TH_LOG("link down after %llu of %llu bytes",
+			       (unsigned long long)x->bytes,
+			       (unsigned long long)len);
+			/* what moved is what was counted on the port */
+			snap_take(_metadata, e, &after);
+			EXPECT_EQ(x->bytes,
+				  after.c[pb][PCIESW_COUNTER_EGRESS_POSTED_BYTES] -
+				  before.c[pb][PCIESW_COUNTER_EGRESS_POSTED_BYTES]);
+		} else {
+			EXPECT_EQ(0ULL, x->bytes);
+		}
+	}
+	expect_idle(_metadata, e);
+}
+
 TEST_F(dma, link_down)
 {
 	struct env *e = &self->e;
@@ -1198,6 +1255,7 @@ TEST_F(dma, link_down)
 	ASSERT_TRUE(tp_wait_ltssm(&e->p, ID, pb, PCIESW_LTSSM_L0, NULL));
 	ASSERT_EQ(0, dma_run1(e->fd, d, &c, WAIT_MS));
 	expect_ok(_metadata, &c, &d);
+	link_down_mid_transfer(_metadata, e);
 }
 
 /* port-bandwidth (netlink and sysfs) against the formula. */

@@ -219,8 +219,8 @@ enum pciesw_p2p_route {
  *   bytes says how far it got
  * @PCIESW_DMA_STATUS_CANCELLED: the file was closed or the switch removed
  *   before it ran
- * @PCIESW_DMA_STATUS_LINK_DOWN: a link on the route was down when it ran;
- *   nothing moved
+ * @PCIESW_DMA_STATUS_LINK_DOWN: a link on the route was down when it was to
+ *   run (nothing moved) or went down while it ran (bytes says how far it got)
  * @PCIESW_DMA_STATUS_NOMEM: the endpoint memory could not be allocated; bytes
  *   says how far it got
  */
