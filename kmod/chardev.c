@@ -10,7 +10,9 @@
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/mount.h>
 #include <linux/poll.h>
+#include <linux/pseudo_fs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -24,6 +26,78 @@ static dev_t pciesw_chardev_base;
 dev_t pciesw_chardev_devt(u32 id)
 {
 	return MKDEV(MAJOR(pciesw_chardev_base), id);
+}
+
+/*
+ * Every open /dev/pcieswN of a switch maps through one address space, that
+ * of an anonymous inode of this pseudo filesystem (as vfio and DRM do), so
+ * that unmap_mapping_range() reaches every mapping of a window whichever
+ * device node it was opened through.
+ */
+#define PCIESW_FS_MAGIC	0x70637377	/* "pcsw" */
+
+static int pciesw_fs_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, PCIESW_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+/*
+ * No .owner: a mount would pin the module while any switch exists, and
+ * rmmod removes the switches; the last one's release unmounts it (a kernel
+ * mount is released synchronously), and no device outlives the module
+ * (open files pin it through the cdev).
+ */
+static struct file_system_type pciesw_fs_type = {
+	.name = "pciesw",
+	.init_fs_context = pciesw_fs_init_fs_context,
+	.kill_sb = kill_anon_super,
+};
+
+/* simple_pin_fs() serializes these with its own lock */
+static struct vfsmount *pciesw_fs_mnt;
+static int pciesw_fs_count;
+
+int pciesw_chardev_add(struct pciesw_dev *pdev)
+{
+	struct inode *inode;
+	int err;
+
+	err = simple_pin_fs(&pciesw_fs_type, &pciesw_fs_mnt, &pciesw_fs_count);
+	if (err)
+		return err;
+	inode = alloc_anon_inode(pciesw_fs_mnt->mnt_sb);
+	if (IS_ERR(inode)) {
+		simple_release_fs(&pciesw_fs_mnt, &pciesw_fs_count);
+		return PTR_ERR(inode);
+	}
+	pdev->inode = inode;
+	return 0;
+}
+
+/* At the device's release: no file, so no mapping, is left. */
+void pciesw_chardev_put(struct pciesw_dev *pdev)
+{
+	if (!pdev->inode)
+		return;
+	iput(pdev->inode);
+	pdev->inode = NULL;
+	simple_release_fs(&pciesw_fs_mnt, &pciesw_fs_count);
+}
+
+/*
+ * Zap every mapping of endpoint @ep_id's window (of every window with
+ * @all): the endpoint is unplugged, its page store gone, so the next
+ * access faults and gets SIGBUS (pciesw_vm_fault()), pages touched before
+ * too.
+ */
+void pciesw_chardev_revoke(struct pciesw_dev *pdev, u32 ep_id, bool all)
+{
+	if (all)
+		unmap_mapping_range(pdev->inode->i_mapping, 0, 0, 1);
+	else
+		unmap_mapping_range(pdev->inode->i_mapping,
+				    (loff_t)ep_id << PCIESW_MAP_SHIFT,
+				    PCIESW_MEM_MAX, 1);
 }
 
 /**
@@ -54,6 +128,7 @@ static int pciesw_chardev_open(struct inode *inode, struct file *file)
 	get_device(&pdev->dev);
 	cf->pdev = pdev;
 	file->private_data = cf;
+	file->f_mapping = pdev->inode->i_mapping;
 	return nonseekable_open(inode, file);
 }
 

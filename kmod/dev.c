@@ -371,6 +371,8 @@ static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
 				  ev->ep_name);
 		break;
 	case PCIESW_EV_EP_DEL:
+		/* no mapping of the window outlives the unplug */
+		pciesw_chardev_revoke(pdev, ev->ep_id, false);
 		pciesw_dev_ep_del(pdev, ev->ep_id);
 		break;
 	default:
@@ -392,6 +394,7 @@ static void pciesw_dev_release(struct device *dev)
 	struct pciesw_dev *pdev = to_pciesw_dev(dev);
 
 	xa_destroy(&pdev->eps);
+	pciesw_chardev_put(pdev);
 	pciesw_switch_put(pdev->sw);
 	kfree(pdev);
 }
@@ -474,6 +477,9 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 		goto err_put;
 	cdev_init(&pdev->cdev, &pciesw_chardev_fops);
 	pdev->cdev.owner = THIS_MODULE;
+	err = pciesw_chardev_add(pdev);
+	if (err)
+		goto err_put;
 
 	err = xa_insert(&pciesw_devs, id, pdev, GFP_KERNEL);
 	if (err)
@@ -535,6 +541,8 @@ static void pciesw_dev_remove(struct pciesw_dev *pdev)
 
 	pciesw_devlink_unregister(pdev);
 	pciesw_switch_unpublish(pdev->sw);
+	/* nor of any window of a switch that is gone */
+	pciesw_chardev_revoke(pdev, 0, true);
 	pciesw_devlink_del(pdev);
 	pciesw_blk_del(pdev);
 	pciesw_pci_del(pdev);

@@ -49,6 +49,8 @@ struct pciesw_child {
  *	not published
  * @devlink: the devlink instance (devlink.c), registered while the switch
  *	is published
+ * @inode: the address space every open /dev/pcieswN maps through
+ *	(chardev.c), so that an unplug can zap every mapping of a window
  */
 struct pciesw_dev {
 	struct device dev;
@@ -63,6 +65,7 @@ struct pciesw_dev {
 	struct pciesw_blk *blk;
 	struct pciesw_pci *pci;
 	struct devlink *devlink;
+	struct inode *inode;
 };
 
 static inline struct pciesw_dev *to_pciesw_dev(struct device *dev)
@@ -121,6 +124,9 @@ extern const struct device_type pciesw_port_devtype;
 extern const struct device_type pciesw_ep_devtype;
 extern const struct file_operations pciesw_chardev_fops;
 dev_t pciesw_chardev_devt(u32 id);
+int pciesw_chardev_add(struct pciesw_dev *pdev);
+void pciesw_chardev_put(struct pciesw_dev *pdev);
+void pciesw_chardev_revoke(struct pciesw_dev *pdev, u32 ep_id, bool all);
 
 /* hwmon.c */
 int pciesw_hwmon_add(struct pciesw_dev *pdev);

@@ -365,6 +365,8 @@ int pciesw_switch_publish(struct pciesw_switch *sw)
 /* Hide @sw from lookups; holders of references see it dead. */
 void pciesw_switch_unpublish(struct pciesw_switch *sw)
 {
+	struct pciesw_endpoint *ep;
+
 	xa_erase(&pciesw_switches, sw->id);
 	mutex_lock(&sw->lock);
 	sw->dead = true;
@@ -375,6 +377,15 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw)
 	pciesw_event_drain(sw);
 	/* dead refuses new DMA: finish what is in flight */
 	pciesw_dma_stop(sw);
+	/*
+	 * then the windows no longer answer: mappings that outlive the
+	 * switch (the files keep it) fault with SIGBUS once the cdev view
+	 * zapped them
+	 */
+	mutex_lock(&sw->lock);
+	list_for_each_entry(ep, &sw->endpoints, node)
+		pciesw_mem_unplug(ep->mem);
+	mutex_unlock(&sw->lock);
 	/* dead stops the works from re-arming themselves */
 	cancel_delayed_work_sync(&sw->link_work);
 	pciesw_health_stop(sw);

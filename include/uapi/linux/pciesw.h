@@ -88,8 +88,10 @@ struct pciesw_info {
  * the same memory DMA reads and writes; pages that were never written read
  * as zeros.  mmap() follows the file's mode as for any file: PROT_WRITE
  * needs a file open O_RDWR (EACCES), a read-only MAP_SHARED mapping of an
- * O_RDONLY file is fine.  Once the endpoint is unplugged, pages not yet touched through
- * the mapping give SIGBUS.  ENOENT: no such endpoint.
+ * O_RDONLY file is fine.  Unplugging the endpoint (or removing the switch)
+ * revokes every mapping of its window, in every process and through every
+ * open file: by the time the request returns, any access, to pages touched
+ * before too, gives SIGBUS.  ENOENT: no such endpoint.
  */
 struct pciesw_ep_map {
 	__u32 size;
