@@ -139,14 +139,14 @@ report() {
 declare -A debug_cost=(
 	[pciesw_pci_churn.sh]=450 [pciesw_pci.sh]=235 [pciesw_views.sh]=120
 	[pciesw_health_switchctl.sh]=190 [pciesw_module.sh]=130
-	[pciesw_vpd]=130 [pciesw_health]=130 [pciesw_dma]=130
+	[pciesw_vpd]=130 [pciesw_health]=130 [pciesw_dma]=140
 	[pciesw_dma_switchctl.sh]=125 [pciesw_netlink]=95 [pciesw_stress]=90
 	[pciesw_lanes]=85 [pciesw_ioctl]=80 [pciesw_switchctl.sh]=55
 	[pciesw_topo_switchctl.sh]=40 [pciesw_link]=40 [pciesw_bus.sh]=40
 	[pciesw_devlink.sh]=90
-	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=20
+	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=25
 	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=10 [pciesw_events]=10
-	[pciesw_mem]=5 [pciesw_block.sh]=150
+	[pciesw_mem]=13 [pciesw_block.sh]=150
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the
