@@ -7,7 +7,10 @@
 The tests check the kernel against the spec (attribute types, which
 attributes each reply may carry, admin-perm ops) and the uAPI header against
 the spec (every name has the value the spec gives it), so both follow the
-spec as it grows instead of a copy of it in the tests.
+spec as it grows instead of a copy of it in the tests.  The fuzzer
+(pciesw_fuzz.c) builds its requests from the same tables: which attributes
+each op takes (do_req, dump_req), their types and the ranges the spec's
+checks give them (min, max, max-len; an enum's entries are its range).
 """
 import sys
 
@@ -36,6 +39,15 @@ def main():
     w('#define _PCIESW_SPEC_H')
     w('')
 
+    # the checks name consts of the definitions or give numbers
+    consts = {d['name']: d['value'] for d in spec.get('definitions', [])
+              if d['type'] == 'const'}
+    nr_entries = {d['name']: len(d['entries'])
+                  for d in spec.get('definitions', []) if d['type'] == 'enum'}
+
+    def const(v):
+        return consts[v] if isinstance(v, str) else int(v)
+
     # attribute sets: the main one (with values) and subsets
     sets = {s['name']: s for s in spec['attribute-sets']}
     main = spec['attribute-sets'][0]
@@ -54,14 +66,28 @@ def main():
     w('\tunsigned char type;')
     w('\tbool multi;')
     w('\tint nest;\t/* index into spec_nests, -1 if none */')
+    w('\t/* the spec\'s checks: has_min/has_max with min/max; max_len */')
+    w('\tbool has_min, has_max;')
+    w('\tlong long min, max;')
+    w('\tunsigned int max_len;\t/* strings and binaries, 0 if none */')
+    w('\tunsigned int nr_enum;\t/* entries of its enum, 0 if none */')
     w('};')
     w('')
     w('static const struct spec_attr spec_attrs[SPEC_ATTR_MAX + 1] = {')
     for a in sorted(attrs.values(), key=lambda a: a['value']):
         nest = nests.index(a['nested-attributes']) \
             if a.get('nested-attributes') in nests else -1
+        ck = a.get('checks', {})
+        extra = ''
+        for k, f in (('min', 'min'), ('max', 'max')):
+            if k in ck:
+                extra += f', .has_{f} = true, .{f} = {const(ck[k])}LL'
+        if 'max-len' in ck:
+            extra += f", .max_len = {const(ck['max-len'])}"
+        if 'enum' in a:
+            extra += f", .nr_enum = {nr_entries[a['enum']]}"
         w(f"\t[{a['value']}] = {{ \"{a['name']}\", {TYPES[a['type']]}, "
-          f"{'true' if a.get('multi-attr') else 'false'}, {nest} }},")
+          f"{'true' if a.get('multi-attr') else 'false'}, {nest}{extra} }},")
     w('};')
     w('')
     # nested (subset) sets: which attributes may appear inside
