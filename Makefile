@@ -7,6 +7,10 @@
 #   make demo            boot QEMU, load the module, show the card
 #   make check           deps + builds for 6.1, 6.12, debug + static checks + tests
 #   make bench           benchmarks in QEMU
+#   make fuzz            the fuzzer on the debug kernel: 1,000,000 inputs
+#                        in at most 15 minutes (scripts/fuzz.sh)
+#   make soak            DMA soak under topology churn, then 100 load/unload
+#                        cycles, on the debug kernel (scripts/soak.sh)
 #   make netlink-gen     regenerate the netlink code from its spec (ynl-gen-c)
 #   make install         switchctl, the module (for KVER), header, spec, man
 #                        pages, completion, udev rules, systemd unit
@@ -42,7 +46,7 @@ INSTALL ?= install
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRC ?= /usr/src/pciesw-$(DKMS_VERSION)
 
-.PHONY: all module switchctl selftests demo check bench static netlink-gen clean \
+.PHONY: all module switchctl selftests demo check bench fuzz soak static netlink-gen clean \
 	install uninstall dkms-src
 
 all: module switchctl
@@ -124,6 +128,12 @@ check:
 
 bench:
 	scripts/bench.sh
+
+fuzz:
+	scripts/fuzz.sh
+
+soak:
+	scripts/soak.sh
 
 static:
 	scripts/static-check.sh

@@ -35,8 +35,10 @@
  *   pciesw_fuzz [--seed S] [--time SECS] [--inputs N] [--nl N] [--dev N]
  *               [--fs N] [--min-inputs N]
  *
+ * (or, without arguments, those of PCIESW_FUZZ_ARGS: run.sh passes none)
+ *
  * Stops after SECS seconds or N inputs, whichever comes first (default:
- * 20 s, or PCIESW_FUZZ_TIME; 12 s reduced on the debug plan); fails when
+ * 15 s, or PCIESW_FUZZ_TIME; 12 s reduced on the debug plan); fails when
  * fewer than --min-inputs were made, when a request got no answer within
  * its deadline (a hang), when the kernel log showed a problem, or when
  * the test switch is gone or unreadable afterwards.  scripts/fuzz.sh
@@ -705,10 +707,12 @@ static void nl_header(struct rng *r, struct nlw *w)
 
 struct worker {
 	pthread_t thr;
+	pid_t tid;
 	int idx;
 	uint64_t seed;
 	const char *kind;
 	char err[160];
+	char last[PATH_MAX + 64];	/* what it did last, for a hang */
 };
 
 static void *nl_worker(void *arg)
@@ -718,6 +722,7 @@ static void *nl_worker(void *arg)
 	struct nlw w = { 0 };
 	int err;
 
+	wk->tid = gettid();
 	rng_seed(&r, wk->seed);
 	err = nl_open(&w);
 	if (err) {
@@ -729,11 +734,14 @@ static void *nl_worker(void *arg)
 	while (!atomic_load(&fz_stop)) {
 		unsigned int k = rn(&r, 100);
 
-		if (k < 88)
+		if (k < 88) {
+			strcpy(wk->last, "a batch of requests");
 			err = nl_batch(&r, &w);
-		else if (k < 98)
+		} else if (k < 98) {
+			snprintf(wk->last, sizeof(wk->last), "a dump (cmd %u)",
+				 ((struct genlmsghdr *)(w.tx + NLMSG_HDRLEN))->cmd);
 			err = fnl_dump(&r, &w);
-		else {
+		} else {
 			nl_header(&r, &w);
 			err = 0;
 		}
@@ -1009,6 +1017,7 @@ static void *dev_worker(void *arg)
 	unsigned long long n = 0;
 	struct rng r;
 
+	wk->tid = gettid();
 	rng_seed(&r, wk->seed);
 	snprintf(d.path, sizeof(d.path), "/dev/pciesw%u", ID);
 	d.host = mmap(NULL, HOST_LEN + 2 * 4096, PROT_READ | PROT_WRITE,
@@ -1033,14 +1042,19 @@ static void *dev_worker(void *arg)
 				continue;
 			}
 		}
-		if (d.inflight > 1024 || k < 15)
+		if (d.inflight > 1024 || k < 15) {
+			strcpy(wk->last, "read");
 			dev_read(&r, &d);
-		else if (k < 60)
+		} else if (k < 60) {
+			strcpy(wk->last, "ioctl");
 			dev_ioctl(&r, &d);
-		else if (k < 92)
+		} else if (k < 92) {
+			strcpy(wk->last, "dma submit");
 			dev_dma(&r, &d);
-		else
+		} else {
+			strcpy(wk->last, "mmap");
 			dev_mmap(&r, &d);
+		}
 		n++;
 	}
 	if (d.fd >= 0)
@@ -1140,6 +1154,7 @@ static void *fs_worker(void *arg)
 	unsigned long long n = 0;
 	struct rng r;
 
+	wk->tid = gettid();
 	rng_seed(&r, wk->seed);
 	files_rescan(&f);
 	while (!atomic_load(&fz_stop)) {
@@ -1159,6 +1174,8 @@ static void *fs_worker(void *arg)
 		len = rnd_str(&r, buf, sizeof(buf));
 		if (strstr(path, "/pci_view"))
 			no_yes(buf, len);
+		snprintf(wk->last, sizeof(wk->last), "write of %zu bytes '%.40s' to %s",
+			 len, buf, path);
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno == ENOENT)
@@ -1251,6 +1268,51 @@ static void kmsg_check(int fd)
 	}
 }
 
+/* Print a file of /proc (a stuck thread's stack, syscall, wchan). */
+static void show_proc(pid_t tid, const char *what)
+{
+	char path[64], buf[4096];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, what);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	printf("# %s:\n", what);
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+		printf("#   %s\n", l);
+}
+
+/*
+ * Join a worker; one still running long after the stop is stuck in the
+ * kernel: say where, count it as a hang, then wait for it anyway.
+ */
+static void join_or_tell(struct worker *w)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += tp_ms(30000) / 1000;
+	if (!pthread_timedjoin_np(w->thr, NULL, &ts))
+		return;
+	atomic_fetch_add(&fz_hangs, 1);
+	printf("# worker %d (%s, seed %llu) stuck for %u s after the stop\n",
+	       w->idx, w->kind, (unsigned long long)w->seed,
+	       tp_ms(30000) / 1000);
+	printf("# its last input: %s\n", w->last);
+	snprintf(w->err, sizeof(w->err), "stuck in the kernel (stack above)");
+	show_proc(w->tid, "syscall");
+	show_proc(w->tid, "wchan");
+	show_proc(w->tid, "stack");
+	pthread_join(w->thr, NULL);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -1286,9 +1348,22 @@ int main(int argc, char **argv)
 	/* pciesw_test.h brings the kselftest harness; its runner is unused */
 	(void)test_harness_run;
 	e = getenv("PCIESW_FUZZ_TIME");
-	secs = e && atoi(e) > 0 ? atoi(e) : 20;
+	secs = e && atoi(e) > 0 ? atoi(e) : 15;
 	if (tp_reduced() && !(e && atoi(e) > 0))
-		secs = tp_reduce(20, 12, "seconds of fuzzing");
+		secs = tp_reduce(15, 12, "seconds of fuzzing");
+	/* run.sh passes no arguments: scripts/fuzz.sh gives them here */
+	e = getenv("PCIESW_FUZZ_ARGS");
+	if (argc == 1 && e && *e) {
+		static char *av[32];
+		char *s = strdup(e), *tok;
+
+		argc = 0;
+		av[argc++] = argv[0];
+		for (tok = strtok(s, " "); tok && argc < 31;
+		     tok = strtok(NULL, " "))
+			av[argc++] = tok;
+		argv = av;
+	}
 	for (i = 1; i < (unsigned int)argc; i++) {
 		const char *a = argv[i], *v = i + 1 < (unsigned int)argc ?
 						 argv[i + 1] : NULL;
@@ -1368,6 +1443,7 @@ int main(int argc, char **argv)
 		wk[i].idx = i;
 		wk[i].seed = seed + i;
 		wk[i].err[0] = 0;
+		wk[i].last[0] = 0;
 		if (i < nr_nl)
 			wk[i].kind = "netlink", fn = nl_worker;
 		else if (i < nr_nl + nr_dev)
@@ -1422,7 +1498,7 @@ int main(int argc, char **argv)
 	}
 	atomic_store(&fz_stop, true);
 	for (i = 0; i < nw; i++)
-		pthread_join(wk[i].thr, NULL);
+		join_or_tell(&wk[i]);
 	now = tp_now_ns();
 	if (kmsg >= 0) {
 		kmsg_check(kmsg);
