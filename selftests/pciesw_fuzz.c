@@ -849,6 +849,33 @@ static void dev_dma(struct rng *r, struct devw *d)
 	unsigned int i, n = 1 + rn(r, 8);
 	int ret;
 
+	if (one_in(r, 2)) {	/* a batch that should go: copies that run */
+		struct known_ep e;
+
+		n = 1 + rn(r, 4);
+		for (i = 0; i < n; i++) {
+			uint64_t len = 1 + rn(r, 65536);
+			struct pciesw_dma_loc ep, host;
+
+			if (!eps_pick(r, &e))
+				return;
+			ep = dma_ep(e.id, rn(r, 1 << 20));
+			host = dma_host(d->host + rn(r, HOST_LEN - len));
+			desc[i] = dma_desc(one_in(r, 2) ? ep : host,
+					   one_in(r, 2) ? host : ep, len, rnd(r), 0);
+			if (desc[i].src.ep_id == PCIESW_DMA_HOST &&
+			    desc[i].dst.ep_id == PCIESW_DMA_HOST)
+				desc[i].dst = ep;
+			if (eps_pick(r, &e) && one_in(r, 3))	/* p2p */
+				desc[i].src = dma_ep(e.id, rn(r, 1 << 20));
+		}
+		dma_submit_init(&s, desc, n);
+		ret = ioctl(d->fd, PCIESW_IOC_DMA_SUBMIT, &s);
+		if (!ret)
+			d->inflight += s.nr_submitted;
+		count(FZ_DMA, !ret);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		uint64_t len = one_in(r, 10) ? rnd_num(r) : 1 + rn(r, 65536);
 
