@@ -38,7 +38,7 @@
  * (or, without arguments, those of PCIESW_FUZZ_ARGS: run.sh passes none)
  *
  * Stops after SECS seconds or N inputs, whichever comes first (default:
- * 15 s, or PCIESW_FUZZ_TIME; 12 s reduced on the debug plan); fails when
+ * 12 s, or PCIESW_FUZZ_TIME; 10 s reduced on the debug plan); fails when
  * fewer than --min-inputs were made, when a request got no answer within
  * its deadline (a hang), when the kernel log showed a problem, or when
  * the test switch is gone or unreadable afterwards.  scripts/fuzz.sh
@@ -1375,9 +1375,9 @@ int main(int argc, char **argv)
 	/* pciesw_test.h brings the kselftest harness; its runner is unused */
 	(void)test_harness_run;
 	e = getenv("PCIESW_FUZZ_TIME");
-	secs = e && atoi(e) > 0 ? atoi(e) : 15;
+	secs = e && atoi(e) > 0 ? atoi(e) : 12;
 	if (tp_reduced() && !(e && atoi(e) > 0))
-		secs = tp_reduce(15, 12, "seconds of fuzzing");
+		secs = tp_reduce(12, 10, "seconds of fuzzing");
 	/* run.sh passes no arguments: scripts/fuzz.sh gives them here */
 	e = getenv("PCIESW_FUZZ_ARGS");
 	if (argc == 1 && e && *e) {

@@ -2,7 +2,7 @@
 /*
  * Soak: DMA under topology churn, then load/unload cycles.
  *
- * 1. For --time SECS (default 8 s, PCIESW_SOAK_TIME): four DMA channels each
+ * 1. For --time SECS (default 6 s, PCIESW_SOAK_TIME): four DMA channels each
  *    run chains host -> endpoint X -> endpoint Y -> host of a pattern
  *    (X on gpu0, Y on nvme0 of a pex89144), the destination checked after
  *    each chain, while the main thread, in random order: re-bifurcates the
@@ -22,11 +22,11 @@
  *    anything else (cancelled, nomem) fails: nothing here closes the file
  *    or removes the switch while descriptors are queued.  Re-bifurcating
  *    the other groups must not disturb the chains at all.
- * 2. --cycles N (default 5) load/unload cycles with nr_switches=8 and
+ * 2. --cycles N (default 3) load/unload cycles with nr_switches=8 and
  *    pci_view=1: each load makes the 8 switches with their PCI view, each
  *    unload leaves nothing (kmemleak on the debug kernel: qemu-run.sh).
  *
- * Reduced (debug plan): 6 s, 2 cycles.  make soak (scripts/soak.sh) runs
+ * Reduced (debug plan): 5 s, 2 cycles.  make soak (scripts/soak.sh) runs
  * the long form: 60 s, 100 cycles.  Options also come from
  * PCIESW_SOAK_ARGS (run.sh passes none).  Leaves the module unloaded.
  *
@@ -513,7 +513,7 @@ static int cycles(const char *ko, unsigned int n)
 
 int main(int argc, char **argv)
 {
-	unsigned int secs = tp_reduced() ? 6 : 8, ncycles = tp_reduced() ? 2 : 5;
+	unsigned int secs = tp_reduced() ? 5 : 6, ncycles = tp_reduced() ? 2 : 3;
 	unsigned int i, a;
 	uint64_t seed = tp_now_ns() & 0xffffffffffULL, x, end;
 	struct dma_ctx d = { .fd = -1 };
@@ -535,7 +535,7 @@ int main(int argc, char **argv)
 			av[argc++] = tok;
 		argv = av;
 	} else if (tp_reduced()) {
-		tp_note_reduced("soak: %u s instead of 8, %u cycles instead of 5",
+		tp_note_reduced("soak: %u s instead of 6, %u cycles instead of 3",
 				secs, ncycles);
 	}
 	e = getenv("PCIESW_SOAK_TIME");
