@@ -176,6 +176,12 @@ static void chain_submit(struct dma_ctx *d, int n, uint64_t rnd)
 	long x, y;
 	int err;
 
+	/*
+	 * What happened so far, then the ids: an unplug forgets the id
+	 * before it is counted, so an id read here is of an endpoint whose
+	 * unplug, if any, comes after the snapshot.
+	 */
+	snap_take(&c->snap);
 	pthread_mutex_lock(&ids_lock);
 	x = x_id;
 	y = y_id;
@@ -187,7 +193,6 @@ static void chain_submit(struct dma_ctx *d, int n, uint64_t rnd)
 	pat_fill(c->src, c->len, c->seq);
 	memset(c->dst, 0, c->len);
 	c->seen = 0;
-	snap_take(&c->snap);
 	desc[0] = dma_desc(dma_host(c->src), dma_ep(x, off), c->len,
 			   c->seq << 2 | 0, n);
 	desc[1] = dma_desc(dma_ep(x, off), dma_ep(y, off), c->len,
@@ -344,14 +349,15 @@ static void churn_one(struct churn *c, unsigned int a, uint64_t r)
 			churn_err(c, "group-set", err);
 		break;
 	case A_UNPLUG:
-		atomic_store(&link_unsettled, true);
-		atomic_fetch_add(&ev_unplug, 1);
+		/* the id forgotten first: see chain_submit() */
 		pthread_mutex_lock(&ids_lock);
 		if (on_x)
 			x_id = -1;
 		else
 			y_id = -1;
 		pthread_mutex_unlock(&ids_lock);
+		atomic_store(&link_unsettled, true);
+		atomic_fetch_add(&ev_unplug, 1);
 		err = tp_port_unplug(&c->p, ID, port);
 		if (err)
 			churn_err(c, "unplug", err);
