@@ -592,6 +592,7 @@ static int nl_wait(struct nlw *w, uint32_t first, uint32_t last,
 {
 	unsigned int want = last - first + 1;
 	int ms = tp_ms(30000);
+	uint64_t end = tp_now_ns() + ms * 1000000ULL;
 
 	*ndone = *nok = 0;
 	while (*ndone < want) {
@@ -599,7 +600,8 @@ static int nl_wait(struct nlw *w, uint32_t first, uint32_t last,
 		struct nlmsghdr *nlh;
 		ssize_t len;
 
-		if (poll(&pfd, 1, ms) <= 0)
+		/* a dump that never ends is a hang too */
+		if (poll(&pfd, 1, ms) <= 0 || tp_now_ns() > end)
 			return -ETIMEDOUT;
 		len = recv(w->fd, w->rx, NL_RX, MSG_DONTWAIT);
 		if (len < 0) {
@@ -748,7 +750,7 @@ static void *nl_worker(void *arg)
 		if (err == -ETIMEDOUT) {
 			atomic_fetch_add(&fz_hangs, 1);
 			snprintf(wk->err, sizeof(wk->err),
-				 "no answer to a request within %u ms",
+				 "%.100s: no (last) answer within %u ms", wk->last,
 				 tp_ms(30000));
 			break;
 		} else if (err) {
