@@ -216,6 +216,7 @@ static ssize_t asset_tag_store(struct device *dev,
 {
 	struct pciesw_switch *sw = dev_to_sw(dev);
 	const char *why = NULL;
+	size_t len;
 	char *tag;
 	int err;
 
@@ -223,8 +224,10 @@ static ssize_t asset_tag_store(struct device *dev,
 	tag = kstrndup(buf, count, GFP_KERNEL);
 	if (!tag)
 		return -ENOMEM;
-	if (count && tag[count - 1] == '\n')
-		tag[count - 1] = '\0';
+	/* kstrndup() stops at a NUL: the copy may be shorter than count */
+	len = strlen(tag);
+	if (len && tag[len - 1] == '\n')
+		tag[len - 1] = '\0';
 	mutex_lock(&sw->lock);
 	err = pciesw_vpd_set(sw, "YA", tag, &why);
 	mutex_unlock(&sw->lock);
