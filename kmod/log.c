@@ -175,6 +175,9 @@ void pciesw_log_event(const struct pciesw_event *ev)
 	case PCIESW_EV_PORTS_ADD:
 		/* the group change says it */
 		break;
+	case PCIESW_EV_LINK_TRAINING:
+		/* a step of the LTSSM: the port change after it says it */
+		break;
 	}
 }
 
