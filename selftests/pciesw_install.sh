@@ -37,6 +37,7 @@ cleanup() {
 	[[ -n $JOURNAL_PID ]] && kill "$JOURNAL_PID" 2>/dev/null
 	[[ -n $SINK_PID ]] && kill "$SINK_PID" 2>/dev/null
 	[[ -n $UDEVD_PID ]] && kill "$UDEVD_PID" 2>/dev/null && wait "$UDEVD_PID" 2>/dev/null
+	[[ -n $UDEVD_PID ]] && rm -rf /run/udev
 	rm -f /etc/udev/rules.d/80-drivers.rules /etc/udev/rules.d/61-pciesw-events.rules \
 		/etc/modprobe.d/pciesw.conf /dev/log
 	make -s uninstall DESTDIR= KVER="$KVER" >/dev/null 2>&1
@@ -139,6 +140,9 @@ R=$(grep -a 'link down' "$T_TMP/syslog" | head -n1)
 check_eq "61-pciesw-events.rules example: logger got the link down of pciesw0-port1" 0 "$?" ||
 	diag "syslog sink: $(cat "$T_TMP/syslog")"
 kill "$UDEVD_PID"; wait "$UDEVD_PID" 2>/dev/null; UDEVD_PID=
+# the guest as it was: a stale /run/udev/control makes tools that follow
+# (mdadm) wait for a udev that is gone
+rm -rf /run/udev
 rm -f /etc/udev/rules.d/80-drivers.rules /etc/udev/rules.d/61-pciesw-events.rules
 
 # ---- pciesw-journal: structured entries, exit 3 when the module goes -------------
