@@ -173,7 +173,11 @@ void print_fw_summary(const struct objs *fw, struct nlattr **sw)
 
 /* --- fw toggle ------------------------------------------------------------ */
 
-int cmd_fw_toggle(int argc, char **argv)
+/*
+ * A request that names one switch and nothing else (fw toggle, log clear):
+ * WHAT says what failed, with the switch id.
+ */
+static int switch_request(int argc, char **argv, uint8_t cmd, const char *what)
 {
 	struct nl_session *s;
 	struct nl_msg *req;
@@ -192,13 +196,17 @@ int cmd_fw_toggle(int argc, char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_FW_TOGGLE, false);
+	req = nl_request_new(s, cmd, false);
 	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	ret = nl_request_run(s, req, NULL,
-			     "cannot boot the other firmware partition of switch %u",
-			     id);
+	ret = nl_request_run(s, req, NULL, what, id);
 	nl_session_close(s);
 	return finish(ret);
+}
+
+int cmd_fw_toggle(int argc, char **argv)
+{
+	return switch_request(argc, argv, PCIESW_CMD_FW_TOGGLE,
+			      "cannot boot the other firmware partition of switch %u");
 }
 
 /* --- fw image ------------------------------------------------------------- */
@@ -399,27 +407,6 @@ int cmd_log_show(int argc, char **argv)
 
 int cmd_log_clear(int argc, char **argv)
 {
-	struct nl_session *s;
-	struct nl_msg *req;
-	uint32_t id;
-	int ret;
-
-	if (no_options(&argc, argv))
-		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("expected SWITCH");
-	if (argc > 1)
-		return usage_error("too many arguments: \"%s\"", argv[1]);
-	ret = parse_switch_arg(argv[0], &id);
-	if (ret)
-		return ret;
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	req = nl_request_new(s, PCIESW_CMD_LOG_CLEAR, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	ret = nl_request_run(s, req, NULL, "cannot clear the event log of switch %u",
-			     id);
-	nl_session_close(s);
-	return finish(ret);
+	return switch_request(argc, argv, PCIESW_CMD_LOG_CLEAR,
+			      "cannot clear the event log of switch %u");
 }
