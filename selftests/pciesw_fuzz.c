@@ -1135,12 +1135,41 @@ static void files_free(struct files *f)
 		free(f->path[--f->n]);
 }
 
+/*
+ * A device of another subsystem below the switch's (the PCI view's host
+ * bridge and functions, the drives' disks): its files are the PCI core's
+ * and the block layer's, not pciesw's (numa_node, remove, reset, ...).
+ */
+static bool foreign_device(const char *dir)
+{
+	static const char *const foreign[] = { "pci", "pci_bus", "block" };
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+	size_t i;
+
+	snprintf(link, sizeof(link), "%s/subsystem", dir);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = 0;
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
+		if (!strcmp(base, foreign[i]))
+			return true;
+	return false;
+}
+
 /* the writable regular files under @dir (not following links), @depth */
 static void files_scan(struct files *f, const char *dir, int depth)
 {
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	DIR *d;
 
+	if (foreign_device(dir))
+		return;
+	d = opendir(dir);
 	if (!d)
 		return;
 	while ((de = readdir(d)) && f->n < MAX_FILES) {
