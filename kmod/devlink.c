@@ -33,6 +33,7 @@
  * include the switch's event log.
  */
 
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/firmware.h>
 #include <linux/kernel.h>
@@ -42,6 +43,15 @@
 
 /* progress is reported every chunk of the payload written */
 #define PCIESW_FW_CHUNK		SZ_16K
+/*
+ * Flash timing as on the card's SPI NOR: erasing the partition takes a
+ * while, each chunk a little (8 MB/s).  It also lets a client see the
+ * progress: iproute2's devlink stops listening for status once the flash
+ * request returned, and a flash with no time in it can return before the
+ * client read its first status.
+ */
+#define PCIESW_FW_ERASE_MS	50
+#define PCIESW_FW_CHUNK_US	2000
 /* auto-recovery waits this long after the last one of a reporter (ms) */
 #define PCIESW_HEALTH_GRACE_MS	1000
 /* the last event-log entries a dump carries */
@@ -223,6 +233,7 @@ static int pciesw_devlink_flash_update(struct devlink *devlink,
 	snprintf(status, sizeof(status), "Erasing partition %c",
 		 pciesw_fw_part_name(part));
 	devlink_flash_update_status_notify(devlink, status, NULL, 0, 0);
+	msleep(PCIESW_FW_ERASE_MS);
 	snprintf(status, sizeof(status), "Writing partition %c",
 		 pciesw_fw_part_name(part));
 	while (done < img.len) {
@@ -236,7 +247,7 @@ static int pciesw_devlink_flash_update(struct devlink *devlink,
 		done += n;
 		devlink_flash_update_status_notify(devlink, status, NULL, done,
 						   img.len);
-		cond_resched();
+		usleep_range(PCIESW_FW_CHUNK_US, 2 * PCIESW_FW_CHUNK_US);
 	}
 	mutex_lock(&sw->lock);
 	if (!err)

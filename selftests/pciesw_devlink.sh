@@ -150,9 +150,11 @@ check_eq "the refused images changed nothing" \
 
 # --- a good image: progress, stored changes, running does not -------------
 # devlink shows the progress on a terminal only: give it one.  script(1)
-# reads lib.sh's idle fifo (fd 3): at EOF on stdin it may drop the output
-script -qec "devlink dev flash $DL file pciesw-test-new.bin" /dev/null \
-	<&3 >"$T_TMP/out" 2>&1
+# reads lib.sh's idle fifo (fd 3): at EOF on stdin it may drop the output;
+# and it can end before it drained the terminal of a command that exits at
+# once (util-linux 2.38, seen on a busy host): the command lingers 0.2 s
+script -qec "devlink dev flash $DL file pciesw-test-new.bin; rc=\$?; sleep 0.2; exit \$rc" \
+	/dev/null <&3 >"$T_TMP/out" 2>&1
 RC=$?
 OUT=$(<"$T_TMP/out")
 if ((RC == 0)) && [[ $OUT == *"Writing partition B"*"100%"* ]]; then
