@@ -166,8 +166,11 @@ done | sort -rn)
 
 step "selftests on $k61 and $k612 (side by side)"
 suite "$k61" "$k61" full $STOCK_CAP $STOCK_PER_TEST &
+p61=$!
 suite "$k612" "$k612" full $STOCK_CAP $STOCK_PER_TEST &
-wait
+p612=$!
+# these two only: the debug kernel's build goes on in the background
+wait "$p61" "$p612"
 report "$k61" "$k612"
 
 step "debug kernel (waiting for the background build)"
