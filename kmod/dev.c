@@ -64,6 +64,9 @@ static struct pciesw_child *pciesw_child_add(struct pciesw_switch *sw,
 
 static void pciesw_child_del(struct pciesw_child *child)
 {
+	/* device_del() waits for the stores that wait for this very event */
+	WRITE_ONCE(child->removing, true);
+	pciesw_switch_wake(child->sw);
 	device_unregister(&child->dev);
 }
 

@@ -23,12 +23,15 @@
  * @index: group id, port id or endpoint id in @sw
  * @serial: the endpoint's serial (endpoints only): its id may name a
  *	later endpoint before this device is removed
+ * @removing: set once before @dev is removed, so stores on it stop waiting
+ *	for the views (pciesw_child_sync())
  */
 struct pciesw_child {
 	struct device dev;
 	struct pciesw_switch *sw;
 	u32 index;
 	u64 serial;
+	bool removing;
 };
 
 /**
@@ -102,7 +105,9 @@ struct pciesw_dev *pciesw_dev_of(struct pciesw_switch *sw);
 /*
  * After a sysfs store changed @sw: return once every view shows it.  The
  * removal of @dev's own files may be queued ahead of the change, and it
- * waits for running stores: let it proceed meanwhile.
+ * waits for running stores: let it proceed meanwhile.  Only for files in
+ * @dev's own directory (the lookup does not see into groups); a child's
+ * stores use pciesw_child_sync().
  */
 static inline void pciesw_sysfs_sync(struct device *dev,
 				     struct device_attribute *attr,

@@ -158,12 +158,14 @@ static bool pciesw_event_done(struct pciesw_switch *sw, u64 seq)
 }
 
 /**
- * pciesw_switch_sync - wait until every view shows every change made so far
+ * pciesw_switch_sync_unless - wait until every view shows every change so far
  * @sw: the switch, its lock not held
+ * @stop: if not NULL, the wait also ends once it reads true; whoever sets it
+ *	calls pciesw_switch_wake()
  *
  * A fatal signal ends the wait early; the views still catch up.
  */
-void pciesw_switch_sync(struct pciesw_switch *sw)
+void pciesw_switch_sync_unless(struct pciesw_switch *sw, const bool *stop)
 {
 	u64 seq;
 
@@ -172,7 +174,20 @@ void pciesw_switch_sync(struct pciesw_switch *sw)
 	spin_lock(&sw->ev_lock);
 	seq = sw->ev_queued;
 	spin_unlock(&sw->ev_lock);
-	wait_event_killable(sw->ev_wait, pciesw_event_done(sw, seq));
+	wait_event_killable(sw->ev_wait, pciesw_event_done(sw, seq) ||
+			    (stop && READ_ONCE(*stop)));
+}
+
+/* Wait until every view shows every change made so far. */
+void pciesw_switch_sync(struct pciesw_switch *sw)
+{
+	pciesw_switch_sync_unless(sw, NULL);
+}
+
+/* Lets pciesw_switch_sync_unless() look at its @stop again. */
+void pciesw_switch_wake(struct pciesw_switch *sw)
+{
+	wake_up_all(&sw->ev_wait);
 }
 
 /* Before the switch can raise its first event. */

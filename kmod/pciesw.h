@@ -1061,6 +1061,8 @@ void pciesw_event_drain(struct pciesw_switch *sw);
 int pciesw_event_wq_init(void);
 void pciesw_event_wq_exit(void);
 void pciesw_switch_sync(struct pciesw_switch *sw);
+void pciesw_switch_sync_unless(struct pciesw_switch *sw, const bool *stop);
+void pciesw_switch_wake(struct pciesw_switch *sw);
 unsigned int pciesw_generation(void);
 u32 pciesw_switch_generation(const struct pciesw_switch *sw);
 

@@ -6,7 +6,7 @@
  *
  * Port and endpoint devices are added and removed from the switch's event
  * queue without sw->lock (event.c), so attribute calls sleep on it; a
- * store waits for the views with pciesw_sysfs_sync(), which lets the
+ * store waits for the views with pciesw_child_sync(), which lets the
  * removal of its own device go ahead meanwhile.
  */
 
@@ -19,6 +19,24 @@
 #include <linux/sysfs.h>
 
 #include "dev.h"
+
+/*
+ * After a store on @child changed the switch: return once every view shows
+ * it, or once @child's own removal starts.  That removal may be queued
+ * ahead of the change and waits for running stores; the lookup behind
+ * pciesw_sysfs_sync() does not find the files of a group (errors/clear),
+ * so stop waiting when the removal says it has begun.
+ */
+static void pciesw_child_sync(struct pciesw_child *child,
+			      struct device_attribute *attr)
+{
+	struct kernfs_node *kn;
+
+	kn = sysfs_break_active_protection(&child->dev.kobj, &attr->attr);
+	pciesw_switch_sync_unless(child->sw, &child->removing);
+	if (kn)
+		sysfs_unbreak_active_protection(kn);
+}
 
 /* ---- ports ---- */
 
@@ -160,7 +178,7 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 		why = "the port is gone";
 	}
 	mutex_unlock(&child->sw->lock);
-	pciesw_sysfs_sync(dev, attr, child->sw);
+	pciesw_child_sync(child, attr);
 	if (IS_ERR(ep)) {
 		dev_err(dev, "ep_add: %s\n", why);
 		return PTR_ERR(ep);
@@ -191,7 +209,7 @@ static ssize_t ep_remove_store(struct device *dev,
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
-	pciesw_sysfs_sync(dev, attr, child->sw);
+	pciesw_child_sync(child, attr);
 	if (ret) {
 		dev_err(dev, "ep_remove: no endpoint on this port\n");
 		return ret;
@@ -293,7 +311,7 @@ static ssize_t errors_clear_store(struct device *dev,
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
-	pciesw_sysfs_sync(dev, attr, child->sw);
+	pciesw_child_sync(child, attr);
 	return ret ?: count;
 }
 
@@ -388,7 +406,7 @@ static ssize_t ber_store(struct device *dev, struct device_attribute *attr,
 	else
 		ret = -ENODEV;
 	mutex_unlock(&child->sw->lock);
-	pciesw_sysfs_sync(dev, attr, child->sw);
+	pciesw_child_sync(child, attr);
 	if (ret) {
 		if (why)
 			dev_err(dev, "ber: %s\n", why);
@@ -557,7 +575,7 @@ static ssize_t group_config_store(struct device *dev,
 		return ret;
 	ret = pciesw_group_set_config(g, cfg, &why);
 	mutex_unlock(&child->sw->lock);
-	pciesw_sysfs_sync(dev, attr, child->sw);
+	pciesw_child_sync(child, attr);
 	if (ret) {
 		dev_err(dev, "config: %s\n", why);
 		return ret;

@@ -5,9 +5,12 @@
  * to 30 s, until at least 10 dumps and 10 changes were made):
  *  - two writers re-bifurcate the same lane group (netlink and sysfs,
  *    alternating configs) while readers dump the ports and read the port
- *    attributes of sysfs: every dump is consistent (port ids 0..n-1, each
- *    group's ports tile the group in one of its allowed configs), every
- *    attribute well-formed, and afterwards the last config written is the
+ *    attributes of sysfs and a writer clears the ports' error counters
+ *    (a store in a group directory, whose port the re-bifurcation
+ *    removes): every dump is consistent (port ids 0..n-1, each group's
+ *    ports tile the group in one of its allowed configs), every attribute
+ *    well-formed, no store outlives its port's removal (a deadlock until
+ *    the test's timeout), and afterwards the last config written is the
  *    one both views show;
  *  - hot-plug and unplug (netlink and sysfs) and link operations racing
  *    with endpoint/port dumps and sysfs reads of ports and endpoints;
@@ -56,6 +59,7 @@ struct shared {
 	atomic_uint writes_nl, writes_sysfs, write_errs;
 	atomic_uint dumps, dumps_intr, dumps_bad, dump_errs;
 	atomic_uint reads, reads_bad, reads_gone;
+	atomic_uint stores;
 	atomic_uint hp_ops, hp_errs, link_ops;
 	atomic_uint max_dgrams;		/* of a port dump */
 	char bad[4][256];		/* the first problems seen */
@@ -367,6 +371,33 @@ static void *sysfs_reader(void *arg)
 	return NULL;
 }
 
+/*
+ * Clear the error counters of every port that may exist: errors/clear is
+ * in a group directory of the port, and a store on it waits for the views
+ * while the port's own removal may be queued ahead.
+ */
+static void *store_writer(void *arg)
+{
+	struct shared *sh = arg;
+	unsigned int port = 0;
+
+	while (!atomic_load(&sh->stop)) {
+		int err = port_write(sh->id, port, "errors/clear", "1\n");
+
+		if (!err) {
+			atomic_fetch_add(&sh->stores, 1);
+		} else if (err == -ENOENT || err == -ENODEV) {
+			atomic_fetch_add(&sh->reads_gone, 1);
+		} else {
+			report(sh, "port%u/errors/clear: %s", port,
+			       strerror(-err));
+			atomic_fetch_add(&sh->reads_bad, 1);
+		}
+		port = (port + 1) % 24;
+	}
+	return NULL;
+}
+
 /* Re-bifurcate sh->group through netlink, through the configs in @arg. */
 struct writer {
 	struct shared *sh;
@@ -549,25 +580,26 @@ TEST_F_TIMEOUT(groups, writers_and_readers, 90)
 	struct writer wn = { self->sh, false, variant->nl_cfgs };
 	struct writer ws = { self->sh, true, variant->sysfs_cfgs };
 	void *(*fn[])(void *) = { writer, writer, dumper, small_dumper,
-				  sysfs_reader };
-	void *arg[] = { &wn, &ws, self->sh, self->sh, self->sh };
+				  sysfs_reader, store_writer };
+	void *arg[] = { &wn, &ws, self->sh, self->sh, self->sh, self->sh };
 	struct shared *sh = self->sh;
 	struct tp_reply t;
 	char buf[32], why[256];
-	pthread_t th[5];
+	pthread_t th[6];
 
-	run_threads(th, 5, fn, arg, sh);
+	run_threads(th, 6, fn, arg, sh);
 	TH_LOG("writes %u netlink + %u sysfs (%u failed); dumps %u (%u interrupted, "
-	       "%u inconsistent, %u failed, up to %u datagrams); sysfs reads %u "
-	       "(%u gone, %u bad)",
+	       "%u inconsistent, %u failed, up to %u datagrams); sysfs reads %u, "
+	       "stores %u (%u gone, %u bad)",
 	       sh->writes_nl, sh->writes_sysfs, sh->write_errs, sh->dumps,
 	       sh->dumps_intr, sh->dumps_bad, sh->dump_errs, sh->max_dgrams,
-	       sh->reads, sh->reads_gone, sh->reads_bad);
+	       sh->reads, sh->stores, sh->reads_gone, sh->reads_bad);
 	NO_PROBLEMS(sh);
 	EXPECT_LT(0U, sh->writes_nl);
 	EXPECT_LT(0U, sh->writes_sysfs);
 	EXPECT_LT(0U, sh->dumps + sh->dumps_intr);
 	EXPECT_LT(0U, sh->reads);
+	EXPECT_LT(0U, sh->stores);
 	EXPECT_EQ(0U, sh->write_errs);
 	EXPECT_EQ(0U, sh->dumps_bad);
 	EXPECT_EQ(0U, sh->dump_errs);
