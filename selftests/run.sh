@@ -56,14 +56,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
 	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
 	   pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
-	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_soak)
-
-# Tests that run only when named (make fuzz).  pciesw_fuzz is out of the
-# default run until the deadlock it finds is fixed: a sysfs store on a
-# port waits for the event queue while the queue removes that port's
-# device and waits in kernfs_drain() for the store (6.12, seed
-# 1428699268466; see Documentation/testing.md).
-NAMED_TESTS=(pciesw_fuzz)
+	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak)
 
 # The tests of the PCI view itself: they keep it on in every plan.  On the
 # debug plan every other test runs without it, because creating and
@@ -126,7 +119,7 @@ for t in "${tests[@]:-${ALL_TESTS[@]}}"; do
 	t=${t##*/}
 	found=
 	for c in "$t" "$t.sh"; do
-		for a in "${ALL_TESTS[@]}" "${NAMED_TESTS[@]}"; do
+		for a in "${ALL_TESTS[@]}"; do
 			[[ $a == "$c" ]] && found=$a
 		done
 	done
