@@ -10,7 +10,10 @@
 # file read into gpu0 with O_DIRECT (switchctl gds read) reads back
 # identically through mmap with 0 upstream bytes, ACS redirect doubles it
 # on the upstream port, host-p2p off fails it with EIO and an
-# acs-violation on the drive's port (gds check says so); an injected
+# acs-violation on the drive's port (gds check says so); bad input
+# (misaligned O_DIRECT: EINVAL, past the end: ENOSPC / end of device,
+# another switch's GPU window: the host path, the GPU unplugged under a
+# read into its window: the read fails, the drive works on); an injected
 # uncorrectable error fails exactly one request; a disabled link makes
 # I/O wait (EIO after blk_timeout_ms, success once it is back); ep del of
 # the mounted drive: EIO, umount works; an md RAID1 over two drives
@@ -18,7 +21,7 @@
 # disappears and a hot reset brings a new one.  The kernel log stays
 # clean (qemu-run checks it).  Reduced (debug plan): no md.
 # Needs mkfs.ext4, mkfs.xfs, fio, mdadm, lsblk, blkdiscard
-# (scripts/deps.sh).  Uses switch id 72.
+# (scripts/deps.sh).  Uses switch ids 72 and 73.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/switchctl_lib.sh"
@@ -158,8 +161,57 @@ check "acs-violation on the drive's port" eval '((J > 0))'
 sc switch set $ID host-p2p on
 sc port set $ID 1 acs off
 
-# --- errors and the link on nvme0 (port 2) -------------------------------
+# --- bad input -------------------------------------------------------------
 D0=/dev/${SW}n0
+dd if=$D3 of=/dev/null bs=512 count=1 iflag=direct status=none 2>"$T_TMP/e"
+check_eq "misaligned O_DIRECT (512 B on the 4Kn drive): EINVAL" \
+	"Invalid argument" "$(grep -o 'Invalid argument' "$T_TMP/e")"
+dd if=/dev/zero of=$D3 bs=4k count=1 seek=$((64 << 8)) oflag=direct \
+	status=none 2>"$T_TMP/e"
+check_eq "a write past the end: ENOSPC" "No space left on device" \
+	"$(grep -o 'No space left on device' "$T_TMP/e")"
+R=$(dd if=$D3 bs=4k count=1 skip=$((64 << 8)) iflag=direct status=none | wc -c)
+check_eq "a read past the end: nothing (end of device)" 0 "$R"
+# a GPU window of another switch is host memory to this one (pciesw(4))
+wr "$PCIESW_BUS/new_device" "$((ID + 1)) tiny8" ||
+	bail "new_device $((ID + 1)) tiny8: $W_ERR"
+settled pciesw$((ID + 1)) || diag "pciesw$((ID + 1)) did not settle"
+sc ep show -j $((ID + 1)) nvme0
+jnum port-id; OTHER_PORT=$J
+sc_ok "the other switch's nvme0 out" ep del $((ID + 1)) nvme0
+sc_ok "a GPU on the other switch" ep add $((ID + 1)) "$OTHER_PORT" gpu size 16M
+sc ep show -j $((ID + 1)) gpu0
+jnum ep-id; OTHER_GPU=$J
+sc errors clear $ID
+sc gds read -j "$MNT/f" gpu0 --switch $((ID + 1))
+check_eq "gds read into another switch's GPU: done" 0 "$RC" || diag "$ERR"
+counter 0 egress-posted-bytes
+check_eq "... through the drive's switch's upstream port (the host path)" \
+	$((4 << 20)) "$J"
+check "... the other GPU's window holds the file (mmap)" \
+	"$PCIESW_TOOL" window-cmp /dev/pciesw$((ID + 1)) "$OTHER_GPU" 0 "$T_TMP/r4"
+wr "$PCIESW_BUS/del_device" $((ID + 1)) ||
+	fail "del_device $((ID + 1)): $W_ERR"
+# gpu0 unplugged under a paced read into its window: the read fails, the
+# drive and the kernel are fine (a slow link makes the read take ~1 s)
+sc_ok "pacing on" switch set $ID pacing on
+sc_ok "nvme0 at gen1 x1" port set $ID 2 speed gen1 failed-lanes 0xe
+( "$SWITCHCTL" gds read /dev/${SW}n0 gpu0 --size 256M >"$T_TMP/o" 2>&1
+  echo $? >"$T_TMP/rc" ) &
+nap 0.2
+sc_ok "ep del gpu0 under the read" ep del $ID gpu0
+wait
+rd "$T_TMP/rc"
+check_eq "the read into the unplugged window fails (exit 1)" 1 "$R" ||
+	diag "$(cat "$T_TMP/o")"
+diag "gds read: $(tail -n1 "$T_TMP/o")"
+sc_ok "pacing off" switch set $ID pacing off
+sc_ok "nvme0 back at full width" port set $ID 2 speed gen5 failed-lanes none
+sc_ok "a GPU back on port 1" ep add $ID 1 gpu
+check "nvme0 reads after it" \
+	dd if=$D0 of=/dev/null bs=1M count=4 iflag=direct status=none
+
+# --- errors and the link on nvme0 (port 2) -------------------------------
 echo 300 >/sys/module/pciesw/parameters/blk_timeout_ms
 sc inject $ID 2 poisoned-tlp
 check "uncorrectable error: the next read fails" \
