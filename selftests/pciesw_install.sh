@@ -8,7 +8,8 @@
 # udev rules and the systemd unit in place and creates group pciesw; then
 # modprobe pciesw, and systemd-udevd (started by the test, the distribution's
 # rules plus the installed ones, module autoloading masked) gives
-# /dev/pciesw0 group pciesw mode 0660, so a user in group pciesw runs
+# /dev/pciesw0 group pciesw mode 0660 and the drives' disks their
+# by-uuid, by-label and (PCI view on) by-path links, so a user in group pciesw runs
 # "switchctl dma copy" (and nobody cannot); the example uevent rule logs a
 # link-down through logger (to a /dev/log sink of the test); pciesw-journal
 # sends structured journal entries (to a stand-in journald socket) and
@@ -116,6 +117,22 @@ udevadm settle --timeout=60
 R=$(stat -c '%G %a' /dev/pciesw0 2>&1)
 check_eq "/dev/pciesw0 is group pciesw, mode 660 (60-pciesw.rules)" "pciesw 660" "$R" ||
 	diag "$(cat "$T_TMP/udevd.log")"
+# the drives' disks get the persistent links nvme disks get (60-pciesw.rules)
+UUID=7a1b3c4d-0e5f-4a6b-8c7d-9e0f1a2b3c4d
+R=$(mkfs.ext4 -q -F -U $UUID -L pciesw-test /dev/pciesw0n0 2>&1)
+check_eq "mkfs.ext4 on pciesw0n0" 0 "$?" || diag "$R"
+udevadm settle --timeout=60
+R=$(readlink -f /dev/disk/by-uuid/$UUID)
+check_eq "/dev/disk/by-uuid/$UUID -> pciesw0n0" /dev/pciesw0n0 "$R"
+R=$(readlink -f /dev/disk/by-label/pciesw-test)
+check_eq "/dev/disk/by-label/pciesw-test -> pciesw0n0" /dev/pciesw0n0 "$R"
+if [[ $(cat "$PCIESW_DEVS/pciesw0/pci_view") == 1 ]]; then
+	pf=$(readlink -f /sys/block/pciesw0n0/device)
+	R=$(readlink -f "/dev/disk/by-path/pci-${pf##*/}")
+	check_eq "/dev/disk/by-path/pci-${pf##*/} -> pciesw0n0 (the PCI view)" \
+		/dev/pciesw0n0 "$R" || diag "$(ls -l /dev/disk/by-path 2>&1)"
+fi
+wipefs -q -a /dev/pciesw0n0
 R=$(setpriv --reuid="$USER_NAME" --regid=nogroup --init-groups \
 	/usr/local/bin/switchctl dma copy pciesw0 nvme0 gpu0 --size 1M 2>&1)
 check_eq "switchctl dma copy as $USER_NAME (group pciesw, not root)" 0 "$?" || diag "$R"

@@ -161,7 +161,8 @@ unload() {
 # The tests of the block view: the others run with blk=0 in every plan,
 # since making and removing a disk for every NVMe drive of every card they
 # create costs time (16 disks a pex89144) and finds nothing these do not.
-BLK_TESTS=(pciesw_block.sh)
+# pciesw_install.sh checks the udev links of the disks.
+BLK_TESTS=(pciesw_block.sh pciesw_install.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {
