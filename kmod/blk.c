@@ -4,7 +4,10 @@
  * is the drive's memory window (mem.c), the same bytes the DMA engine and
  * mmap of /dev/pcieswN see.  Modelled on drivers/block/null_blk and brd.c:
  * requests are served inline from the sparse page store, a discard or
- * write-zeroes gives the window's pages back.
+ * write-zeroes gives the window's pages back.  A write's new pages are
+ * charged to the memory cgroup of its bio (pciesw_blk_memcg_enter()); past
+ * the module's mem_limit_mb (mem.c) a write fails with BLK_STS_NOSPC
+ * (ENOSPC), what was written before it in the request staying written.
  *
  * Names: pcieswSnI for NVMe drive nvmeI of switch S (partitions pcieswSnIpP),
  * stable for a switch and endpoint and apart from the nvme driver's nvmeCnN.
@@ -42,11 +45,13 @@
  * a paced transfer; the hardware queues are blocking (BLK_MQ_F_BLOCKING).
  */
 
+#include <linux/blk-cgroup.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/highmem.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
@@ -296,8 +301,9 @@ static blk_status_t pciesw_blk_copy(struct pciesw_blk_disk *d, bool write,
 		n = min_t(unsigned int, n, PAGE_SIZE - bo);
 		if (write) {
 			wp = pciesw_mem_get_page_alloc(d->mem, idx);
+			/* the module's mem_limit_mb: NOSPC; no memory */
 			if (IS_ERR(wp))
-				return BLK_STS_RESOURCE;
+				return errno_to_blk_status(PTR_ERR(wp));
 		} else {
 			wp = pciesw_mem_get_page(d->mem, idx);
 		}
@@ -325,10 +331,15 @@ static blk_status_t pciesw_blk_copy(struct pciesw_blk_disk *d, bool write,
 	return BLK_STS_OK;
 }
 
-/* Discard and write-zeroes: whole pages go, the edges are zeroed. */
+/*
+ * Discard and write-zeroes: whole pages go (and the mappings of them
+ * through /dev/pcieswN, which would keep showing the old data), the edges
+ * are zeroed.
+ */
 static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
 				    u64 len)
 {
+	struct pciesw_dev *pdev = pciesw_dev_of(d->sw);
 	u64 end = pos + len;
 
 	while (pos < end) {
@@ -340,7 +351,10 @@ static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
 		if (!po && n == PAGE_SIZE) {
 			u64 pages = (end - pos) >> PAGE_SHIFT;
 
-			pciesw_mem_discard(d->mem, pos >> PAGE_SHIFT, pages);
+			if (pciesw_mem_discard(d->mem, pos >> PAGE_SHIFT,
+					       pages) && pdev)
+				pciesw_chardev_zap(pdev, d->ep_id, pos,
+						   pages << PAGE_SHIFT);
 			pos += pages << PAGE_SHIFT;
 			continue;
 		}
@@ -405,6 +419,39 @@ static int pciesw_blk_route(struct pciesw_blk_disk *d,
 out:
 	mutex_unlock(&sw->lock);
 	return err;
+}
+
+/*
+ * The pages a write makes are charged to the memory cgroup of the bio's
+ * blkcg (the submitter's; for writeback, the dirtier's), as loop.c
+ * charges its worker's allocations; without blk-cgroup, to the current
+ * task's.  Returns the css to give to pciesw_blk_memcg_exit().
+ */
+static struct cgroup_subsys_state *
+pciesw_blk_memcg_enter(struct request *rq, struct mem_cgroup **old)
+{
+	struct cgroup_subsys_state *css = NULL;
+
+#if IS_ENABLED(CONFIG_BLK_CGROUP) && IS_ENABLED(CONFIG_MEMCG)
+	struct cgroup_subsys_state *blkcg = NULL;
+
+	if (rq->bio)
+		blkcg = bio_blkcg_css(rq->bio);
+	if (blkcg)
+		css = cgroup_get_e_css(blkcg->cgroup, &memory_cgrp_subsys);
+	if (css)
+		*old = set_active_memcg(mem_cgroup_from_css(css));
+#endif
+	return css;
+}
+
+static void pciesw_blk_memcg_exit(struct cgroup_subsys_state *css,
+				  struct mem_cgroup *old)
+{
+	if (css) {
+		set_active_memcg(old);
+		css_put(css);
+	}
 }
 
 static blk_status_t pciesw_blk_rw(struct pciesw_blk_disk *d,
@@ -483,6 +530,8 @@ static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	enum req_op op = req_op(rq);
 	u64 len = blk_rq_bytes(rq), end = 0;
 	struct pciesw_blk_xfer x = { .write = op == REQ_OP_WRITE };
+	struct cgroup_subsys_state *css;
+	struct mem_cgroup *old_memcg = NULL;
 	bool paced = false;
 	blk_status_t st;
 	u32 peer_id = 0;
@@ -531,8 +580,12 @@ start:
 	}
 	switch (op) {
 	case REQ_OP_READ:
-	case REQ_OP_WRITE:
 		st = pciesw_blk_rw(d, rq, &x);
+		break;
+	case REQ_OP_WRITE:
+		css = pciesw_blk_memcg_enter(rq, &old_memcg);
+		st = pciesw_blk_rw(d, rq, &x);
+		pciesw_blk_memcg_exit(css, old_memcg);
 		break;
 	case REQ_OP_FLUSH:
 		/* the window is the medium: nothing is cached */

@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
+#include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/pseudo_fs.h>
 #include <linux/slab.h>
@@ -98,6 +99,17 @@ void pciesw_chardev_revoke(struct pciesw_dev *pdev, u32 ep_id, bool all)
 		unmap_mapping_range(pdev->inode->i_mapping,
 				    (loff_t)ep_id << PCIESW_MAP_SHIFT,
 				    PCIESW_MEM_MAX, 1);
+}
+
+/*
+ * Zap the mappings of @len bytes at @off of endpoint @ep_id's window: a
+ * discard took their pages out (after pciesw_mem_discard(), so that no
+ * fault maps one again); the next access faults in the window's page.
+ */
+void pciesw_chardev_zap(struct pciesw_dev *pdev, u32 ep_id, u64 off, u64 len)
+{
+	unmap_mapping_range(pdev->inode->i_mapping,
+			    ((loff_t)ep_id << PCIESW_MAP_SHIFT) + off, len, 1);
 }
 
 /**
@@ -255,6 +267,56 @@ out:
 	return err;
 }
 
+/*
+ * Give a range of an endpoint's window back (PCIESW_IOC_EP_DISCARD): its
+ * pages are freed and every mapping of the range zapped, so that it reads
+ * as zeros everywhere.  Writes the window: a file open for writing.
+ */
+static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
+				    struct file *file,
+				    struct pciesw_ep_discard __user *uarg)
+{
+	struct pciesw_switch *sw = cf->pdev->sw;
+	struct pciesw_ep_discard dis;
+	struct pciesw_endpoint *ep;
+	struct pciesw_mem *mem = NULL;
+	u64 end;
+	long err = 0;
+
+	if (copy_from_user(&dis, uarg, sizeof(dis)))
+		return -EFAULT;
+	if (dis.size != sizeof(dis) || dis.flags || dis.reserved0 ||
+	    dis.freed || memchr_inv(dis.reserved, 0, sizeof(dis.reserved)) ||
+	    !dis.len || !IS_ALIGNED(dis.offset, PAGE_SIZE) ||
+	    !IS_ALIGNED(dis.len, PAGE_SIZE))
+		return -EINVAL;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (check_add_overflow(dis.offset, dis.len, &end))
+		return -EOVERFLOW;
+
+	mutex_lock(&sw->lock);
+	ep = sw->dead ? NULL : pciesw_ep_find(sw, dis.ep_id);
+	if (!ep)
+		err = sw->dead ? -ENODEV : -ENOENT;
+	else if (end > ep->mem_size)
+		err = -ERANGE;
+	else
+		mem = pciesw_mem_get(ep->mem);
+	mutex_unlock(&sw->lock);
+	if (err)
+		return err;
+
+	dis.freed = pciesw_mem_discard(mem, dis.offset >> PAGE_SHIFT,
+				       dis.len >> PAGE_SHIFT);
+	pciesw_mem_put(mem);
+	/* after the discard: no fault maps a page it took out (mem.c) */
+	pciesw_chardev_zap(cf->pdev, dis.ep_id, dis.offset, dis.len);
+	if (put_user(dis.freed, &uarg->freed))
+		return -EFAULT;
+	return 0;
+}
+
 static long pciesw_chardev_ioctl(struct file *file, unsigned int cmd,
 				 unsigned long arg)
 {
@@ -268,6 +330,8 @@ static long pciesw_chardev_ioctl(struct file *file, unsigned int cmd,
 		return pciesw_ioctl_ep_map(cf->pdev->sw, uarg);
 	case PCIESW_IOC_DMA_SUBMIT:
 		return pciesw_ioctl_dma_submit(cf, uarg);
+	case PCIESW_IOC_EP_DISCARD:
+		return pciesw_ioctl_ep_discard(cf, file, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -322,13 +386,19 @@ static vm_fault_t pciesw_vm_fault(struct vm_fault *vmf)
 	if (vmf->pgoff >> shift != vma->vm_pgoff >> shift ||
 	    pciesw_mem_gone(mem))
 		return VM_FAULT_SIGBUS;
-	/* referenced: a discard of the window cannot free it under us */
-	page = pciesw_mem_get_page_alloc(mem, vmf->pgoff & (BIT(shift) - 1));
+	/*
+	 * referenced: a discard of the window cannot free it under us;
+	 * locked: nor leave it mapped (pciesw_mem_discard())
+	 */
+	page = pciesw_mem_fault_page(mem, vmf->pgoff & (BIT(shift) - 1));
+	/*
+	 * as shmem: the memory cgroup's limit (-ENOMEM) is VM_FAULT_OOM,
+	 * the module's limit (-ENOSPC, a full tmpfs) SIGBUS
+	 */
 	if (IS_ERR(page))
-		return PTR_ERR(page) == -ENOMEM ? VM_FAULT_OOM :
-						  VM_FAULT_SIGBUS;
+		return vmf_error(PTR_ERR(page));
 	vmf->page = page;
-	return 0;
+	return VM_FAULT_LOCKED;
 }
 
 static const struct vm_operations_struct pciesw_vm_ops = {

@@ -132,6 +132,7 @@ dev_t pciesw_chardev_devt(u32 id);
 int pciesw_chardev_add(struct pciesw_dev *pdev);
 void pciesw_chardev_put(struct pciesw_dev *pdev);
 void pciesw_chardev_revoke(struct pciesw_dev *pdev, u32 ep_id, bool all);
+void pciesw_chardev_zap(struct pciesw_dev *pdev, u32 ep_id, u64 off, u64 len);
 
 /* hwmon.c */
 int pciesw_hwmon_add(struct pciesw_dev *pdev);

@@ -15,8 +15,11 @@
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/pagemap.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 #include <linux/xarray.h>
 
 #include "pciesw.h"
@@ -32,6 +35,86 @@
 static DEFINE_XARRAY(pciesw_mem_pfns);
 /* pages in pciesw_mem_pfns: lookups cost nothing while there are none */
 static atomic_long_t pciesw_mem_nr_tagged = ATOMIC_LONG_INIT(0);
+
+/* resident pages of all stores of the module, at most the limit */
+static atomic_long_t pciesw_mem_nr_pages = ATOMIC_LONG_INIT(0);
+/* mem_limit_mb: MiB, 0 for the default (half of RAM); read locklessly */
+static unsigned long pciesw_mem_limit_mb;
+
+/* The limit in pages. */
+static unsigned long pciesw_mem_limit_pages(void)
+{
+	unsigned long mb = READ_ONCE(pciesw_mem_limit_mb);
+
+	if (!mb)
+		return totalram_pages() / 2;
+	if (mb > ULONG_MAX >> (20 - PAGE_SHIFT))
+		return ULONG_MAX;
+	return mb << (20 - PAGE_SHIFT);
+}
+
+static int pciesw_mem_limit_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long mb;
+	int err = kstrtoul(val, 0, &mb);
+
+	if (err)
+		return err;
+	WRITE_ONCE(pciesw_mem_limit_mb, mb);
+	return 0;
+}
+
+/* What is in force, in MiB: the default shows as its value. */
+static int pciesw_mem_limit_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  pciesw_mem_limit_pages() >> (20 - PAGE_SHIFT));
+}
+
+static const struct kernel_param_ops pciesw_mem_limit_ops = {
+	.set = pciesw_mem_limit_set,
+	.get = pciesw_mem_limit_get,
+};
+module_param_cb(mem_limit_mb, &pciesw_mem_limit_ops, NULL, 0644);
+MODULE_PARM_DESC(mem_limit_mb,
+		 "Most resident memory of all endpoint windows together, MiB; 0: half of RAM (default); reads the limit in force");
+
+/* mem_resident: read only, bytes of all windows */
+static int pciesw_mem_resident_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
+static int pciesw_mem_resident_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  (u64)atomic_long_read(&pciesw_mem_nr_pages) <<
+			  PAGE_SHIFT);
+}
+
+static const struct kernel_param_ops pciesw_mem_resident_ops = {
+	.set = pciesw_mem_resident_set,
+	.get = pciesw_mem_resident_get,
+};
+module_param_cb(mem_resident, &pciesw_mem_resident_ops, NULL, 0444);
+MODULE_PARM_DESC(mem_resident,
+		 "Bytes resident in all endpoint windows together (read only)");
+
+/* Count one more resident page, unless the module's limit is reached. */
+static bool pciesw_mem_charge(void)
+{
+	if (atomic_long_inc_return(&pciesw_mem_nr_pages) <=
+	    pciesw_mem_limit_pages())
+		return true;
+	atomic_long_dec(&pciesw_mem_nr_pages);
+	return false;
+}
+
+static void pciesw_mem_uncharge(void)
+{
+	atomic_long_dec(&pciesw_mem_nr_pages);
+}
 
 /**
  * struct pciesw_mem - the pages of one memory window
@@ -69,7 +152,8 @@ struct pciesw_mem *pciesw_mem_create(u64 size)
 	kref_init(&mem->refs);
 	mem->size = size;
 	atomic64_set(&mem->resident, 0);
-	xa_init(&mem->pages);
+	/* the index's nodes are charged as the page cache's are */
+	xa_init_flags(&mem->pages, XA_FLAGS_ACCOUNT);
 	return mem;
 }
 
@@ -102,6 +186,7 @@ static void pciesw_mem_release(struct kref *kref)
 	/* pages still mapped or pinned somewhere keep their own reference */
 	xa_for_each(&mem->pages, idx, page) {
 		pciesw_mem_untag(mem, page);
+		pciesw_mem_uncharge();
 		put_page(page);
 	}
 	xa_destroy(&mem->pages);
@@ -173,7 +258,8 @@ bool pciesw_mem_gone(const struct pciesw_mem *mem)
  * the PAGE_SIZE bytes at @fill (then *@filled is set: nothing is left to
  * copy), or zeroed.  A new page is complete before it is published, so
  * nobody ever sees it uninitialised; racing allocators agree on one page
- * through xa_cmpxchg().
+ * through xa_cmpxchg().  -ENOSPC past the module's limit, -ENOMEM when
+ * the page or its charge to the current memory cgroup fails.
  */
 struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
 				  const void *fill, bool *filled)
@@ -188,10 +274,18 @@ struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
 	if (page)
 		return page;
 
-	/* user mappings get these pages too: highmem-able, not movable */
-	page = alloc_page(GFP_HIGHUSER | (fill ? 0 : __GFP_ZERO));
-	if (!page)
+	if (!pciesw_mem_charge())
+		return ERR_PTR(-ENOSPC);
+	/*
+	 * user mappings get these pages too: highmem-able, not movable;
+	 * charged to the memory cgroup of who makes them exist
+	 */
+	page = alloc_page(GFP_HIGHUSER | __GFP_ACCOUNT |
+			  (fill ? 0 : __GFP_ZERO));
+	if (!page) {
+		pciesw_mem_uncharge();
 		return ERR_PTR(-ENOMEM);
+	}
 	if (fill) {
 		void *d = kmap_local_page(page);
 
@@ -206,6 +300,7 @@ struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
 
 		if (err) {
 			__free_page(page);
+			pciesw_mem_uncharge();
 			return ERR_PTR(err);
 		}
 		atomic_long_inc(&pciesw_mem_nr_tagged);
@@ -214,6 +309,7 @@ struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
 	if (unlikely(cur)) {
 		pciesw_mem_untag(mem, page);
 		__free_page(page);
+		pciesw_mem_uncharge();
 		return xa_is_err(cur) ? ERR_PTR(xa_err(cur)) : cur;
 	}
 	atomic64_inc(&mem->resident);
@@ -287,13 +383,20 @@ struct page *pciesw_mem_get_page_alloc(struct pciesw_mem *mem, pgoff_t idx)
  * @idx: first page index
  * @nr: pages
  *
- * Their memory is given back (resident drops); holders of a reference
- * from pciesw_mem_get_page() keep theirs until they put it.
+ * Their memory is given back (resident drops, the memory cgroup's charge
+ * with the last reference); holders of a reference from
+ * pciesw_mem_get_page() keep theirs until they put it.  A fault of a
+ * mapping that found a page maps it with the page locked
+ * (pciesw_mem_fault_page()): waiting for the lock here means that no
+ * fault maps a discarded page once this returns, so that the caller's
+ * unmap_mapping_range() of the range leaves no mapping of one behind.
+ * Returns the bytes given back.  Sleeps.
  */
-void pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
+u64 pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
 {
 	pgoff_t last = min_t(u64, idx + nr, mem->size >> PAGE_SHIFT);
 	struct page *page;
+	u64 freed = 0;
 
 	for (; idx < last; idx++) {
 		page = xa_erase(&mem->pages, idx);
@@ -301,9 +404,41 @@ void pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
 			continue;
 		pciesw_mem_untag(mem, page);
 		atomic64_dec(&mem->resident);
+		pciesw_mem_uncharge();
+		/* a fault that found it before the erase has mapped it */
+		lock_page(page);
+		unlock_page(page);
 		put_page(page);
+		freed += PAGE_SIZE;
 		if (need_resched())
 			cond_resched();
+	}
+	return freed;
+}
+
+/**
+ * pciesw_mem_fault_page - the page at @idx for a fault of a mapping
+ * @mem: the store
+ * @idx: page index
+ *
+ * Made if need be, referenced and locked (VM_FAULT_LOCKED), and still the
+ * store's page at @idx when it was locked: a discard that took it out
+ * waits for the lock (pciesw_mem_discard()), then zaps the mappings.  An
+ * ERR_PTR as pciesw_mem_page_fill().
+ */
+struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, pgoff_t idx)
+{
+	struct page *page;
+
+	for (;;) {
+		page = pciesw_mem_get_page_alloc(mem, idx);
+		if (IS_ERR(page))
+			return page;
+		lock_page(page);
+		if (likely(xa_load(&mem->pages, idx) == page))
+			return page;
+		unlock_page(page);
+		put_page(page);
 	}
 }
 

@@ -225,4 +225,40 @@ struct pciesw_dma_completion {
 
 #define PCIESW_IOC_DMA_SUBMIT	_IOWR(PCIESW_IOC_MAGIC, 0x02, struct pciesw_dma_submit)
 
+/**
+ * struct pciesw_ep_discard - give a range of a memory window back
+ * @size: in: sizeof(struct pciesw_ep_discard); anything else is refused
+ * @flags: in: must be 0
+ * @ep_id: in: the endpoint
+ * @reserved0: in: must be 0
+ * @offset: in: first byte of the range in the window, page-aligned
+ * @len: in: bytes, page-aligned, not 0
+ * @freed: in: must be 0; out: resident bytes the range gave back
+ * @reserved: in: must be 0
+ *
+ * PCIESW_IOC_EP_DISCARD frees the pages of the range (what
+ * fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) does to a file,
+ * which a character device cannot offer): the range reads as zeros again
+ * through every mapping, DMA and the block device, its memory leaves
+ * mem_resident (of the endpoint and of the module) and the memory cgroup
+ * it was charged to.  Every mapping of the range is zapped (the next
+ * access faults in a zero page); DMA running on the range at the same time
+ * may or may not see its bytes survive.  Needs a file open for writing
+ * (EBADF).  Errors: EINVAL (size, flags, reserved, unaligned or empty
+ * range), EOVERFLOW (offset + len wraps), ERANGE (beyond the window),
+ * ENOENT (no such endpoint), ENODEV (the switch was removed).
+ */
+struct pciesw_ep_discard {
+	__u32 size;
+	__u32 flags;
+	__u32 ep_id;
+	__u32 reserved0;
+	__u64 offset;
+	__u64 len;
+	__u64 freed;
+	__u64 reserved[3];
+};
+
+#define PCIESW_IOC_EP_DISCARD	_IOWR(PCIESW_IOC_MAGIC, 0x03, struct pciesw_ep_discard)
+
 #endif /* _UAPI_LINUX_PCIESW_H */
