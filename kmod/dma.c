@@ -162,6 +162,8 @@ void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x)
 		x->dst.mem = NULL;
 	}
 	pciesw_dma_unpin(x);
+	mem_cgroup_put(x->memcg);
+	x->memcg = NULL;
 }
 
 /*
@@ -282,7 +284,8 @@ static void pciesw_dma_pace(struct pciesw_dma_chan *chan,
  * The page walk of every transfer: move bytes from @src to @dst until
  * *@done reaches @until, no piece spanning a page of either side, both
  * sides' offsets and *@done advanced by what was moved.  Returns
- * PCIESW_DMA_STATUS_NOMEM when a destination page could not be made.
+ * PCIESW_DMA_STATUS_NOMEM when a destination page could not be made (the
+ * module's mem_limit_mb, the memory cgroup's limit, or no memory).
  * The engine runs it chunk by chunk; so does the bench hook, without the
  * engine around it (pciesw_dma_bench_run()).
  */
@@ -392,6 +395,7 @@ static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 
 	while (done < x->len) {
 		u64 chunk_end = min_t(u64, x->len, done + PCIESW_DMA_CHUNK);
+		struct mem_cgroup *old;
 		u64 first = done;
 		u32 status;
 
@@ -400,8 +404,11 @@ static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 		/* a link on the way went down: what moved so far stays */
 		if (pciesw_dma_link_lost(x))
 			return PCIESW_DMA_STATUS_LINK_DOWN;
+		/* the pages it makes are the submitter's, not the worker's */
+		old = set_active_memcg(x->memcg);
 		status = pciesw_dma_copy_pages(&x->src, &x->dst, &done,
 					       chunk_end);
+		set_active_memcg(old);
 		x->comp.bytes = done;
 		pciesw_dma_account(sw, x, done - first);
 		if (status != PCIESW_DMA_STATUS_OK)

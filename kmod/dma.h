@@ -17,6 +17,7 @@
 #define _PCIESW_DMA_H
 
 #include <linux/list.h>
+#include <linux/memcontrol.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -30,12 +31,15 @@
  * @nr_pages: entries of @pages
  * @off: endpoint: offset in the window; host: offset from the start of
  *	the first pinned page
+ * @mm: host memory: the submitter's mm (grabbed), whose pinned_vm counts
+ *	@pages against its RLIMIT_MEMLOCK
  */
 struct pciesw_dma_end {
 	struct pciesw_mem *mem;
 	struct page **pages;
 	unsigned long nr_pages;
 	u64 off;
+	struct mm_struct *mm;
 };
 
 /**
@@ -50,6 +54,8 @@ struct pciesw_dma_end {
  * @route: its route, decided at submission
  * @link_downs: sw->link_downs when its route's links were last seen up
  * @comp: the completion record read() returns
+ * @memcg: the submitter's memory cgroup (referenced) when the destination
+ *	is an endpoint: the pages the transfer makes are charged to it
  */
 struct pciesw_dma_xfer {
 	struct list_head node;
@@ -61,6 +67,7 @@ struct pciesw_dma_xfer {
 	struct pciesw_route route;
 	int link_downs;
 	struct pciesw_dma_completion comp;
+	struct mem_cgroup *memcg;
 };
 
 /**

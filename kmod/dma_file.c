@@ -18,7 +18,9 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -216,6 +218,25 @@ ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 /* ---- host memory ---- */
 
 /*
+ * Host pages stay pinned behind queued work (seconds with pacing): long
+ * term pins, counted in the process's pinned_vm (VmPin) against its
+ * RLIMIT_MEMLOCK as RDMA's ib_umem_get() and io_uring's registered
+ * buffers count theirs; CAP_IPC_LOCK lifts the limit.  -ENOMEM past it,
+ * as theirs.
+ */
+static int pciesw_dma_charge_pinned(struct mm_struct *mm, unsigned long nr)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+
+	if ((u64)atomic64_add_return(nr, &mm->pinned_vm) > limit &&
+	    !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(nr, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * Pin the host buffer of one side: @addr, @len bytes (@addr + @len does
  * not wrap).
  */
@@ -225,17 +246,24 @@ static int pciesw_dma_pin(struct pciesw_dma_end *e, u64 addr, u64 len,
 	unsigned long first = addr >> PAGE_SHIFT;
 	unsigned long last = (addr + len - 1) >> PAGE_SHIFT;
 	unsigned long nr = last - first + 1, done = 0;
+	struct mm_struct *mm = current->mm;
 	int ret;
 
+	ret = pciesw_dma_charge_pinned(mm, nr);
+	if (ret)
+		return ret;
 	e->pages = kvmalloc_array(nr, sizeof(*e->pages), GFP_KERNEL);
-	if (!e->pages)
+	if (!e->pages) {
+		atomic64_sub(nr, &mm->pinned_vm);
 		return -ENOMEM;
+	}
 	while (done < nr) {
 		/* pin_user_pages_fast() takes an int count */
 		int want = min_t(unsigned long, nr - done, SZ_64K);
 
 		ret = pin_user_pages_fast((first + done) << PAGE_SHIFT, want,
-					  write ? FOLL_WRITE : 0,
+					  FOLL_LONGTERM |
+					  (write ? FOLL_WRITE : 0),
 					  e->pages + done);
 		if (ret <= 0)
 			break;
@@ -245,8 +273,11 @@ static int pciesw_dma_pin(struct pciesw_dma_end *e, u64 addr, u64 len,
 		unpin_user_pages(e->pages, done);
 		kvfree(e->pages);
 		e->pages = NULL;
+		atomic64_sub(nr, &mm->pinned_vm);
 		return -EFAULT;
 	}
+	mmgrab(mm);
+	e->mm = mm;
 	e->nr_pages = nr;
 	e->off = offset_in_page(addr);
 	return 0;
@@ -260,6 +291,9 @@ static void pciesw_dma_end_unpin(struct pciesw_dma_end *e, bool dirty)
 		unpin_user_pages_dirty_lock(e->pages, e->nr_pages, true);
 	else
 		unpin_user_pages(e->pages, e->nr_pages);
+	atomic64_sub(e->nr_pages, &e->mm->pinned_vm);
+	mmdrop(e->mm);
+	e->mm = NULL;
 	kvfree(e->pages);
 	e->pages = NULL;
 }
@@ -316,7 +350,7 @@ static int pciesw_dma_prepare(struct pciesw_dma_file *f,
 	x->src.off = d->src.addr;
 	x->dst.off = d->dst.addr;
 	if (!src_host && !dst_host)
-		return 0;
+		goto charge;
 
 	if (check_add_overflow(addr, d->len, &end))
 		return -EOVERFLOW;
@@ -334,8 +368,13 @@ static int pciesw_dma_prepare(struct pciesw_dma_file *f,
 		spin_lock(&f->lock);
 		f->pinned -= d->len;
 		spin_unlock(&f->lock);
+		return err;
 	}
-	return err;
+charge:
+	/* the endpoint pages it makes are charged to the submitter */
+	if (!dst_host)
+		x->memcg = get_mem_cgroup_from_mm(current->mm);
+	return 0;
 }
 
 /**
