@@ -240,7 +240,8 @@ fi
 # Reports begin with one of these. "Call Trace:" catches dump_stack() callers
 # that print no such header; the traces printed on purpose by fault injection
 # and by allocation-failure warnings (which tests provoke) do not count, nor
-# the trace that belongs to a line already reported. Not matched on purpose:
+# the trace that belongs to a line already reported; nor the OOM killer's
+# report (pciesw_mem's memcg test has a cgroup's memory.max stop a process). Not matched on purpose:
 # "lockdep" alone (the lockdep banner at boot) and "KASAN"/"UBSAN" without a
 # colon (the "KernelAddressSanitizer initialized" banner); their reports
 # start with "BUG:"/"WARNING:"/"UBSAN:".
@@ -253,7 +254,7 @@ problems=$(awk -v allow="$allow_re" '
 		state = 0	# 1: benign trace expected, 2: trace of a reported line
 	}
 	allow != "" && $0 ~ allow { next }
-	/FAULT_INJECTION: forcing a failure|page allocation failure:/ { state = 1; next }
+	/FAULT_INJECTION: forcing a failure|page allocation failure:|invoked oom-killer:/ { state = 1; next }
 	/Call Trace:/ {
 		if (state == 0) print FNR ": " $0
 		state = 0

@@ -5,7 +5,8 @@
 # path, with real clients: the disks of a card appear with their names,
 # parents, sizes and block sizes (lsblk; a 4Kn drive from ep add
 # block-size 4096); data written through the disk reads back, discard
-# gives the window's memory back; I/O is counted on the drive's and the
+# gives the window's memory back, a write past the module's mem_limit_mb
+# fails with ENOSPC until a discard makes room; I/O is counted on the drive's and the
 # upstream port; ext4 + fio --verify on one drive; XFS on another and a
 # file read into gpu0 with O_DIRECT (switchctl gds read) reads back
 # identically through mmap with 0 upstream bytes, ACS redirect doubles it
@@ -122,6 +123,25 @@ rd $PCIESW_DEVS/$SW-nvme3/mem_resident
 check_eq "blkdiscard: nothing resident" 0 "$R"
 dd if=$D3 of="$T_TMP/z" bs=1M count=1 iflag=direct status=none
 check "discarded blocks read as zeros" cmp -s -n 1048576 "$T_TMP/z" /dev/zero
+
+# --- the module's mem_limit_mb: a write past it fails with ENOSPC --------
+MP=/sys/module/pciesw/parameters
+rd $MP/mem_resident
+res=$R
+lim=$((res / 1048576 + 2))
+echo $lim >$MP/mem_limit_mb
+check "past mem_limit_mb: the write fails with ENOSPC" eval \
+	'! dd if="$T_TMP/r4" of=$D3 bs=1M oflag=direct status=none 2>"$T_TMP/err" &&
+	grep -q "No space left on device" "$T_TMP/err"'
+rd $MP/mem_resident
+check_eq "... with the windows filled up to the limit" $((lim << 20)) "$R"
+blkdiscard $D3
+rd $MP/mem_resident
+check_eq "blkdiscard gives the memory back" "$res" "$R"
+check "... and writes work again" \
+	dd if="$T_TMP/r4" of=$D3 bs=1M count=1 oflag=direct status=none
+echo 0 >$MP/mem_limit_mb
+blkdiscard $D3
 
 # --- XFS + fio --verify, GDS: a file into gpu0 ----------------------------
 GDS_PORT=4

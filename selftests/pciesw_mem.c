@@ -3,13 +3,20 @@
  * Endpoint memory windows through /dev/pcieswN: PCIESW_IOC_EP_MAP, mmap()
  * of a sparse 16 GiB GPU window, resident bytes, sharing between mappings
  * and processes, and an unplug or the switch's removal revoking every
- * mapping of the window (SIGBUS, touched pages too).
+ * mapping of the window (SIGBUS, touched pages too).  Memory accounting:
+ * PCIESW_IOC_EP_DISCARD (punch a hole), the module's mem_limit_mb (SIGBUS,
+ * DMA nomem, then room again after a discard), a cgroup v2 memory.max
+ * stopping a process that fills a 16 GiB window, and RLIMIT_MEMLOCK on
+ * the DMA engine's pinned host buffers.
  */
 #define _GNU_SOURCE		/* mremap() */
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 
 #include "pciesw_test.h"
@@ -74,11 +81,24 @@ FIXTURE_SETUP(mem)
 	self->page = sysconf(_SC_PAGESIZE);
 }
 
+#define MOD_PARAMS	"/sys/module/pciesw/parameters/"
+
 FIXTURE_TEARDOWN(mem)
 {
 	if (self->fd >= 0)
 		close(self->fd);
+	/* the limit a test lowered goes back to the default */
+	sysfs_write(MOD_PARAMS "mem_limit_mb", "0");
 	sw_del(MEM_ID);
+}
+
+static long long mod_param(const char *name)
+{
+	char buf[64];
+
+	if (sysfs_read(name, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 0);
 }
 
 TEST_F(mem, ep_map_ioctl)
@@ -296,6 +316,381 @@ TEST_F(mem, delete_switch_while_mapped)
 	EXPECT_EQ(0, munmap((void *)p, self->page));
 	close(self->fd);
 	self->fd = -1;
+}
+
+/* PCIESW_IOC_EP_DISCARD of @len bytes at @off: 0 or -errno, *freed set. */
+static int ep_discard(int fd, uint32_t ep_id, uint64_t off, uint64_t len,
+		      uint64_t *freed)
+{
+	struct pciesw_ep_discard d = {
+		.size = sizeof(d), .ep_id = ep_id, .offset = off, .len = len,
+	};
+
+	if (ioctl(fd, PCIESW_IOC_EP_DISCARD, &d))
+		return -errno;
+	if (freed)
+		*freed = d.freed;
+	return 0;
+}
+
+/*
+ * One DMA of @len bytes from @src to @dst; the completion's status, or
+ * -errno of the submission, or -ETIMEDOUT.
+ */
+static int dma1_once(int fd, struct pciesw_dma_loc src,
+		     struct pciesw_dma_loc dst, uint64_t len)
+{
+	struct pciesw_dma_desc d = { .src = src, .dst = dst, .len = len };
+	struct pciesw_dma_submit sub = {
+		.size = sizeof(sub), .desc_size = sizeof(d), .nr_descs = 1,
+		.descs = (uintptr_t)&d,
+	};
+	struct pciesw_dma_completion c;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	if (ioctl(fd, PCIESW_IOC_DMA_SUBMIT, &sub))
+		return -errno;
+	if (poll(&pfd, 1, tp_ms(10000)) != 1)
+		return -ETIMEDOUT;
+	if (read(fd, &c, sizeof(c)) != sizeof(c))
+		return -EIO;
+	return c.status;
+}
+
+/* dma1_once(), again while the new switch's links are still training */
+static int dma1(int fd, struct pciesw_dma_loc src, struct pciesw_dma_loc dst,
+		uint64_t len)
+{
+	struct tp_poll w;
+	int st;
+
+	tp_poll_start(&w, 10000);
+	do {
+		st = dma1_once(fd, src, dst, len);
+	} while (st == PCIESW_DMA_STATUS_LINK_DOWN && tp_poll_next(&w));
+	return st;
+}
+
+static struct pciesw_dma_loc loc_ep(uint32_t ep, uint64_t off)
+{
+	return (struct pciesw_dma_loc){ .ep_id = ep, .addr = off };
+}
+
+static struct pciesw_dma_loc loc_host(const void *p)
+{
+	return (struct pciesw_dma_loc){ .ep_id = PCIESW_DMA_HOST,
+					.addr = (uintptr_t)p };
+}
+
+/*
+ * A hole punched in a mapped window: the pages go (resident drops, of the
+ * endpoint and of the module), mapped ones read as zeros at once, the
+ * pages around keep their data; bad ranges and a read-only file refused.
+ */
+TEST_F(mem, discard_range)
+{
+	long gpu = ep_attr(MEM_ID, "gpu0", "id");
+	long pg = self->page, words = pg / 8;
+	long long mod0 = mod_param(MOD_PARAMS "mem_resident");
+	struct pciesw_ep_discard d = { 0 };
+	volatile uint64_t *p;
+	uint64_t freed = 1;
+	char dev[32];
+	int i, ro;
+
+	ASSERT_LE(0, gpu);
+	ASSERT_LE(0, mod0);
+	p = map_ep(self->fd, "gpu0", 0, 4 * pg, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	for (i = 0; i < 4; i++)
+		p[i * words] = pattern(i);
+	EXPECT_EQ(4 * pg, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	EXPECT_EQ(mod0 + 4 * pg, mod_param(MOD_PARAMS "mem_resident"));
+
+	ASSERT_EQ(0, ep_discard(self->fd, gpu, pg, 2 * pg, &freed));
+	EXPECT_EQ((uint64_t)(2 * pg), freed);
+	EXPECT_EQ(2 * pg, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	EXPECT_EQ(mod0 + 2 * pg, mod_param(MOD_PARAMS "mem_resident"));
+	/* the mapping sees the hole at once; the edges keep their data */
+	EXPECT_EQ(pattern(0), p[0]);
+	EXPECT_EQ(0ULL, p[words]);
+	EXPECT_EQ(0ULL, p[2 * words]);
+	EXPECT_EQ(pattern(3), p[3 * words]);
+	/* a hole nothing was in frees nothing; a write refills it */
+	ASSERT_EQ(0, ep_discard(self->fd, gpu, 16 * GiB - 4 * pg, 4 * pg,
+				&freed));
+	EXPECT_EQ(0ULL, freed);
+	p[words] = 5;
+	EXPECT_EQ(5ULL, p[words]);
+	/* the reads of the hole above backed its two pages again */
+	EXPECT_EQ(4 * pg, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+
+	EXPECT_EQ(-EINVAL, ep_discard(self->fd, gpu, 1, pg, NULL));
+	EXPECT_EQ(-EINVAL, ep_discard(self->fd, gpu, 0, pg + 1, NULL));
+	EXPECT_EQ(-EINVAL, ep_discard(self->fd, gpu, 0, 0, NULL));
+	EXPECT_EQ(-EOVERFLOW, ep_discard(self->fd, gpu, -(uint64_t)pg,
+					 2 * pg, NULL));
+	EXPECT_EQ(-ERANGE, ep_discard(self->fd, gpu, 16 * GiB, pg, NULL));
+	EXPECT_EQ(-ERANGE, ep_discard(self->fd, gpu, 0, 16 * GiB + pg, NULL));
+	EXPECT_EQ(-ENOENT, ep_discard(self->fd, 4000, 0, pg, NULL));
+	d.ep_id = gpu;
+	d.len = pg;
+	d.size = sizeof(d) - 8;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_DISCARD, &d));
+	EXPECT_EQ(EINVAL, errno);
+	d.size = sizeof(d);
+	d.reserved[2] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_DISCARD, &d));
+	EXPECT_EQ(EINVAL, errno);
+	d.reserved[2] = 0;
+	d.freed = 1;	/* an output */
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_DISCARD, &d));
+	EXPECT_EQ(EINVAL, errno);
+	snprintf(dev, sizeof(dev), "/dev/pciesw%u", MEM_ID);
+	ro = open(dev, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, ro);
+	EXPECT_EQ(-EBADF, ep_discard(ro, gpu, 0, pg, NULL));
+	close(ro);
+	EXPECT_EQ(pattern(0), p[0]);
+	EXPECT_EQ(0, munmap((void *)p, 4 * pg));
+}
+
+/*
+ * The module's limit on resident endpoint memory: past it a fault of a
+ * mapping gets SIGBUS and a DMA into a window completes with nomem; a
+ * discard makes room again.
+ */
+TEST_F(mem, module_limit)
+{
+	long long lim0 = mod_param(MOD_PARAMS "mem_limit_mb");
+	long long res = mod_param(MOD_PARAMS "mem_resident");
+	long gpu = ep_attr(MEM_ID, "gpu0", "id");
+	long pg = self->page, words = pg / 8, i;
+	long long lim, room;
+	volatile uint64_t *p;
+	void *buf;
+	char v[32];
+
+	ASSERT_LE(0, gpu);
+	ASSERT_LT(0, lim0);
+	ASSERT_LE(0, res);
+	/* the default: half of RAM */
+	EXPECT_LE(lim0 * (long long)MiB,
+		  sysconf(_SC_PHYS_PAGES) * (long long)pg / 2);
+	EXPECT_LT(lim0 * (long long)MiB,
+		  sysconf(_SC_PHYS_PAGES) * (long long)pg / 2 + (long long)MiB);
+	EXPECT_NE(0, sysfs_write(MOD_PARAMS "mem_resident", "0"));
+	EXPECT_NE(0, sysfs_write(MOD_PARAMS "mem_limit_mb", "x"));
+
+	lim = res / (long long)MiB + 2;
+	snprintf(v, sizeof(v), "%lld", lim);
+	ASSERT_EQ(0, sysfs_write(MOD_PARAMS "mem_limit_mb", v));
+	EXPECT_EQ(lim, mod_param(MOD_PARAMS "mem_limit_mb"));
+	room = (lim * (long long)MiB - res) / pg;
+
+	p = map_ep(self->fd, "gpu0", 0, 4 * MiB, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	for (i = 0; i < 4 * (long)MiB / pg; i++)
+		if (gets_sigbus(&p[i * words], true))
+			break;
+	/* every page up to the limit, then SIGBUS */
+	EXPECT_EQ(room, i);
+	EXPECT_EQ(lim * (long long)MiB, mod_param(MOD_PARAMS "mem_resident"));
+	EXPECT_TRUE(gets_sigbus(&p[i * words], false));
+
+	buf = mmap(NULL, 64 * 1024, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0xa5, 64 * 1024);
+	EXPECT_EQ(PCIESW_DMA_STATUS_NOMEM,
+		  dma1(self->fd, loc_host(buf), loc_ep(gpu, 8 * MiB),
+		       64 * 1024));
+	/* reading a hole allocates nothing: it goes */
+	EXPECT_EQ(PCIESW_DMA_STATUS_OK,
+		  dma1(self->fd, loc_ep(gpu, 8 * MiB), loc_host(buf),
+		       64 * 1024));
+	EXPECT_EQ(0, ((volatile char *)buf)[100]);
+
+	/* a hole of 1 MiB: room for the DMA, and the faults work again */
+	ASSERT_EQ(0, ep_discard(self->fd, gpu, 0, MiB, NULL));
+	EXPECT_EQ(lim * (long long)MiB - (long long)MiB,
+		  mod_param(MOD_PARAMS "mem_resident"));
+	memset(buf, 0x5a, 64 * 1024);
+	EXPECT_EQ(PCIESW_DMA_STATUS_OK,
+		  dma1(self->fd, loc_host(buf), loc_ep(gpu, 8 * MiB),
+		       64 * 1024));
+	EXPECT_FALSE(gets_sigbus(&p[0], true));
+	EXPECT_EQ(1ULL, p[0]);
+
+	/* the default again: the rest of the window can be written */
+	ASSERT_EQ(0, sysfs_write(MOD_PARAMS "mem_limit_mb", "0"));
+	EXPECT_EQ(lim0, mod_param(MOD_PARAMS "mem_limit_mb"));
+	EXPECT_FALSE(gets_sigbus(&p[(4 * MiB - pg) / 8], true));
+	EXPECT_EQ(0, munmap((void *)p, 4 * MiB));
+	munmap(buf, 64 * 1024);
+}
+
+#define CG_ROOT		"/sys/fs/cgroup"
+#define CG_TEST		CG_ROOT "/pciesw_mem_test"
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC	0x63677270
+#endif
+
+static long long cg_read(const char *file, const char *key)
+{
+	char path[128], buf[512], *at;
+
+	snprintf(path, sizeof(path), CG_TEST "/%s", file);
+	if (sysfs_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	if (!key)
+		return strtoll(buf, NULL, 10);
+	at = strstr(buf, key);
+	return at ? strtoll(at + strlen(key), NULL, 10) : -1;
+}
+
+/*
+ * A cgroup v2 with memory.max = 64 MiB and in it a process filling the
+ * 16 GiB GPU window through mmap: the window's pages are charged to the
+ * cgroup, so at 64 MiB the charge fails in the fault, the memcg OOM killer
+ * kills the process (SIGKILL, oom_kill in memory.events), as for a shmem
+ * file; the host and the module go on.  The pages stay in the window, and
+ * charged, until the endpoint is unplugged: then memory.current drops.
+ */
+TEST_F(mem, memcg_limits_a_filler)
+{
+	long port = ep_attr(MEM_ID, "gpu0", "port");
+	volatile uint64_t *q;
+	struct statfs sfs;
+	long long cur, res;
+	struct tp_poll w;
+	char path[128];
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, port);
+	if (statfs(CG_ROOT, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)
+		ASSERT_EQ(0, mount("cgroup2", CG_ROOT, "cgroup2",
+				   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+	ASSERT_EQ(0, sysfs_write(CG_ROOT "/cgroup.subtree_control",
+				 "+memory"));
+	rmdir(CG_TEST);
+	ASSERT_EQ(0, mkdir(CG_TEST, 0755));
+	ASSERT_EQ(0, sysfs_write(CG_TEST "/memory.max", "64M"));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		size_t len = 16 * GiB, i;
+		volatile char *p;
+		char me[16];
+
+		snprintf(me, sizeof(me), "%d", getpid());
+		/* killable whatever the runner's oom_score_adj is */
+		if (sysfs_write("/proc/self/oom_score_adj", "0") ||
+		    sysfs_write(CG_TEST "/cgroup.procs", me))
+			_exit(2);
+		p = map_ep(self->fd, "gpu0", 0, len, MAP_SHARED);
+		if (p == MAP_FAILED)
+			_exit(3);
+		for (i = 0; i < len; i += self->page)
+			p[i] = 1;
+		_exit(0);	/* 16 GiB went in: the limit did nothing */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (!WIFSIGNALED(status))
+		TH_LOG("the filler exited %d", WEXITSTATUS(status));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_LE(1, cg_read("memory.events", "oom_kill "));
+
+	/* the charge: what the window holds, near memory.max */
+	cur = cg_read("memory.current", NULL);
+	res = ep_attr(MEM_ID, "gpu0", "mem_resident");
+	TH_LOG("memory.current %lld, gpu0 resident %lld", cur, res);
+	EXPECT_LE(48 * (long long)MiB, res);
+	EXPECT_LE(res, 64 * (long long)MiB);
+	EXPECT_LE(res, cur);
+
+	/* the host is fine: the module answers, the window works */
+	q = map_ep(self->fd, "gpu0", 0, self->page, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, q);
+	q[1] = 77;
+	EXPECT_EQ(77ULL, q[1]);
+	EXPECT_EQ(0, munmap((void *)q, self->page));
+
+	/* unplug: the pages are freed and the charge goes back */
+	snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-port%ld/ep_remove",
+		 MEM_ID, port);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	tp_poll_start(&w, 10000);
+	do {
+		cur = cg_read("memory.current", NULL);
+	} while (cur > 8 * (long long)MiB && tp_poll_next(&w));
+	TH_LOG("memory.current after the unplug: %lld", cur);
+	EXPECT_LE(0, cur);
+	EXPECT_GT(8 * (long long)MiB, cur);
+	EXPECT_EQ(0, rmdir(CG_TEST));
+}
+
+/*
+ * Pinned host buffers count against RLIMIT_MEMLOCK (VmPin): a process
+ * without CAP_IPC_LOCK and a 64 KiB limit can DMA from a 32 KiB buffer,
+ * not from a 256 KiB one (ENOMEM, nothing submitted), nor hold two 32 KiB
+ * buffers pinned past the limit... and root is exempt.
+ */
+TEST_F(mem, memlock_limit)
+{
+	long gpu = ep_attr(MEM_ID, "gpu0", "id");
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, gpu);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit rl = { 64 * 1024, 64 * 1024 };
+		char *buf = mmap(NULL, 256 * 1024, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		int st;
+
+		if (buf == MAP_FAILED)
+			_exit(10);
+		memset(buf, 1, 256 * 1024);
+		/* nobody: no CAP_IPC_LOCK; the open file stays usable */
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) || setgid(65534) ||
+		    setuid(65534))
+			_exit(11);
+		st = dma1(self->fd, loc_host(buf), loc_ep(gpu, 0), 32 * 1024);
+		if (st != PCIESW_DMA_STATUS_OK)
+			_exit(12);
+		st = dma1(self->fd, loc_host(buf), loc_ep(gpu, 0), 256 * 1024);
+		if (st != -ENOMEM)
+			_exit(13);
+		/* the pin of the first went back: the limit is not used up */
+		st = dma1(self->fd, loc_ep(gpu, 0), loc_host(buf), 64 * 1024);
+		_exit(st == PCIESW_DMA_STATUS_OK ? 0 : 14);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	/* root (CAP_IPC_LOCK) under the same limit */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit rl = { 64 * 1024, 64 * 1024 };
+		char *buf = mmap(NULL, 256 * 1024, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (buf == MAP_FAILED || setrlimit(RLIMIT_MEMLOCK, &rl))
+			_exit(10);
+		memset(buf, 1, 256 * 1024);
+		_exit(dma1(self->fd, loc_host(buf), loc_ep(gpu, 0),
+			   256 * 1024) == PCIESW_DMA_STATUS_OK ? 0 : 12);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN
