@@ -135,8 +135,15 @@ struct pciesw_ep_map {
  *   EAGAIN     this file already has PCIESW_DMA_MAX_INFLIGHT descriptors
  *              submitted and not read back, or PCIESW_DMA_MAX_PINNED bytes
  *              of host memory pinned
+ *   ENOMEM     pinning the host buffer would take the process's pinned
+ *              memory (VmPin in /proc/PID/status) past its RLIMIT_MEMLOCK
+ *              and it lacks CAP_IPC_LOCK (or no memory)
  *   ENODEV     the switch was removed
- * Host buffers are pinned from submission until their completion.
+ * Host buffers are pinned (long-term, FOLL_LONGTERM) from submission until
+ * their completion, and count against RLIMIT_MEMLOCK meanwhile.  Endpoint
+ * pages a transfer makes are charged to the submitter's memory cgroup;
+ * past its limit, or past the module's mem_limit_mb, the descriptor
+ * completes with PCIESW_DMA_STATUS_NOMEM.
  */
 #define PCIESW_DMA_HOST		0xffffffffu	/* pciesw_dma_loc.ep_id */
 #define PCIESW_DMA_MAX_BATCH	1024

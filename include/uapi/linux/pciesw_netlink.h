@@ -221,8 +221,9 @@ enum pciesw_p2p_route {
  *   before it ran
  * @PCIESW_DMA_STATUS_LINK_DOWN: a link on the route was down when it was to
  *   run (nothing moved) or went down while it ran (bytes says how far it got)
- * @PCIESW_DMA_STATUS_NOMEM: the endpoint memory could not be allocated; bytes
- *   says how far it got
+ * @PCIESW_DMA_STATUS_NOMEM: the endpoint memory could not be allocated: the
+ *   module's mem_limit_mb, the submitter's memory cgroup limit, or no memory;
+ *   bytes says how far it got
  */
 enum pciesw_dma_status {
 	PCIESW_DMA_STATUS_OK,
