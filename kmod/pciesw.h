@@ -687,7 +687,7 @@ struct page *pciesw_mem_get_page_alloc(struct pciesw_mem *mem,
 				       unsigned long idx);
 struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, unsigned long idx);
 u64 pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
-			unsigned long nr);
+		       unsigned long nr);
 void pciesw_mem_set_owner(struct pciesw_mem *mem, const void *owner,
 			  u32 ep_id, bool tag);
 struct pciesw_mem *pciesw_mem_of_page(struct page *page, const void **owner,
