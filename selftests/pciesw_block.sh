@@ -6,7 +6,8 @@
 # parents, sizes and block sizes (lsblk; a 4Kn drive from ep add
 # block-size 4096); data written through the disk reads back, discard
 # gives the window's memory back, a write past the module's mem_limit_mb
-# fails with ENOSPC until a discard makes room; I/O is counted on the drive's and the
+# fails with ENOSPC until a discard makes room (blkdiscard, switchctl ep
+# discard); I/O is counted on the drive's and the
 # upstream port; ext4 + fio --verify on one drive; XFS on another and a
 # file read into gpu0 with O_DIRECT (switchctl gds read) reads back
 # identically through mmap with 0 upstream bytes, ACS redirect doubles it
@@ -141,6 +142,13 @@ check_eq "blkdiscard gives the memory back" "$res" "$R"
 check "... and writes work again" \
 	dd if="$T_TMP/r4" of=$D3 bs=1M count=1 oflag=direct status=none
 echo 0 >$MP/mem_limit_mb
+sc ep discard $ID nvme3 offset 4K
+check_eq "switchctl ep discard: the rest of the window freed" \
+	"pciesw$ID nvme3: discarded $(((64 << 20) - 4096)) bytes at offset 4096, $(((1 << 20) - 4096)) resident bytes freed" "$OUT"
+rd $PCIESW_DEVS/$SW-nvme3/mem_resident
+check_eq "... one page left" 4096 "$R"
+sc_err "ep discard: unaligned offset refused" 2 "multiples of the page size" \
+	ep discard $ID nvme3 offset 100
 blkdiscard $D3
 
 # --- XFS + fio --verify, GDS: a file into gpu0 ----------------------------

@@ -79,6 +79,7 @@ int cmd_ep_list(int argc, char **argv);
 int cmd_ep_show(int argc, char **argv);
 int cmd_ep_add(int argc, char **argv);
 int cmd_ep_del(int argc, char **argv);
+int cmd_ep_discard(int argc, char **argv);
 
 /* cmd_errors.c */
 int cmd_errors_show(int argc, char **argv);

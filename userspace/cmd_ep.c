@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Endpoints: ep list, ep show, ep add (hot-plug), ep del (hot-unplug).
+ * Endpoints: ep list, ep show, ep add (hot-plug), ep del (hot-unplug),
+ * ep discard (a hole in a memory window, through /dev/pcieswN).
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/pciesw.h>
 
 #include "attr.h"
 #include "cmd.h"
+#include "dma.h"
 #include "nl.h"
 #include "objprint.h"
 #include "objs.h"
@@ -267,4 +274,134 @@ int cmd_ep_del(int argc, char **argv)
 			     ep.name, id);
 	nl_session_close(s);
 	return finish(ret);
+}
+
+/* --- ep discard ----------------------------------------------------------- */
+
+/* The endpoint's id and window size, by ep-get. */
+static int ep_window(uint32_t id, const struct ep_ref *ep, const char *arg,
+		     uint32_t *ep_id, uint64_t *mem_size)
+{
+	struct objs o = { 0 };
+	struct nl_session *s;
+	struct nl_msg *req;
+	int ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	put_ep_ref(req, ep, false);
+	ret = objs_run(s, req, &o, "cannot get the endpoint");
+	nl_session_close(s);
+	if (!ret && (o.n != 1 || !o.tb[0][PCIESW_A_EP_ID] ||
+		     !o.tb[0][PCIESW_A_EP_MEM_SIZE])) {
+		error("the kernel answered ep-get of %s without one endpoint",
+		      arg);
+		ret = EXIT_FAIL;
+	}
+	if (!ret) {
+		*ep_id = nla_get_u32(o.tb[0][PCIESW_A_EP_ID]);
+		*mem_size = nla_get_u64(o.tb[0][PCIESW_A_EP_MEM_SIZE]);
+	}
+	objs_free(&o);
+	return ret;
+}
+
+static const char *discard_error(int err)
+{
+	switch (err) {
+	case EBADF:
+		return "/dev/pcieswN must be open for writing";
+	case EINVAL:
+		return "offset and size must be multiples of the page size";
+	case ERANGE:
+		return "beyond the end of the endpoint's memory window";
+	case EOVERFLOW:
+		return "offset + size wraps around";
+	case ENOENT:
+		return "no such endpoint";
+	case ENODEV:
+		return "the switch was removed";
+	case ENOTTY:
+		return "the module has no PCIESW_IOC_EP_DISCARD (too old)";
+	default:
+		return strerror(err);
+	}
+}
+
+/*
+ * SWITCH EP [offset BYTES] [size BYTES]: PCIESW_IOC_EP_DISCARD of the range
+ * (by default from offset to the end of the window).
+ */
+int cmd_ep_discard(int argc, char **argv)
+{
+	struct pciesw_ep_discard d = { .size = sizeof(d) };
+	bool seen_off = false, seen_len = false;
+	uint64_t off = 0, len = 0, mem_size;
+	long page = sysconf(_SC_PAGESIZE);
+	struct ep_ref ep;
+	uint32_t id, ep_id;
+	int i, fd, ret;
+
+	if (no_options(&argc, argv))
+		return EXIT_USAGE;
+	if (argc < 1)
+		return usage_error("missing switch");
+	if (argc < 2)
+		return usage_error("missing endpoint");
+	ret = parse_switch_arg(argv[0], &id);
+	if (!ret)
+		ret = parse_ep_arg(argv[1], &ep);
+	if (ret)
+		return ret;
+	for (i = 2; i < argc; i += 2) {
+		bool is_off = !strcmp(argv[i], "offset");
+		bool *seen = is_off ? &seen_off : &seen_len;
+
+		if (!is_off && strcmp(argv[i], "size"))
+			return usage_error("unknown option \"%s\": expected offset or size",
+					   argv[i]);
+		if (*seen)
+			return usage_error("\"%s\" given twice", argv[i]);
+		*seen = true;
+		if (i + 1 >= argc)
+			return usage_error("\"%s\" needs a value", argv[i]);
+		if (!parse_size(argv[i + 1], is_off ? &off : &len) ||
+		    (!is_off && !len))
+			return usage_error("invalid %s \"%s\": expected bytes, with an optional K, M, G or T suffix (16G)",
+					   argv[i], argv[i + 1]);
+	}
+	if (off % page || len % page)
+		return usage_error("offset and size must be multiples of the page size (%ld)",
+				   page);
+
+	ret = ep_window(id, &ep, argv[1], &ep_id, &mem_size);
+	if (ret)
+		return ret;
+	if (!seen_len)
+		len = off < mem_size ? mem_size - off : 0;
+	if (!len) {
+		error("nothing to discard: offset %llu is at or past the end of the window (%llu bytes)",
+		      (unsigned long long)off, (unsigned long long)mem_size);
+		return EXIT_FAIL;
+	}
+	ret = dma_open(id, &fd);
+	if (ret)
+		return ret;
+	d.ep_id = ep_id;
+	d.offset = off;
+	d.len = len;
+	if (ioctl(fd, PCIESW_IOC_EP_DISCARD, &d)) {
+		error("cannot discard %s of switch %u: %s", argv[1], id,
+		      discard_error(errno));
+		close(fd);
+		return EXIT_FAIL;
+	}
+	close(fd);
+	printf("pciesw%u %s: discarded %llu bytes at offset %llu, %llu resident bytes freed\n",
+	       id, argv[1], (unsigned long long)len, (unsigned long long)off,
+	       (unsigned long long)d.freed);
+	return EXIT_OK;
 }

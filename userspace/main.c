@@ -232,6 +232,22 @@ static const struct command commands[] = {
 		.run = cmd_ep_del,
 	},
 	{
+		.object = "ep",
+		.name = "discard",
+		.args = "SWITCH EP [offset BYTES] [size BYTES]",
+		.summary = "free a range of an endpoint's memory window",
+		.help = "Punches a hole in the window (PCIESW_IOC_EP_DISCARD): its pages\n"
+			"are freed and every mapping of the range zapped, so it reads as\n"
+			"zeros again through mmap, DMA and the block device; the memory\n"
+			"leaves mem_resident and the memory cgroup it was charged to.\n"
+			"  offset BYTES  start in the window, default 0\n"
+			"  size BYTES    length, default to the end of the window\n"
+			"Both whole pages, with an optional K, M, G or T suffix.  Prints\n"
+			"the resident bytes freed.  Needs read-write access to\n"
+			"/dev/pcieswN.\n",
+		.run = cmd_ep_discard,
+	},
+	{
 		.name = "temp",
 		.args = "[SWITCH] [-v]",
 		.summary = "temperatures of the on-die sensors, limits, alarms",
