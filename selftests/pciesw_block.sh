@@ -149,6 +149,25 @@ rd $PCIESW_DEVS/$SW-nvme3/mem_resident
 check_eq "... one page left" 4096 "$R"
 sc_err "ep discard: unaligned offset refused" 2 "multiples of the page size" \
 	ep discard $ID nvme3 offset 100
+# a mapping of the window through /dev/pcieswN sees a blkdiscard at once
+dd if="$T_TMP/r4" of=$D3 bs=1M count=1 oflag=direct status=none
+rd $PCIESW_DEVS/$SW-nvme3/id
+check "blkdiscard zaps the window's mappings: zeros there" \
+	python3 - /dev/$SW "$R" $D3 <<'PY'
+import fcntl, mmap, os, struct, subprocess, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+# struct pciesw_ep_map; PCIESW_IOC_EP_MAP = _IOWR(0xB9, 0x01, 64 bytes)
+arg = bytearray(struct.pack("=4I6Q", 64, 0, int(sys.argv[2]), 0, 0, 0,
+			    0, 0, 0, 0))
+fcntl.ioctl(fd, 0xC040B901, arg)
+off = struct.unpack_from("=Q", arg, 16)[0]
+m = mmap.mmap(fd, 8192, mmap.MAP_SHARED, mmap.PROT_READ, offset=off)
+if m[:8192] == bytes(8192):
+	sys.exit("the window reads zeros before the discard")
+subprocess.run(["blkdiscard", sys.argv[3]], check=True)
+if m[:8192] != bytes(8192):
+	sys.exit("the mapping still shows the discarded data")
+PY
 blkdiscard $D3
 
 # --- XFS + fio --verify, GDS: a file into gpu0 ----------------------------
