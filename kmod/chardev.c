@@ -86,30 +86,33 @@ void pciesw_chardev_put(struct pciesw_dev *pdev)
 }
 
 /*
- * Zap every mapping of endpoint @ep_id's window (of every window with
- * @all): the endpoint is unplugged, its page store gone, so the next
- * access faults and gets SIGBUS (pciesw_vm_fault()), pages touched before
- * too.
+ * Zap every mapping of the window at page offset @pgoff, @pages long (of
+ * every window with @all): the endpoint is unplugged, its page store gone,
+ * so the next access faults and gets SIGBUS (pciesw_vm_fault()), pages
+ * touched before too.
  */
-void pciesw_chardev_revoke(struct pciesw_dev *pdev, u32 ep_id, bool all)
+void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
+			   bool all)
 {
 	if (all)
 		unmap_mapping_range(pdev->inode->i_mapping, 0, 0, 1);
 	else
 		unmap_mapping_range(pdev->inode->i_mapping,
-				    (loff_t)ep_id << PCIESW_MAP_SHIFT,
-				    PCIESW_MEM_MAX, 1);
+				    (loff_t)pgoff << PAGE_SHIFT,
+				    (loff_t)pages << PAGE_SHIFT, 1);
 }
 
 /*
- * Zap the mappings of @len bytes at @off of endpoint @ep_id's window: a
+ * Zap the mappings of @len bytes at @off of the window whose map offset is
+ * @map_pgoff (pages): a
  * discard took their pages out (after pciesw_mem_discard(), so that no
  * fault maps one again); the next access faults in the window's page.
  */
-void pciesw_chardev_zap(struct pciesw_dev *pdev, u32 ep_id, u64 off, u64 len)
+void pciesw_chardev_zap(struct pciesw_dev *pdev, u64 map_pgoff, u64 off,
+		       u64 len)
 {
 	unmap_mapping_range(pdev->inode->i_mapping,
-			    ((loff_t)ep_id << PCIESW_MAP_SHIFT) + off, len, 1);
+			    ((loff_t)map_pgoff << PAGE_SHIFT) + off, len, 1);
 }
 
 /**
@@ -155,20 +158,77 @@ static int pciesw_chardev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * The extensible structures of the ioctls (include/uapi/linux/pciesw.h):
+ * @usize bytes at @uarg into @ksize at @dst, as clone3() and openat2()
+ * take theirs: below @min is EINVAL, above a page E2BIG, beyond @ksize
+ * only zeros (E2BIG otherwise), short of it zero-filled.
+ */
+static int pciesw_copy_struct_in(void *dst, size_t ksize, size_t min,
+				 const void __user *uarg, u32 usize)
+{
+	if (usize < min)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	return copy_struct_from_user(dst, ksize, uarg, usize);
+}
+
+/*
+ * The caller's size (every structure starts with its __u32 size), then
+ * its structure: the size read first is the one used, whatever the caller
+ * changed in between.
+ */
+static int pciesw_get_struct(void *kstruct, size_t ksize, size_t min,
+			     const void __user *uarg, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	return pciesw_copy_struct_in(kstruct, ksize, min, uarg, *usize);
+}
+
+/*
+ * Write back an output structure, as much of it as the caller has room
+ * for (its @size), and that size in @size.
+ */
+static int pciesw_put_struct(void __user *uarg, void *kstruct, size_t ksize,
+			     u32 usize)
+{
+	u32 n = min_t(size_t, usize, ksize);
+
+	/* every structure starts with its __u32 size */
+	memcpy(kstruct, &n, sizeof(n));
+	return copy_to_user(uarg, kstruct, n) ? -EFAULT : 0;
+}
+
+/* What this module has, for PCIESW_IOC_INFO's features. */
+#define PCIESW_FEATURES	(PCIESW_FEATURE_EXTENSIBLE |			\
+			 PCIESW_FEATURE_COMPLETION_V2 |			\
+			 PCIESW_FEATURE_MAP_OFFSET_32 |			\
+			 PCIESW_FEATURE_NO_ID_REUSE |			\
+			 PCIESW_FEATURE_DMA_FILE_MODE |			\
+			 PCIESW_FEATURE_MAP_REVOKE |			\
+			 PCIESW_FEATURE_EP_DISCARD)
+
 static long pciesw_ioctl_info(struct pciesw_switch *sw,
 			      struct pciesw_info __user *uarg)
 {
 	struct pciesw_info info;
+	u32 usize;
+	int err;
 
-	if (copy_from_user(&info, uarg, sizeof(info)))
-		return -EFAULT;
-	if (info.size != sizeof(info) || info.flags ||
+	err = pciesw_get_struct(&info, sizeof(info), PCIESW_INFO_SIZE_VER0,
+				uarg, &usize);
+	if (err)
+		return err;
+	if (info.flags || info.reserved1 ||
 	    memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
 	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
 	info.abi_version = PCIESW_ABI_VERSION;
+	info.features = PCIESW_FEATURES;
+	info.completion_version = PCIESW_DMA_COMPLETION_V2;
 
 	mutex_lock(&sw->lock);
 	if (sw->dead) {
@@ -186,9 +246,7 @@ static long pciesw_ioctl_info(struct pciesw_switch *sw,
 		strscpy(info.serial, sw->serial, sizeof(info.serial));
 	mutex_unlock(&sw->lock);
 
-	if (copy_to_user(uarg, &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
+	return pciesw_put_struct(uarg, &info, sizeof(info), usize);
 }
 
 static long pciesw_ioctl_ep_map(struct pciesw_switch *sw,
@@ -196,26 +254,55 @@ static long pciesw_ioctl_ep_map(struct pciesw_switch *sw,
 {
 	struct pciesw_endpoint *ep;
 	struct pciesw_ep_map map;
+	u32 usize;
+	int err;
 
-	if (copy_from_user(&map, uarg, sizeof(map)))
-		return -EFAULT;
-	if (map.size != sizeof(map) || map.flags || map.reserved0 ||
-	    map.offset || map.mem_size ||
+	err = pciesw_get_struct(&map, sizeof(map), PCIESW_EP_MAP_SIZE_VER0,
+				uarg, &usize);
+	if (err)
+		return err;
+	if (map.flags || map.reserved0 || map.offset || map.mem_size ||
 	    memchr_inv(map.reserved, 0, sizeof(map.reserved)))
 		return -EINVAL;
 
 	mutex_lock(&sw->lock);
 	ep = sw->dead ? NULL : pciesw_ep_find(sw, map.ep_id);
 	if (ep) {
-		map.offset = (u64)ep->id << PCIESW_MAP_SHIFT;
+		map.offset = ep->map_pgoff << PAGE_SHIFT;
 		map.mem_size = ep->mem_size;
 	}
 	mutex_unlock(&sw->lock);
 	if (!ep)
 		return sw->dead ? -ENODEV : -ENOENT;
 
-	if (copy_to_user(uarg, &map, sizeof(map)))
-		return -EFAULT;
+	return pciesw_put_struct(uarg, &map, sizeof(map), usize);
+}
+
+/*
+ * The descriptors of a batch, @desc_size bytes each: an older caller's
+ * shorter ones are zero-filled, a newer caller's longer ones must have
+ * only zeros past what the module knows (E2BIG, *@bad names the first
+ * that has not).
+ */
+static int pciesw_get_descs(struct pciesw_dma_desc *descs, u64 udescs,
+			    u32 desc_size, u32 n, u32 *bad)
+{
+	const char __user *p = u64_to_user_ptr(udescs);
+	u32 i;
+	int err;
+
+	if (desc_size == sizeof(*descs))
+		return copy_from_user(descs, p, array_size(n, sizeof(*descs))) ?
+		       -EFAULT : 0;
+	for (i = 0; i < n; i++, p += desc_size) {
+		err = copy_struct_from_user(&descs[i], sizeof(*descs), p,
+					    desc_size);
+		if (err) {
+			if (err == -E2BIG)
+				*bad = i;
+			return err;
+		}
+	}
 	return 0;
 }
 
@@ -230,16 +317,21 @@ static long pciesw_ioctl_dma_submit(struct pciesw_chardev_file *cf,
 	struct pciesw_dma_desc *descs = NULL;
 	struct pciesw_dma_submit sub;
 	u32 idx = PCIESW_DMA_NO_INDEX;
+	u32 usize;
 	int err;
 
-	if (copy_from_user(&sub, uarg, sizeof(sub)))
-		return -EFAULT;
-	if (sub.size != sizeof(sub))
-		return -EINVAL;
-	if (sub.flags || sub.desc_size != sizeof(*descs) ||
+	err = pciesw_get_struct(&sub, sizeof(sub), PCIESW_DMA_SUBMIT_SIZE_VER0,
+				uarg, &usize);
+	if (err)
+		return err;
+	if (sub.flags || sub.desc_size < PCIESW_DMA_DESC_SIZE_VER0 ||
 	    memchr_inv(sub.reserved, 0, sizeof(sub.reserved)) ||
 	    !pciesw_dma_batch_ok(sub.nr_descs)) {
 		err = -EINVAL;
+		goto out;
+	}
+	if (sub.desc_size > PAGE_SIZE) {
+		err = -E2BIG;
 		goto out;
 	}
 	descs = kvmalloc_array(sub.nr_descs, sizeof(*descs), GFP_KERNEL);
@@ -247,11 +339,10 @@ static long pciesw_ioctl_dma_submit(struct pciesw_chardev_file *cf,
 		err = -ENOMEM;
 		goto out;
 	}
-	if (copy_from_user(descs, u64_to_user_ptr(sub.descs),
-			   array_size(sub.nr_descs, sizeof(*descs)))) {
-		err = -EFAULT;
+	err = pciesw_get_descs(descs, sub.descs, sub.desc_size, sub.nr_descs,
+			       &idx);
+	if (err)
 		goto out;
-	}
 	err = pciesw_dma_submit(cf->dma, descs, sub.nr_descs, &idx);
 out:
 	kvfree(descs);
@@ -267,6 +358,27 @@ out:
 	return err;
 }
 
+static long pciesw_ioctl_completion_fmt(struct pciesw_chardev_file *cf,
+					struct pciesw_completion_fmt __user *uarg)
+{
+	struct pciesw_completion_fmt fmt;
+	u32 usize;
+	int err;
+
+	err = pciesw_get_struct(&fmt, sizeof(fmt), PCIESW_COMPLETION_FMT_SIZE_VER0,
+				uarg, &usize);
+	if (err)
+		return err;
+	if (fmt.flags || fmt.record_size ||
+	    memchr_inv(fmt.reserved, 0, sizeof(fmt.reserved)) ||
+	    fmt.version > PCIESW_DMA_COMPLETION_V2)
+		return -EINVAL;
+	err = pciesw_dma_file_format(cf->dma, &fmt.version, &fmt.record_size);
+	if (err)
+		return err;
+	return pciesw_put_struct(uarg, &fmt, sizeof(fmt), usize);
+}
+
 /*
  * Give a range of an endpoint's window back (PCIESW_IOC_EP_DISCARD): its
  * pages are freed and every mapping of the range zapped, so that it reads
@@ -280,12 +392,15 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 	struct pciesw_ep_discard dis;
 	struct pciesw_endpoint *ep;
 	struct pciesw_mem *mem = NULL;
-	u64 end;
-	long err = 0;
+	u64 end, map_pgoff = 0;
+	u32 usize;
+	long err;
 
-	if (copy_from_user(&dis, uarg, sizeof(dis)))
-		return -EFAULT;
-	if (dis.size != sizeof(dis) || dis.flags || dis.reserved0 ||
+	err = pciesw_get_struct(&dis, sizeof(dis), PCIESW_EP_DISCARD_SIZE_VER0,
+				uarg, &usize);
+	if (err)
+		return err;
+	if (dis.flags || dis.reserved0 ||
 	    dis.freed || memchr_inv(dis.reserved, 0, sizeof(dis.reserved)) ||
 	    !dis.len || !IS_ALIGNED(dis.offset, PAGE_SIZE) ||
 	    !IS_ALIGNED(dis.len, PAGE_SIZE))
@@ -303,6 +418,8 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 		err = -ERANGE;
 	else
 		mem = pciesw_mem_get(ep->mem);
+	if (mem)
+		map_pgoff = ep->map_pgoff;
 	mutex_unlock(&sw->lock);
 	if (err)
 		return err;
@@ -311,11 +428,16 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 				       dis.len >> PAGE_SHIFT);
 	pciesw_mem_put(mem);
 	/* after the discard: no fault maps a page it took out (mem.c) */
-	pciesw_chardev_zap(cf->pdev, dis.ep_id, dis.offset, dis.len);
-	if (put_user(dis.freed, &uarg->freed))
-		return -EFAULT;
-	return 0;
+	pciesw_chardev_zap(cf->pdev, map_pgoff, dis.offset, dis.len);
+	return pciesw_put_struct(uarg, &dis, sizeof(dis), usize);
 }
+
+/*
+ * A command is matched without the size in it: that is the size of the
+ * caller's structure when it was built, and the structure's own size field
+ * says what the caller passes (an older or newer header than the module's).
+ */
+#define PCIESW_IOC_NOSIZE(cmd)	((cmd) & ~IOCSIZE_MASK)
 
 static long pciesw_chardev_ioctl(struct file *file, unsigned int cmd,
 				 unsigned long arg)
@@ -323,21 +445,23 @@ static long pciesw_chardev_ioctl(struct file *file, unsigned int cmd,
 	struct pciesw_chardev_file *cf = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
-	case PCIESW_IOC_INFO:
+	switch (PCIESW_IOC_NOSIZE(cmd)) {
+	case PCIESW_IOC_NOSIZE(PCIESW_IOC_INFO):
 		return pciesw_ioctl_info(cf->pdev->sw, uarg);
-	case PCIESW_IOC_EP_MAP:
+	case PCIESW_IOC_NOSIZE(PCIESW_IOC_EP_MAP):
 		return pciesw_ioctl_ep_map(cf->pdev->sw, uarg);
-	case PCIESW_IOC_DMA_SUBMIT:
+	case PCIESW_IOC_NOSIZE(PCIESW_IOC_DMA_SUBMIT):
 		return pciesw_ioctl_dma_submit(cf, uarg);
-	case PCIESW_IOC_EP_DISCARD:
+	case PCIESW_IOC_NOSIZE(PCIESW_IOC_COMPLETION_FMT):
+		return pciesw_ioctl_completion_fmt(cf, uarg);
+	case PCIESW_IOC_NOSIZE(PCIESW_IOC_EP_DISCARD):
 		return pciesw_ioctl_ep_discard(cf, file, uarg);
 	default:
 		return -ENOTTY;
 	}
 }
 
-/* Completion records (struct pciesw_dma_completion), whole ones only. */
+/* Completion records of the file's version, whole ones only. */
 static ssize_t pciesw_chardev_read(struct file *file, char __user *buf,
 				   size_t count, loff_t *ppos)
 {
@@ -379,18 +503,19 @@ static vm_fault_t pciesw_vm_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct pciesw_mem *mem = vma->vm_private_data;
-	unsigned int shift = PCIESW_MAP_SHIFT - PAGE_SHIFT;
+	u64 span = pciesw_map_span(pciesw_mem_size(mem));
+	/* the window's offset is aligned to its span (endpoint.c) */
+	u64 base = vma->vm_pgoff & ~(span - 1);
 	struct page *page;
 
 	/* a mapping never reaches past the window its offset names */
-	if (vmf->pgoff >> shift != vma->vm_pgoff >> shift ||
-	    pciesw_mem_gone(mem))
+	if ((vmf->pgoff & ~(span - 1)) != base || pciesw_mem_gone(mem))
 		return VM_FAULT_SIGBUS;
 	/*
 	 * referenced: a discard of the window cannot free it under us;
 	 * locked: nor leave it mapped (pciesw_mem_discard())
 	 */
-	page = pciesw_mem_fault_page(mem, vmf->pgoff & (BIT(shift) - 1));
+	page = pciesw_mem_fault_page(mem, vmf->pgoff - base);
 	/*
 	 * as shmem: the memory cgroup's limit (-ENOMEM) is VM_FAULT_OOM,
 	 * the module's limit (-ENOSPC, a full tmpfs) SIGBUS
@@ -411,9 +536,8 @@ static int pciesw_chardev_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct pciesw_chardev_file *cf = file->private_data;
 	struct pciesw_switch *sw = cf->pdev->sw;
-	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	u64 start = off & (PCIESW_MEM_MAX - 1);
 	u64 len = vma->vm_end - vma->vm_start;
+	u64 start = 0;
 	struct pciesw_endpoint *ep;
 	struct pciesw_mem *mem = NULL;
 
@@ -427,7 +551,9 @@ static int pciesw_chardev_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 
 	mutex_lock(&sw->lock);
-	ep = sw->dead ? NULL : pciesw_ep_find(sw, off >> PCIESW_MAP_SHIFT);
+	ep = sw->dead ? NULL : pciesw_ep_find_map(sw, vma->vm_pgoff);
+	if (ep)
+		start = (u64)(vma->vm_pgoff - ep->map_pgoff) << PAGE_SHIFT;
 	if (ep && start <= ep->mem_size && len <= ep->mem_size - start)
 		mem = pciesw_mem_get(ep->mem);
 	mutex_unlock(&sw->lock);
@@ -451,6 +577,20 @@ const struct file_operations pciesw_chardev_fops = {
 	.mmap = pciesw_chardev_mmap,
 	.compat_ioctl = compat_ptr_ioctl,
 };
+
+/* A 32-bit process's layout is the same: compat_ptr_ioctl is enough. */
+static_assert(sizeof(struct pciesw_info) == PCIESW_INFO_SIZE_VER1);
+static_assert(offsetof(struct pciesw_info, features) ==
+	      PCIESW_INFO_SIZE_VER0);
+static_assert(sizeof(struct pciesw_ep_map) == PCIESW_EP_MAP_SIZE_VER0);
+static_assert(sizeof(struct pciesw_dma_submit) ==
+	      PCIESW_DMA_SUBMIT_SIZE_VER0);
+static_assert(sizeof(struct pciesw_dma_desc) == PCIESW_DMA_DESC_SIZE_VER0);
+static_assert(sizeof(struct pciesw_completion_fmt) ==
+	      PCIESW_COMPLETION_FMT_SIZE_VER0);
+static_assert(sizeof(struct pciesw_ep_discard) == PCIESW_EP_DISCARD_SIZE_VER0);
+static_assert(sizeof(struct pciesw_dma_completion) == 32);
+static_assert(sizeof(struct pciesw_dma_completion2) == 64);
 
 int pciesw_chardev_init(void)
 {

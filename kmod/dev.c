@@ -375,7 +375,8 @@ static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
 		break;
 	case PCIESW_EV_EP_DEL:
 		/* no mapping of the window outlives the unplug */
-		pciesw_chardev_revoke(pdev, ev->ep_id, false);
+		pciesw_chardev_revoke(pdev, ev->ep_map_pgoff, ev->ep_map_pages,
+				      false);
 		pciesw_dev_ep_del(pdev, ev->ep_id);
 		break;
 	default:
@@ -545,7 +546,7 @@ static void pciesw_dev_remove(struct pciesw_dev *pdev)
 	pciesw_devlink_unregister(pdev);
 	pciesw_switch_unpublish(pdev->sw);
 	/* nor of any window of a switch that is gone */
-	pciesw_chardev_revoke(pdev, 0, true);
+	pciesw_chardev_revoke(pdev, 0, 0, true);
 	pciesw_devlink_del(pdev);
 	pciesw_blk_del(pdev);
 	pciesw_pci_del(pdev);

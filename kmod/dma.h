@@ -131,6 +131,7 @@ struct pciesw_dma {
  * @outstanding: descriptors submitted and not read back
  * @inflight: descriptors submitted and not completed
  * @pinned: bytes of host buffers pinned for this file
+ * @comp_version: the version of the completion records read() returns
  * @wait: readers and poll wait here for completions, release for
  *	@inflight to reach 0
  */
@@ -145,6 +146,7 @@ struct pciesw_dma_file {
 	unsigned int outstanding;
 	unsigned int inflight;
 	u64 pinned;
+	u32 comp_version;
 	wait_queue_head_t wait;
 };
 

@@ -78,6 +78,7 @@ struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw,
 	f->sw = sw;
 	f->can_read = can_read;
 	f->can_write = can_write;
+	f->comp_version = PCIESW_DMA_COMPLETION_V1;
 	spin_lock_init(&f->lock);
 	INIT_LIST_HEAD(&f->done);
 	init_waitqueue_head(&f->wait);
@@ -157,11 +158,65 @@ static bool pciesw_dma_read_ready(struct pciesw_dma_file *f)
 	return pciesw_dma_readable(f) || pciesw_dma_file_dead(f);
 }
 
+static size_t pciesw_dma_record_size(u32 version)
+{
+	return version == PCIESW_DMA_COMPLETION_V2 ?
+	       sizeof(struct pciesw_dma_completion2) :
+	       sizeof(struct pciesw_dma_completion);
+}
+
+/**
+ * pciesw_dma_file_format - the completion record version of a file
+ * @f: the file
+ * @version: in: the version to read from now on, or 0 to keep it; out:
+ *	the file's version
+ * @record_size: out: the bytes of one of its records
+ *
+ * A change waits for nothing: -EBUSY while the file has descriptors
+ * submitted and not read back, so that read() never mixes versions.
+ */
+int pciesw_dma_file_format(struct pciesw_dma_file *f, u32 *version,
+			   u32 *record_size)
+{
+	int err = 0;
+
+	spin_lock(&f->lock);
+	if (*version && *version != f->comp_version) {
+		if (f->outstanding)
+			err = -EBUSY;
+		else
+			f->comp_version = *version;
+	}
+	*version = f->comp_version;
+	spin_unlock(&f->lock);
+	*record_size = pciesw_dma_record_size(*version);
+	return err;
+}
+
+/* The record of @c in @version at @buf. */
+static int pciesw_dma_put_record(char __user *buf, u32 version,
+				 const struct pciesw_dma_completion *c)
+{
+	struct pciesw_dma_completion2 c2;
+
+	if (version != PCIESW_DMA_COMPLETION_V2)
+		return copy_to_user(buf, c, sizeof(*c)) ? -EFAULT : 0;
+	memset(&c2, 0, sizeof(c2));
+	c2.size = sizeof(c2);
+	c2.version = PCIESW_DMA_COMPLETION_V2;
+	c2.status = c->status;
+	c2.user_data = c->user_data;
+	c2.bytes = c->bytes;
+	c2.duration_ns = c->duration_ns;
+	c2.channel = c->channel;
+	return copy_to_user(buf, &c2, sizeof(c2)) ? -EFAULT : 0;
+}
+
 /**
  * pciesw_dma_read - read() of completion records
  * @f: the file
  * @buf: user buffer
- * @count: its size; at least one record
+ * @count: its size; at least one record of the file's version
  * @nonblock: -EAGAIN rather than wait
  *
  * Returns whole records, as many as are ready and fit; waits for one
@@ -170,16 +225,22 @@ static bool pciesw_dma_read_ready(struct pciesw_dma_file *f)
 ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 			size_t count, bool nonblock)
 {
-	const size_t rec = sizeof(struct pciesw_dma_completion);
-	size_t max = count / rec, n = 0;
 	struct pciesw_dma_xfer *x, *tmp;
+	size_t rec, max, n = 0;
 	LIST_HEAD(got);
+	u32 version;
 	int err;
 
-	if (!max)
-		return -EINVAL;
 	for (;;) {
 		spin_lock(&f->lock);
+		/* it changes only while nothing is outstanding */
+		version = f->comp_version;
+		rec = pciesw_dma_record_size(version);
+		max = count / rec;
+		if (!max) {
+			spin_unlock(&f->lock);
+			return -EINVAL;
+		}
 		list_for_each_entry_safe(x, tmp, &f->done, node) {
 			if (n == max)
 				break;
@@ -201,7 +262,7 @@ ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 
 	n = 0;
 	list_for_each_entry_safe(x, tmp, &got, node) {
-		if (copy_to_user(buf + n * rec, &x->comp, rec))
+		if (pciesw_dma_put_record(buf + n * rec, version, &x->comp))
 			break;
 		list_del(&x->node);
 		pciesw_dma_xfer_free(x);

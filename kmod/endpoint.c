@@ -7,6 +7,7 @@
 
 #include <linux/kernel.h>
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -108,6 +109,119 @@ int pciesw_ep_check(const struct pciesw_port *port, enum pciesw_ep_type type,
 	return 0;
 }
 
+/*
+ * Endpoint ids and mmap offsets are handed out in turn, not lowest free
+ * first, as PIDs are: an id or offset someone kept after an unplug names
+ * nothing (ENOENT, ENXIO) rather than the endpoint plugged in after it,
+ * until the whole space has been gone round.
+ */
+static int pciesw_ep_id_alloc(struct pciesw_switch *sw)
+{
+	int id;
+
+	id = ida_alloc_range(&sw->ep_ids, sw->ep_id_next, PCIESW_EP_ID_MAX,
+			     GFP_KERNEL);
+	if (id == -ENOSPC && sw->ep_id_next)
+		id = ida_alloc_range(&sw->ep_ids, 0, PCIESW_EP_ID_MAX,
+				     GFP_KERNEL);
+	if (id >= 0)
+		sw->ep_id_next = id == PCIESW_EP_ID_MAX ? 0 : id + 1;
+	return id;
+}
+
+/*
+ * The pages of mmap offset space a window of @mem_size bytes takes: its
+ * size rounded up to a power of two, to which its offset is aligned (the
+ * fault handler finds the start of the window from any page of it).
+ */
+u64 pciesw_map_span(u64 mem_size)
+{
+	return roundup_pow_of_two(max_t(u64, mem_size >> PAGE_SHIFT, 1));
+}
+
+/*
+ * The offset range of @ep's window: its span and one page more, so that
+ * the offset just past a window names no other one (mmap() there is
+ * refused as past the end of this window).
+ */
+static bool pciesw_map_overlaps(const struct pciesw_endpoint *ep, u64 pgoff,
+				u64 pages)
+{
+	u64 end = ep->map_pgoff + pciesw_map_span(ep->mem_size) + 1;
+
+	return pgoff < end && ep->map_pgoff < pgoff + pages + 1;
+}
+
+/* The first free range of @span pages from @from, below @to. */
+static bool pciesw_map_find(struct pciesw_switch *sw, u64 from, u64 to,
+			    u64 span, u64 *pgoff)
+{
+	struct pciesw_endpoint *ep;
+	u64 off = ALIGN(from, span);
+
+	while (off < to && span <= to - off) {
+		bool clash = false;
+
+		list_for_each_entry(ep, &sw->endpoints, node) {
+			if (pciesw_map_overlaps(ep, off, span)) {
+				off = ALIGN(ep->map_pgoff +
+					    pciesw_map_span(ep->mem_size) + 1,
+					    span);
+				clash = true;
+				break;
+			}
+		}
+		if (!clash) {
+			*pgoff = off;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * An mmap offset for a window of @mem_size bytes: below 16 TiB, where a
+ * 32-bit process reaches it, if the switch's windows leave room there,
+ * above otherwise; in turn from where the last one was taken.
+ */
+static int pciesw_map_alloc(struct pciesw_switch *sw, u64 mem_size,
+			    u64 *pgoff)
+{
+	static const u64 limit[2] = {
+		PCIESW_MAP_OFFSET_32_MAX >> PAGE_SHIFT,
+		(PCIESW_MAP_OFFSET_32_MAX >> PAGE_SHIFT) +
+			2 * PCIESW_MAX_PORTS * (PCIESW_MEM_MAX >> PAGE_SHIFT),
+	};
+	u64 span = pciesw_map_span(mem_size);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(limit); i++) {
+		u64 base = i ? limit[i - 1] : 0;
+
+		if (pciesw_map_find(sw, max(sw->map_next[i], base), limit[i],
+				    span, pgoff) ||
+		    pciesw_map_find(sw, base, limit[i], span, pgoff)) {
+			sw->map_next[i] = *pgoff + span + 1;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* The endpoint whose window holds mmap page offset @pgoff, or ends at it. */
+struct pciesw_endpoint *pciesw_ep_find_map(struct pciesw_switch *sw,
+					   u64 pgoff)
+{
+	struct pciesw_endpoint *ep;
+
+	lockdep_assert_held(&sw->lock);
+	list_for_each_entry(ep, &sw->endpoints, node)
+		if (pgoff >= ep->map_pgoff &&
+		    pgoff - ep->map_pgoff <= ep->mem_size >> PAGE_SHIFT)
+			return ep;
+	return NULL;
+}
+
 /**
  * pciesw_ep_add - plug an endpoint into a downstream port
  * @port: an empty downstream port
@@ -145,7 +259,7 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 		*why = "out of memory";
 		return ERR_PTR(-ENOMEM);
 	}
-	id = ida_alloc(&sw->ep_ids, GFP_KERNEL);
+	id = pciesw_ep_id_alloc(sw);
 	if (id < 0)
 		goto err_free;
 	idx = ida_alloc(&sw->ep_type_ids[type], GFP_KERNEL);
@@ -163,6 +277,13 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	ep->mem_size = mem_size ?: desc->mem_size;
 	if (type == PCIESW_EP_TYPE_NVME)
 		ep->block_size = block_size ?: PCIESW_BLOCK_SIZE_DEFAULT;
+	if (pciesw_map_alloc(sw, ep->mem_size, &ep->map_pgoff)) {
+		ida_free(&sw->ep_type_ids[type], idx);
+		ida_free(&sw->ep_ids, id);
+		kfree(ep);
+		*why = "out of mmap offset space for the window";
+		return ERR_PTR(-ENOSPC);
+	}
 	ep->mem = pciesw_mem_create(ep->mem_size);
 	if (!ep->mem)
 		goto err_idx;

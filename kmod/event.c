@@ -87,6 +87,8 @@ void pciesw_event(struct pciesw_event *ev)
 	if (ev->ep) {
 		ev->ep_id = ev->ep->id;
 		ev->ep_serial = ev->ep->serial;
+		ev->ep_map_pgoff = ev->ep->map_pgoff;
+		ev->ep_map_pages = ev->ep->mem_size >> PAGE_SHIFT;
 		strscpy(ev->ep_name, ev->ep->name, sizeof(ev->ep_name));
 	}
 	pciesw_log_event(ev);

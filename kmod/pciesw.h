@@ -160,6 +160,7 @@ struct pciesw_endpoint {
 	u64 mem_size;
 	u32 block_size;
 	struct pciesw_mem *mem;
+	u64 map_pgoff;
 	struct list_head node;
 };
 
@@ -494,7 +495,10 @@ struct pciesw_port {
  * @dead: set once when the switch is unpublished; no new state changes
  * @link_work: runs the LTSSM steps that are due (link.c)
  * @endpoints: attached endpoints, ordered by id
- * @ep_ids: allocates endpoint ids
+ * @ep_ids: allocates endpoint ids, in turn from @ep_id_next
+ * @ep_id_next: where the next endpoint id is looked for (endpoint.c)
+ * @map_next: per mmap offset space (below 16 TiB, above), the page offset
+ *	at which the next window's offset is looked for (endpoint.c)
  * @ep_serial: the serial of the last endpoint created
  * @ep_type_ids: allocates the per-type index in endpoint names
  * @vpd: the card's VPD
@@ -549,6 +553,8 @@ struct pciesw_switch {
 	struct pciesw_port *ports;
 	struct list_head endpoints;
 	struct ida ep_ids;
+	u32 ep_id_next;
+	u64 map_next[2];
 	u64 ep_serial;
 	struct ida ep_type_ids[PCIESW_EP_TYPE_MAX + 1];
 	struct pciesw_vpd vpd;
@@ -663,11 +669,11 @@ unsigned int pciesw_link_history(const struct pciesw_port *port,
 const char *pciesw_ltssm_name(enum pciesw_ltssm state);
 
 /*
- * mem.c: sparse memory windows.  A window is mapped by user space at
- * (ep id << PCIESW_MAP_SHIFT) in /dev/pcieswN, so it is at most that big.
+ * mem.c: sparse memory windows, of at most 1 TiB.  A window is mapped by
+ * user space in /dev/pcieswN at the page offset its endpoint was given
+ * (ep->map_pgoff, endpoint.c), aligned to pciesw_map_span() pages.
  */
-#define PCIESW_MAP_SHIFT	40
-#define PCIESW_MEM_MAX		BIT_ULL(PCIESW_MAP_SHIFT)
+#define PCIESW_MEM_MAX		BIT_ULL(40)
 
 struct pciesw_mem;
 struct page;
@@ -724,6 +730,9 @@ void pciesw_ep_disk_name(const struct pciesw_endpoint *ep, char *buf,
 void pciesw_ep_del(struct pciesw_endpoint *ep);
 void pciesw_ep_free(struct pciesw_endpoint *ep);
 struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);
+struct pciesw_endpoint *pciesw_ep_find_map(struct pciesw_switch *sw,
+					   u64 pgoff);
+u64 pciesw_map_span(u64 mem_size);
 struct pciesw_endpoint *pciesw_ep_find_name(struct pciesw_switch *sw,
 					    const char *name);
 
@@ -940,6 +949,8 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 			size_t count, bool nonblock);
 bool pciesw_dma_readable(struct pciesw_dma_file *f);
+int pciesw_dma_file_format(struct pciesw_dma_file *f, u32 *version,
+			   u32 *record_size);
 bool pciesw_dma_file_dead(struct pciesw_dma_file *f);
 struct wait_queue_head *pciesw_dma_file_wait(struct pciesw_dma_file *f);
 /* the bench hook (debugfs): the engine's copy without the engine */
@@ -988,6 +999,8 @@ enum pciesw_event_type {
  * @ep_id: @ep's id, set by pciesw_event()
  * @ep_name: @ep's name, set by pciesw_event()
  * @ep_serial: @ep's serial, set by pciesw_event()
+ * @ep_map_pgoff: @ep's window's mmap page offset, set by pciesw_event()
+ * @ep_map_pages: its pages, set by pciesw_event()
  * @ports: the ports affected (PORTS_REMOVE, PORTS_ADD)
  * @counter: the counter (THRESHOLD)
  * @threshold: the threshold it reached (THRESHOLD)
@@ -1013,6 +1026,8 @@ struct pciesw_event {
 	u32 ep_id;
 	char ep_name[PCIESW_NAME_LEN];
 	u64 ep_serial;
+	u64 ep_map_pgoff;
+	u64 ep_map_pages;
 	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
 	enum pciesw_counter counter;
 	u64 threshold;

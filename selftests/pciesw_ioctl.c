@@ -5,7 +5,13 @@
  *
  * Each variant creates its own switch through new_device in the setup and
  * deletes it in the teardown, so the tests need only the module loaded.
+ *
+ * The uapi fixture: how the ioctl structures grow (copy_struct_from_user
+ * semantics), the feature flags, the versioned completion records, map
+ * offsets and endpoint ids that are not reused.
  */
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
@@ -140,6 +146,7 @@ TEST_F(info, matches_sysfs)
 	EXPECT_EQ(sizeof(info), info.size);
 	EXPECT_EQ(0U, info.flags);
 	EXPECT_EQ((__u32)PCIESW_ABI_VERSION, info.abi_version);
+	EXPECT_EQ(0U, info.reserved1);
 
 	EXPECT_EQ(self->id, info.switch_id);
 	EXPECT_EQ(sw_attr_u32(self->id, "switch_id"), info.switch_id);
@@ -214,25 +221,34 @@ TEST_F(info, dev_node)
 	EXPECT_EQ(min, minor(st.st_rdev));
 }
 
+/*
+ * Sizes the module refuses: below the first version (EINVAL), above a
+ * page (E2BIG).  Larger and smaller sizes it takes: TEST_F(uapi, ...).
+ */
 TEST_F(info, bad_size)
 {
-	static const unsigned int sizes[] = {
-		0, 4, 8, sizeof(struct pciesw_info) - 8,
-		sizeof(struct pciesw_info) - 1, sizeof(struct pciesw_info) + 1,
-		sizeof(struct pciesw_info) + 8, 2 * sizeof(struct pciesw_info),
-		4096, 0x80000000u, 0xffffffffu,
+	static const struct {
+		unsigned int size;
+		int err;
+	} sizes[] = {
+		{ 0, EINVAL }, { 4, EINVAL }, { 8, EINVAL },
+		{ PCIESW_INFO_SIZE_VER0 - 8, EINVAL },
+		{ PCIESW_INFO_SIZE_VER0 - 1, EINVAL },
+		{ 4097, E2BIG }, { 0x80000000u, E2BIG }, { 0xffffffffu, E2BIG },
 	};
 	struct pciesw_info info;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		info_init_junk(&info);
-		info.size = sizes[i];
-		EXPECT_EQ(EINVAL, info_ioctl(self->fd, PCIESW_IOC_INFO, &info))
-			TH_LOG("size %u", sizes[i]);
+		info.size = sizes[i].size;
+		EXPECT_EQ(sizes[i].err,
+			  info_ioctl(self->fd, PCIESW_IOC_INFO, &info))
+			TH_LOG("size %u", sizes[i].size);
 		/* a refused call writes nothing back */
-		EXPECT_EQ(sizes[i], info.size);
-		EXPECT_EQ(JUNK32, info.switch_id) TH_LOG("size %u", sizes[i]);
+		EXPECT_EQ(sizes[i].size, info.size);
+		EXPECT_EQ(JUNK32, info.switch_id)
+			TH_LOG("size %u", sizes[i].size);
 	}
 }
 
@@ -259,10 +275,13 @@ TEST_F(info, bad_reserved)
 	struct pciesw_info info;
 	unsigned int i, v;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		for (v = 0; v < sizeof(vals) / sizeof(vals[0]); v++) {
 			info_init_junk(&info);
-			info.reserved[i] = vals[v];
+			if (i < 4)
+				info.reserved[i] = vals[v];
+			else
+				info.reserved1 = (__u32)vals[v] ?: 1;
 			EXPECT_EQ(EINVAL,
 				  info_ioctl(self->fd, PCIESW_IOC_INFO, &info))
 				TH_LOG("reserved[%u] = 0x%llx", i,
@@ -293,14 +312,11 @@ TEST_F(info, unknown_cmd)
 		unsigned long cmd;
 		const char *what;
 	} cmds[] = {
-		{ _IOWR(PCIESW_IOC_MAGIC, 0x01, struct pciesw_info), "next nr" },
+		{ _IOWR(PCIESW_IOC_MAGIC, 0x40, struct pciesw_info), "nr 0x40" },
 		{ _IOWR(PCIESW_IOC_MAGIC, 0xff, struct pciesw_info), "nr 0xff" },
 		{ _IOWR(PCIESW_IOC_MAGIC + 1, 0x00, struct pciesw_info),
 		  "other magic" },
 		{ _IOWR('T', 0x00, struct pciesw_info), "magic 'T'" },
-		{ _IOWR(PCIESW_IOC_MAGIC, 0x00, struct pciesw_info_big),
-		  "bigger size" },
-		{ _IOWR(PCIESW_IOC_MAGIC, 0x00, __u32), "smaller size" },
 		{ _IOR(PCIESW_IOC_MAGIC, 0x00, struct pciesw_info),
 		  "read only" },
 		{ _IOW(PCIESW_IOC_MAGIC, 0x00, struct pciesw_info),
@@ -389,7 +405,7 @@ TEST_F(info, open_across_delete)
 	info_init(&info);
 	EXPECT_EQ(ENODEV, info_ioctl(self->fd, PCIESW_IOC_INFO, &info));
 	EXPECT_EQ(ENOTTY, info_ioctl(self->fd,
-				     _IOWR(PCIESW_IOC_MAGIC, 1,
+				     _IOWR(PCIESW_IOC_MAGIC, 0x40,
 					   struct pciesw_info), &info));
 
 	/* same id again: a new switch, the old file still sees the old one */
@@ -421,6 +437,428 @@ TEST_F(info, close_after_delete)
 	/* the id is free again */
 	EXPECT_EQ(0, sw_new(self->id, NULL));
 	EXPECT_TRUE(sw_exists(self->id));
+}
+
+/* ---- uapi: a uAPI that can grow ---- */
+
+#define UAPI_ID		203
+
+FIXTURE(uapi)
+{
+	int fd;
+	long page;
+};
+
+FIXTURE_SETUP(uapi)
+{
+	self->fd = -1;
+	self->page = sysconf(_SC_PAGESIZE);
+	ASSERT_TRUE(pciesw_present());
+	if (sw_exists(UAPI_ID))
+		sw_del(UAPI_ID);
+	ASSERT_EQ(0, sw_new(UAPI_ID, NULL));
+	self->fd = open_sw(UAPI_ID);
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(uapi)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (sw_exists(UAPI_ID))
+		sw_del(UAPI_ID);
+}
+
+/* An endpoint attribute by the endpoint's name, -1 if none. */
+static long uapi_ep_attr(const char *ep, const char *attr)
+{
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-%s/%s", UAPI_ID,
+		 ep, attr);
+	if (sysfs_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 0);
+}
+
+/* The port endpoint @ep is plugged into, -1 if none. */
+static int uapi_ep_port(const char *ep)
+{
+	char path[128], buf[64];
+	int p;
+
+	for (p = 0; p < 96; p++) {
+		snprintf(path, sizeof(path),
+			 PCIESW_DEVS "/pciesw%u-port%d/endpoint", UAPI_ID, p);
+		if (sysfs_read(path, buf, sizeof(buf)) >= 0 &&
+		    !strcmp(buf, ep))
+			return p;
+	}
+	return -1;
+}
+
+static int uapi_port_write(int port, const char *attr, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-port%d/%s",
+		 UAPI_ID, port, attr);
+	return sysfs_write(path, val);
+}
+
+/* Wait (with a deadline) for the link of @port to be up. */
+static bool uapi_wait_up(int port)
+{
+	char path[128], buf[16];
+	struct tp_poll w;
+
+	snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-port%d/link_state",
+		 UAPI_ID, port);
+	tp_poll_start(&w, 10000);
+	do {
+		if (sysfs_read(path, buf, sizeof(buf)) >= 0 &&
+		    !strcmp(buf, "up"))
+			return true;
+	} while (tp_poll_next(&w));
+	return false;
+}
+
+/* Unplug and replug nvme0 (a new endpoint, same name); its new id. */
+static long uapi_replug(int port)
+{
+	if (uapi_port_write(port, "ep_remove", "1") ||
+	    uapi_port_write(port, "ep_add", "nvme"))
+		return -1;
+	return uapi_ep_attr("nvme0", "id");
+}
+
+static int uapi_map(int fd, uint32_t ep_id, struct pciesw_ep_map *map)
+{
+	memset(map, 0, sizeof(*map));
+	map->size = sizeof(*map);
+	map->ep_id = ep_id;
+	return ioctl(fd, PCIESW_IOC_EP_MAP, map) ? errno : 0;
+}
+
+/* A structure with room after it: the caller of a later header. */
+struct uapi_big {
+	union {
+		struct pciesw_info info;
+		struct pciesw_ep_map map;
+		struct pciesw_dma_submit sub;
+		struct pciesw_completion_fmt fmt;
+	};
+	unsigned char tail[64];
+};
+
+TEST_F(uapi, info_sizes)
+{
+	struct uapi_big b;
+	struct pciesw_info *info = &b.info;
+	const size_t v0 = PCIESW_INFO_SIZE_VER0;
+
+	/* today's size: every feature this module has */
+	info_init(info);
+	ASSERT_EQ(0, info_ioctl(self->fd, PCIESW_IOC_INFO, info));
+	EXPECT_EQ(sizeof(*info), info->size);
+	EXPECT_EQ((__u32)PCIESW_INFO_SIZE_VER1, info->size);
+	EXPECT_EQ((__u64)(PCIESW_FEATURE_EXTENSIBLE |
+			  PCIESW_FEATURE_COMPLETION_V2 |
+			  PCIESW_FEATURE_MAP_OFFSET_32 |
+			  PCIESW_FEATURE_NO_ID_REUSE |
+			  PCIESW_FEATURE_DMA_FILE_MODE |
+			  PCIESW_FEATURE_MAP_REVOKE),
+		  info->features & 0x3f);
+	EXPECT_EQ((__u32)PCIESW_DMA_COMPLETION_V2, info->completion_version);
+
+	/* an older caller: the first version, nothing written past it */
+	memset(&b, 0xa5, sizeof(b));
+	memset(info, 0, v0);
+	info->size = v0;
+	ASSERT_EQ(0, info_ioctl(self->fd, PCIESW_IOC_INFO, info));
+	EXPECT_EQ(v0, info->size);
+	EXPECT_EQ((__u32)UAPI_ID, info->switch_id);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, info->features);
+	/* ... also with the command of the old header (its _IOC_SIZE) */
+	info->size = v0;
+	EXPECT_EQ(0, info_ioctl(self->fd, _IOC(_IOC_READ | _IOC_WRITE,
+					       PCIESW_IOC_MAGIC, 0, v0), info));
+
+	/* a newer caller: zeros past the module's structure are fine */
+	memset(&b, 0, sizeof(b));
+	info->size = sizeof(b);
+	ASSERT_EQ(0, info_ioctl(self->fd, _IOWR(PCIESW_IOC_MAGIC, 0,
+						struct uapi_big), &b));
+	EXPECT_EQ(sizeof(*info), info->size);	/* what the module wrote */
+	EXPECT_EQ((__u32)UAPI_ID, info->switch_id);
+	/* ... anything else there asks for what this module lacks */
+	memset(&b, 0, sizeof(b));
+	info->size = sizeof(b);
+	b.tail[63] = 1;
+	EXPECT_EQ(E2BIG, info_ioctl(self->fd, PCIESW_IOC_INFO, &b));
+	EXPECT_EQ(0U, info->switch_id);
+	/* reserved1 and flags are refused whatever the size */
+	info_init(info);
+	info->reserved1 = 1;
+	EXPECT_EQ(EINVAL, info_ioctl(self->fd, PCIESW_IOC_INFO, info));
+}
+
+TEST_F(uapi, ep_map_sizes)
+{
+	long id = uapi_ep_attr("nvme0", "id");
+	struct pciesw_ep_map want;
+	struct uapi_big b;
+
+	ASSERT_LE(0, id);
+	ASSERT_EQ(0, uapi_map(self->fd, id, &want));
+	/* reachable by a 32-bit process: all of the window below 16 TiB */
+	EXPECT_GE(PCIESW_MAP_OFFSET_32_MAX, want.offset + want.mem_size);
+	EXPECT_EQ(0ULL, want.offset % self->page);
+
+	memset(&b, 0, sizeof(b));
+	b.map.size = sizeof(b);
+	b.map.ep_id = id;
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_EP_MAP, &b));
+	EXPECT_EQ(sizeof(b.map), b.map.size);
+	EXPECT_EQ(want.offset, b.map.offset);
+	EXPECT_EQ(want.mem_size, b.map.mem_size);
+
+	memset(&b, 0, sizeof(b));
+	b.map.size = sizeof(b);
+	b.map.ep_id = id;
+	b.tail[0] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_MAP, &b));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(0ULL, b.map.offset);
+
+	memset(&b, 0, sizeof(b));
+	b.map.size = PCIESW_EP_MAP_SIZE_VER0 - 8;
+	b.map.ep_id = id;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_MAP, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.map.size = 4096 + 8;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_MAP, &b));
+	EXPECT_EQ(E2BIG, errno);
+}
+
+static void uapi_desc(struct pciesw_dma_desc *d, uint32_t ep, void *host,
+		      uint64_t len, uint64_t user_data, bool to_ep)
+{
+	memset(d, 0, sizeof(*d));
+	d->src.ep_id = to_ep ? PCIESW_DMA_HOST : ep;
+	d->src.addr = to_ep ? (uintptr_t)host : 0;
+	d->dst.ep_id = to_ep ? ep : PCIESW_DMA_HOST;
+	d->dst.addr = to_ep ? 0 : (uintptr_t)host;
+	d->len = len;
+	d->user_data = user_data;
+}
+
+/* Wait for @n bytes of records (one read each), 0 on success. */
+static int uapi_read(int fd, void *buf, size_t n)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		if (poll(&pfd, 1, tp_ms(10000)) != 1)
+			return ETIMEDOUT;
+		r = read(fd, (char *)buf + got, n - got);
+		if (r < 0)
+			return errno;
+		got += r;
+	}
+	return 0;
+}
+
+TEST_F(uapi, dma_sizes_and_records)
+{
+	long id = uapi_ep_attr("nvme0", "id");
+	/* descriptors 16 bytes longer than today's, as a later header's */
+	struct { struct pciesw_dma_desc d; __u64 more[2]; } big[2];
+	struct pciesw_dma_completion2 *c2;
+	struct pciesw_dma_completion c1[2];
+	struct pciesw_completion_fmt fmt;
+	unsigned char rec[2 * sizeof(struct pciesw_dma_completion2)];
+	struct uapi_big b;
+	char host[64];
+
+	ASSERT_LE(0, id);
+	ASSERT_TRUE(uapi_wait_up(uapi_ep_port("nvme0")));
+	memset(host, 0x5a, sizeof(host));
+	memset(big, 0, sizeof(big));
+	uapi_desc(&big[0].d, id, host, sizeof(host), 11, true);
+	uapi_desc(&big[1].d, id, host, sizeof(host), 12, false);
+
+	/* a larger submit structure and larger descriptors, zero tails */
+	memset(&b, 0, sizeof(b));
+	b.sub.size = sizeof(b);
+	b.sub.desc_size = sizeof(big[0]);
+	b.sub.nr_descs = 2;
+	b.sub.descs = (uintptr_t)big;
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b))
+		TH_LOG("submit: %s", strerror(errno));
+	EXPECT_EQ(2U, b.sub.nr_submitted);
+	/* version 1 records by default: today's 32 bytes, as before */
+	ASSERT_EQ(0, uapi_read(self->fd, c1, sizeof(c1)));
+	EXPECT_EQ(11ULL, c1[0].user_data);
+	EXPECT_EQ(sizeof(host), c1[0].bytes);
+	EXPECT_EQ((__u32)PCIESW_DMA_STATUS_OK, c1[0].status);
+	EXPECT_EQ(12ULL, c1[1].user_data);
+
+	/* a descriptor's non-zero tail: E2BIG, naming it */
+	big[1].more[1] = 1;
+	b.sub.nr_submitted = 7;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(0U, b.sub.nr_submitted);
+	EXPECT_EQ(1U, b.sub.error_index);
+	big[1].more[1] = 0;
+	/* the submit structure's non-zero tail */
+	b.tail[8] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b));
+	EXPECT_EQ(E2BIG, errno);
+	b.tail[8] = 0;
+	/* below the first versions, above a page */
+	b.sub.size = PCIESW_DMA_SUBMIT_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.sub.size = sizeof(b);
+	b.sub.desc_size = PCIESW_DMA_DESC_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.sub.desc_size = 4096 + 8;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b));
+	EXPECT_EQ(E2BIG, errno);
+
+	/* the record format: ask, bad requests, then version 2 */
+	memset(&fmt, 0, sizeof(fmt));
+	fmt.size = sizeof(fmt);
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_COMPLETION_FMT, &fmt));
+	EXPECT_EQ((__u32)PCIESW_DMA_COMPLETION_V1, fmt.version);
+	EXPECT_EQ(sizeof(struct pciesw_dma_completion), fmt.record_size);
+	fmt.record_size = 0;
+	fmt.version = PCIESW_DMA_COMPLETION_V2 + 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_COMPLETION_FMT, &fmt));
+	EXPECT_EQ(EINVAL, errno);
+	fmt.version = PCIESW_DMA_COMPLETION_V2;
+	fmt.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_COMPLETION_FMT, &fmt));
+	EXPECT_EQ(EINVAL, errno);
+	fmt.flags = 0;
+	fmt.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_COMPLETION_FMT, &fmt));
+	EXPECT_EQ(EINVAL, errno);
+	fmt.reserved[1] = 0;
+
+	/* not while records are owed: they would be of two versions */
+	b.sub.desc_size = sizeof(big[0]);
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b));
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_COMPLETION_FMT, &fmt));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, uapi_read(self->fd, c1, sizeof(c1)));
+
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_COMPLETION_FMT, &fmt));
+	EXPECT_EQ((__u32)PCIESW_DMA_COMPLETION_V2, fmt.version);
+	EXPECT_EQ(sizeof(struct pciesw_dma_completion2), fmt.record_size);
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &b));
+	/* one version 1 record's room is too small now */
+	EXPECT_EQ(-1, read(self->fd, c1, sizeof(c1[0])));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, uapi_read(self->fd, rec, sizeof(rec)));
+	c2 = (struct pciesw_dma_completion2 *)rec;
+	EXPECT_EQ(sizeof(*c2), c2->size);
+	EXPECT_EQ(PCIESW_DMA_COMPLETION_V2, c2->version);
+	EXPECT_EQ(0U, c2->flags);
+	EXPECT_EQ(11ULL, c2->user_data);
+	EXPECT_EQ(sizeof(host), c2->bytes);
+	EXPECT_EQ((__u32)PCIESW_DMA_STATUS_OK, c2->status);
+	EXPECT_EQ(0U, c2->reserved0 | c2->reserved1);
+	EXPECT_EQ(0ULL, c2->reserved[0] | c2->reserved[1]);
+	/* the next record is where @size says */
+	c2 = (struct pciesw_dma_completion2 *)(rec + c2->size);
+	EXPECT_EQ(12ULL, c2->user_data);
+	EXPECT_EQ(PCIESW_DMA_COMPLETION_V2, c2->version);
+	/* older structure of the format ioctl: the same answer */
+	fmt.version = 0;
+	fmt.record_size = 0;	/* an output: must come in as 0 */
+	ASSERT_EQ(0, ioctl(self->fd, _IOC(_IOC_READ | _IOC_WRITE,
+					  PCIESW_IOC_MAGIC, 3, 32), &fmt));
+	EXPECT_EQ((__u32)PCIESW_DMA_COMPLETION_V2, fmt.version);
+}
+
+static sigjmp_buf uapi_jmp;
+
+static void uapi_sigbus(int sig)
+{
+	siglongjmp(uapi_jmp, sig);
+}
+
+/*
+ * Unplug and replug: the new endpoint has another id and another map
+ * offset; the old id and offset name nothing (ENOENT, ENXIO) rather than
+ * the new endpoint, and the old mapping gives SIGBUS.
+ */
+TEST_F(uapi, stale_id_and_offset)
+{
+	struct pciesw_ep_map old, cur;
+	struct pciesw_dma_desc d;
+	struct pciesw_dma_submit sub;
+	struct sigaction sa, osa;
+	volatile char *p;
+	long id = uapi_ep_attr("nvme0", "id"), nid;
+	int port = uapi_ep_port("nvme0");
+	char host[16];
+	void *m;
+
+	ASSERT_LE(0, id);
+	ASSERT_LE(0, port);
+	ASSERT_EQ(0, uapi_map(self->fd, id, &old));
+	m = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, old.offset);
+	ASSERT_NE(MAP_FAILED, m);
+	p = m;
+	p[0] = 1;
+
+	nid = uapi_replug(port);
+	ASSERT_LE(0, nid);
+	EXPECT_NE(id, nid);
+	EXPECT_EQ(ENOENT, uapi_map(self->fd, id, &cur));
+	ASSERT_EQ(0, uapi_map(self->fd, nid, &cur));
+	EXPECT_NE(old.offset, cur.offset);
+	EXPECT_GE(PCIESW_MAP_OFFSET_32_MAX, cur.offset + cur.mem_size);
+	/* the old offset: no window there */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, self->page, PROT_READ, MAP_SHARED,
+				   self->fd, old.offset));
+	EXPECT_EQ(ENXIO, errno);
+	/* DMA to the old id */
+	uapi_desc(&d, id, host, sizeof(host), 1, true);
+	memset(&sub, 0, sizeof(sub));
+	sub.size = sizeof(sub);
+	sub.desc_size = sizeof(d);
+	sub.nr_descs = 1;
+	sub.descs = (uintptr_t)&d;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_DMA_SUBMIT, &sub));
+	EXPECT_EQ(ENOENT, errno);
+	/* the old mapping is revoked, the page touched before too */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = uapi_sigbus;
+	ASSERT_EQ(0, sigaction(SIGBUS, &sa, &osa));
+	if (!sigsetjmp(uapi_jmp, 1)) {
+		p[0] = 2;
+		EXPECT_TRUE(false) TH_LOG("the old mapping still works");
+	}
+	sigaction(SIGBUS, &osa, NULL);
+	munmap(m, self->page);
+
+	/* and again: ids and offsets go on, not back */
+	id = nid;
+	old = cur;
+	nid = uapi_replug(port);
+	ASSERT_LE(0, nid);
+	EXPECT_LT(id, nid);
+	ASSERT_EQ(0, uapi_map(self->fd, nid, &cur));
+	EXPECT_NE(old.offset, cur.offset);
 }
 
 TEST_HARNESS_MAIN

@@ -446,6 +446,24 @@ TEST_F(mem, discard_range)
 	d.freed = 1;	/* an output */
 	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_DISCARD, &d));
 	EXPECT_EQ(EINVAL, errno);
+	d.freed = 0;
+	{
+		/* a newer caller's larger struct: a zero tail is fine */
+		struct {
+			struct pciesw_ep_discard d;
+			uint64_t tail;
+		} big = { .d = d };
+
+		big.d.size = sizeof(big);
+		big.d.offset = 3 * pg;
+		EXPECT_EQ(0, ioctl(self->fd, PCIESW_IOC_EP_DISCARD, &big));
+		EXPECT_EQ(sizeof(d), big.d.size);
+		big.d.size = sizeof(big);
+		big.d.freed = 0;
+		big.tail = 1;
+		EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_DISCARD, &big));
+		EXPECT_EQ(E2BIG, errno);
+	}
 	snprintf(dev, sizeof(dev), "/dev/pciesw%u", MEM_ID);
 	ro = open(dev, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, ro);

@@ -9,8 +9,29 @@
  * character device.
  *
  * Rules of this ABI: enums and attributes only grow at the end; every
- * structure has fixed-width fields, explicit padding and reserved fields that
- * must be zero; every flags field rejects unknown bits.
+ * structure has fixed-width fields (64-bit ones __aligned_u64, so that a
+ * 32-bit process has the same layout and needs no translation), explicit
+ * padding and reserved fields that must be zero; every flags field rejects
+ * unknown bits.
+ *
+ * Extensible ioctl structures.  Each structure of an ioctl starts with
+ * @size, the bytes the caller passes, and only grows at its end.  The
+ * module takes it as copy_struct_from_user() does for clone3(), openat2()
+ * and sched_setattr():
+ *   - @size below the first version (PCIESW_*_SIZE_VER0): EINVAL;
+ *   - @size above what the module knows: accepted if the extra bytes (up to
+ *     a page) are all zero, E2BIG otherwise (or if above a page): the
+ *     caller asked for something this module does not have;
+ *   - @size below what the module knows (an older caller): accepted, the
+ *     missing fields taken as 0, which is always their old behaviour.
+ * An ioctl's outputs are written back up to the smaller of the two sizes,
+ * and @size says how much that was: a caller newer than the module finds
+ * @size smaller than it passed and knows the fields past it are not set.
+ * The command is matched by its type, number and direction: the size in it
+ * (_IOC_SIZE) is that of the caller's header and is not checked, @size is
+ * what counts.  Reserved fields not 0 and unknown flags are EINVAL.
+ * PCIESW_IOC_INFO's @features say what a module has, to probe rather than
+ * guess from errno.
  */
 #ifndef _UAPI_LINUX_PCIESW_H
 #define _UAPI_LINUX_PCIESW_H
@@ -42,9 +63,34 @@
 /* Version of the ioctl ABI, reported by PCIESW_IOC_INFO. */
 #define PCIESW_ABI_VERSION	1
 
+/*
+ * PCIESW_IOC_INFO features: what this module has (bits it does not know
+ * are 0; a module older than the field reports none, as @size tells).
+ *  EXTENSIBLE: the ioctl structures are extensible as described above
+ *	(before it, any @size but the module's own was EINVAL)
+ *  COMPLETION_V2: PCIESW_IOC_COMPLETION_FMT and version 2 completion
+ *	records (struct pciesw_dma_completion2)
+ *  MAP_OFFSET_32: PCIESW_IOC_EP_MAP's offsets are below
+ *	PCIESW_MAP_OFFSET_32_MAX whenever the windows fit there, so that a
+ *	32-bit process reaches them with mmap() (mmap2 passes 32 bits of
+ *	pages: 16 TiB); before it the offset was ep_id << 40
+ *  NO_ID_REUSE: endpoint ids and map offsets are not reused (see
+ *	struct pciesw_ep_map)
+ *  DMA_FILE_MODE: DMA checks the file's mode (EBADF)
+ *  MAP_REVOKE: unplugging an endpoint revokes every mapping of its window
+ */
+#define PCIESW_FEATURE_EXTENSIBLE	(1ULL << 0)
+#define PCIESW_FEATURE_COMPLETION_V2	(1ULL << 1)
+#define PCIESW_FEATURE_MAP_OFFSET_32	(1ULL << 2)
+#define PCIESW_FEATURE_NO_ID_REUSE	(1ULL << 3)
+#define PCIESW_FEATURE_DMA_FILE_MODE	(1ULL << 4)
+#define PCIESW_FEATURE_MAP_REVOKE	(1ULL << 5)
+#define PCIESW_FEATURE_EP_DISCARD	(1ULL << 6)
+
 /**
  * struct pciesw_info - identity and shape of a switch
- * @size: in: sizeof(struct pciesw_info); anything else is refused (-EINVAL)
+ * @size: in: bytes of the caller's structure, at least
+ *	PCIESW_INFO_SIZE_VER0; out: bytes written back
  * @flags: in: must be 0
  * @switch_id: out: the N of pcieswN
  * @abi_version: out: PCIESW_ABI_VERSION
@@ -56,6 +102,10 @@
  * @serial: out: serial number, NUL-terminated; empty unless the caller
  *	has CAP_SYS_ADMIN (serial numbers are root-only, as the VPD)
  * @reserved: in: must be 0; out: 0
+ * @features: out: PCIESW_FEATURE_* (since PCIESW_INFO_SIZE_VER1)
+ * @completion_version: out: the newest completion record version the
+ *	module writes (1 before PCIESW_FEATURE_COMPLETION_V2)
+ * @reserved1: in: must be 0; out: 0
  */
 struct pciesw_info {
 	__u32 size;
@@ -68,14 +118,23 @@ struct pciesw_info {
 	__u32 nr_endpoints;
 	char profile[PCIESW_NAME_LEN];
 	char serial[PCIESW_NAME_LEN];
-	__u64 reserved[4];
+	__aligned_u64 reserved[4];
+	/* PCIESW_INFO_SIZE_VER0 */
+	__aligned_u64 features;
+	__u32 completion_version;
+	__u32 reserved1;
+	/* PCIESW_INFO_SIZE_VER1 */
 };
+
+#define PCIESW_INFO_SIZE_VER0	128
+#define PCIESW_INFO_SIZE_VER1	144
 
 #define PCIESW_IOC_INFO		_IOWR(PCIESW_IOC_MAGIC, 0x00, struct pciesw_info)
 
 /**
  * struct pciesw_ep_map - where an endpoint's memory window is in mmap()
- * @size: in: sizeof(struct pciesw_ep_map); anything else is refused
+ * @size: in: bytes of the caller's structure, at least
+ *	PCIESW_EP_MAP_SIZE_VER0; out: bytes written back
  * @flags: in: must be 0
  * @ep_id: in: the endpoint (ep-id in netlink, id in sysfs)
  * @reserved0: in: must be 0
@@ -92,16 +151,33 @@ struct pciesw_info {
  * revokes every mapping of its window, in every process and through every
  * open file: by the time the request returns, any access, to pages touched
  * before too, gives SIGBUS.  ENOENT: no such endpoint.
+ *
+ * Offsets are handed out when the endpoint is plugged in, as DRM hands out
+ * its fake offsets: a range of the window's size (aligned to its size
+ * rounded up to a power of two) below PCIESW_MAP_OFFSET_32_MAX, where a
+ * 32-bit process reaches all of it, as long as the switch's windows fit
+ * there (above it otherwise, for 64-bit processes only).  They are taken
+ * in turn, not lowest first: a range is used again only once the switch
+ * has gone round the whole space, and never while an endpoint holds it, so
+ * the offset of an unplugged endpoint names no window (mmap() gives ENXIO)
+ * rather than the next endpoint's.  Endpoint ids are allocated the same
+ * way, in turn up to PCIESW_EP_ID_MAX: an unplugged endpoint's id gives
+ * ENOENT here, in DMA and in netlink, and does not name the endpoint
+ * plugged after it.
  */
 struct pciesw_ep_map {
 	__u32 size;
 	__u32 flags;
 	__u32 ep_id;
 	__u32 reserved0;
-	__u64 offset;
-	__u64 mem_size;
-	__u64 reserved[4];
+	__aligned_u64 offset;
+	__aligned_u64 mem_size;
+	__aligned_u64 reserved[4];
 };
+
+#define PCIESW_EP_MAP_SIZE_VER0		64
+#define PCIESW_MAP_OFFSET_32_MAX	(1ULL << 44)
+#define PCIESW_EP_ID_MAX		0x7fffffffu
 
 #define PCIESW_IOC_EP_MAP	_IOWR(PCIESW_IOC_MAGIC, 0x01, struct pciesw_ep_map)
 
@@ -116,10 +192,14 @@ struct pciesw_ep_map {
  * A batch is checked whole before anything is queued: on an error nothing
  * is submitted, nr_submitted is 0 and error_index names the descriptor at
  * fault (or PCIESW_DMA_NO_INDEX when the batch itself is).  Errors:
- *   EINVAL     size, flags, desc_size or reserved fields wrong; nr_descs 0
+ *   EINVAL     size or desc_size below their first version, flags or
+ *              reserved fields not 0; nr_descs 0
  *              or above PCIESW_DMA_MAX_BATCH; in a descriptor: flags or
  *              reserved not 0, len 0 or above PCIESW_DMA_MAX_LEN, channel
  *              not below the switch's dma-channels, host on both sides
+ *   E2BIG      size or desc_size above the module's with non-zero bytes
+ *              past it (in a descriptor: error_index names it), or
+ *              above a page
  *   ENOENT     no endpoint with that id
  *   EOVERFLOW  addr + len wraps around
  *   ERANGE     beyond the end of the endpoint's memory window
@@ -162,11 +242,12 @@ struct pciesw_ep_map {
 struct pciesw_dma_loc {
 	__u32 ep_id;
 	__u32 reserved;
-	__u64 addr;
+	__aligned_u64 addr;
 };
 
 /**
- * struct pciesw_dma_desc - one transfer
+ * struct pciesw_dma_desc - one transfer, desc_size bytes of the array
+ *	(extensible as the ioctl structures are, per descriptor)
  * @src: where the bytes come from
  * @dst: where they go
  * @len: bytes, 1..PCIESW_DMA_MAX_LEN
@@ -179,18 +260,22 @@ struct pciesw_dma_loc {
 struct pciesw_dma_desc {
 	struct pciesw_dma_loc src;
 	struct pciesw_dma_loc dst;
-	__u64 len;
-	__u64 user_data;
+	__aligned_u64 len;
+	__aligned_u64 user_data;
 	__u32 flags;
 	__u32 channel;
-	__u64 reserved;
+	__aligned_u64 reserved;
 };
+
+#define PCIESW_DMA_DESC_SIZE_VER0	64
 
 /**
  * struct pciesw_dma_submit - argument of PCIESW_IOC_DMA_SUBMIT
- * @size: in: sizeof(struct pciesw_dma_submit)
+ * @size: in: bytes of the caller's structure, at least
+ *	PCIESW_DMA_SUBMIT_SIZE_VER0
  * @flags: in: must be 0
- * @desc_size: in: sizeof(struct pciesw_dma_desc)
+ * @desc_size: in: bytes of each descriptor (the array's stride), at least
+ *	PCIESW_DMA_DESC_SIZE_VER0
  * @nr_descs: in: descriptors at @descs, 1..PCIESW_DMA_MAX_BATCH
  * @descs: in: user pointer to the descriptors
  * @nr_submitted: out: @nr_descs on success, 0 on error
@@ -203,38 +288,111 @@ struct pciesw_dma_submit {
 	__u32 flags;
 	__u32 desc_size;
 	__u32 nr_descs;
-	__u64 descs;
+	__aligned_u64 descs;
 	__u32 nr_submitted;
 	__u32 error_index;
-	__u64 reserved[2];
+	__aligned_u64 reserved[2];
 };
 
+#define PCIESW_DMA_SUBMIT_SIZE_VER0	48
+
+/*
+ * Completion records.  read() returns records of one version, that of the
+ * file: version 1 (struct pciesw_dma_completion, 32 bytes, no header: what
+ * every file reads unless it asks for another, so that binaries older
+ * than versions keep working) or version 2 (struct pciesw_dma_completion2),
+ * chosen with PCIESW_IOC_COMPLETION_FMT.  A version 2 record starts with
+ * its own size and version: a reader tells versions apart by @version,
+ * and steps from one record to the next by @size, so that a later version
+ * can append fields that an older reader skips.  read() takes at least one
+ * record (EINVAL below), returns whole records only, and blocks until at
+ * least one is ready unless O_NONBLOCK (EAGAIN).
+ */
+#define PCIESW_DMA_COMPLETION_V1	1
+#define PCIESW_DMA_COMPLETION_V2	2
+
 /**
- * struct pciesw_dma_completion - what read() returns, one per descriptor
+ * struct pciesw_dma_completion - a version 1 completion record
  * @user_data: the descriptor's
  * @bytes: bytes moved
  * @duration_ns: modelled time of the transfer along its route (the
  *	bandwidth model; with pacing on, also the least time it took)
  * @status: enum pciesw_dma_status
  * @channel: the channel it ran on
- *
- * read() takes a multiple of its size (EINVAL below one record), returns
- * whole records, blocks until at least one is ready unless O_NONBLOCK
- * (EAGAIN).
  */
 struct pciesw_dma_completion {
-	__u64 user_data;
-	__u64 bytes;
-	__u64 duration_ns;
+	__aligned_u64 user_data;
+	__aligned_u64 bytes;
+	__aligned_u64 duration_ns;
 	__u32 status;
 	__u32 channel;
 };
 
+/**
+ * struct pciesw_dma_completion2 - a version 2 completion record
+ * @size: bytes of this record (sizeof() for version 2); the next record
+ *	starts @size bytes after this one
+ * @version: PCIESW_DMA_COMPLETION_V2
+ * @reserved0: 0
+ * @flags: PCIESW_DMA_COMP_* (none defined yet); readers ignore bits they
+ *	do not know
+ * @status: enum pciesw_dma_status
+ * @user_data: the descriptor's
+ * @bytes: bytes moved
+ * @duration_ns: as in version 1
+ * @channel: the channel it ran on
+ * @reserved1: 0
+ * @reserved: 0, room for what later versions report
+ */
+struct pciesw_dma_completion2 {
+	__u32 size;
+	__u16 version;
+	__u16 reserved0;
+	__u32 flags;
+	__u32 status;
+	__aligned_u64 user_data;
+	__aligned_u64 bytes;
+	__aligned_u64 duration_ns;
+	__u32 channel;
+	__u32 reserved1;
+	__aligned_u64 reserved[2];
+};
+
+/**
+ * struct pciesw_completion_fmt - argument of PCIESW_IOC_COMPLETION_FMT
+ * @size: in: bytes of the caller's structure, at least
+ *	PCIESW_COMPLETION_FMT_SIZE_VER0; out: bytes written back
+ * @flags: in: must be 0
+ * @version: in: the record version read() of this file is to return
+ *	from now on, PCIESW_DMA_COMPLETION_V1 up to INFO's completion_version,
+ *	or 0 to leave it and only ask; out: the file's version
+ * @record_size: in: must be 0; out: bytes of one record of that version
+ * @reserved: in: must be 0; out: 0
+ *
+ * Per open file.  EINVAL: a version the module does not write (above
+ * completion_version), flags or reserved not 0.  EBUSY: a change while the
+ * file has descriptors submitted and not read back (their records would
+ * be of two versions).
+ */
+struct pciesw_completion_fmt {
+	__u32 size;
+	__u32 flags;
+	__u32 version;
+	__u32 record_size;
+	__aligned_u64 reserved[2];
+};
+
+#define PCIESW_COMPLETION_FMT_SIZE_VER0	32
+
 #define PCIESW_IOC_DMA_SUBMIT	_IOWR(PCIESW_IOC_MAGIC, 0x02, struct pciesw_dma_submit)
+#define PCIESW_IOC_COMPLETION_FMT _IOWR(PCIESW_IOC_MAGIC, 0x03, \
+					struct pciesw_completion_fmt)
 
 /**
  * struct pciesw_ep_discard - give a range of a memory window back
- * @size: in: sizeof(struct pciesw_ep_discard); anything else is refused
+ * @size: in: sizeof(struct pciesw_ep_discard) as the caller knows it (at
+ *	least PCIESW_EP_DISCARD_SIZE_VER0; a larger one with a zero tail);
+ *	out: the bytes the module wrote back
  * @flags: in: must be 0
  * @ep_id: in: the endpoint
  * @reserved0: in: must be 0
@@ -260,12 +418,15 @@ struct pciesw_ep_discard {
 	__u32 flags;
 	__u32 ep_id;
 	__u32 reserved0;
-	__u64 offset;
-	__u64 len;
-	__u64 freed;
-	__u64 reserved[3];
+	__aligned_u64 offset;
+	__aligned_u64 len;
+	__aligned_u64 freed;
+	__aligned_u64 reserved[3];
 };
 
-#define PCIESW_IOC_EP_DISCARD	_IOWR(PCIESW_IOC_MAGIC, 0x03, struct pciesw_ep_discard)
+#define PCIESW_EP_DISCARD_SIZE_VER0	64
+
+/* since PCIESW_FEATURE_EP_DISCARD */
+#define PCIESW_IOC_EP_DISCARD	_IOWR(PCIESW_IOC_MAGIC, 0x04, struct pciesw_ep_discard)
 
 #endif /* _UAPI_LINUX_PCIESW_H */
