@@ -15,7 +15,8 @@ packages=(
 	# QEMU runner: emulator, initramfs tools
 	qemu-system-x86 busybox-static kmod cpio
 	# userspace build
-	gcc make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev libjson-c-dev sparse
+	# gcc-multilib: the -m32 build of pciesw_compat32 (the compat ioctl path)
+	gcc gcc-multilib make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev libjson-c-dev sparse
 	# test clients and tools
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
 	# block device clients (selftests/pciesw_block.sh, G1-G3 of make bench)

@@ -8,7 +8,8 @@
  *
  * The uapi fixture: how the ioctl structures grow (copy_struct_from_user
  * semantics), the feature flags, the versioned completion records, map
- * offsets and endpoint ids that are not reused.
+ * offsets and endpoint ids that are not reused, and the 32-bit path (the
+ * -m32 build of pciesw_compat.c, run from here).
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -859,6 +860,50 @@ TEST_F(uapi, stale_id_and_offset)
 	EXPECT_LT(id, nid);
 	ASSERT_EQ(0, uapi_map(self->fd, nid, &cur));
 	EXPECT_NE(old.offset, cur.offset);
+}
+
+/*
+ * The 32-bit path: pciesw_compat32 (pciesw_compat.c built with -m32) does
+ * INFO, EP_MAP and mmap() of an endpoint whose id is 16 or more (its old
+ * offset, id << 40, was out of a 32-bit process's reach), DMA and reads
+ * completions of both versions.
+ */
+TEST_F(uapi, compat32)
+{
+	char prog[PATH_MAX], arg_sw[24], arg_ep[24];
+	int port = uapi_ep_port("nvme0"), status, n;
+	long id = uapi_ep_attr("nvme0", "id");
+	ssize_t len;
+	pid_t pid;
+
+	len = readlink("/proc/self/exe", prog, sizeof(prog) - 16);
+	ASSERT_LT(0, len);
+	prog[len] = 0;
+	strcpy(strrchr(prog, '/') + 1, "pciesw_compat32");
+	if (access(prog, X_OK))
+		SKIP(return, "pciesw_compat32 is not built (no gcc-multilib)");
+	ASSERT_LE(0, port);
+	for (n = 0; id >= 0 && id < 16 && n < 32; n++)
+		id = uapi_replug(port);
+	ASSERT_LE(16, id);
+	ASSERT_TRUE(uapi_wait_up(port));
+
+	snprintf(arg_sw, sizeof(arg_sw), "%u", UAPI_ID);
+	snprintf(arg_ep, sizeof(arg_ep), "%ld", id);
+	fflush(stdout);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(prog, prog, arg_sw, arg_ep, (char *)NULL);
+		/* ENOEXEC: a kernel without IA32_EMULATION */
+		printf("# exec %s: %s\n", prog, strerror(errno));
+		_exit(errno == ENOEXEC ? 4 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 4)
+		SKIP(return, "the kernel runs no 32-bit programs");
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN
