@@ -141,7 +141,7 @@ declare -A debug_cost=(
 	[pciesw_health_switchctl.sh]=190 [pciesw_module.sh]=130
 	[pciesw_vpd]=130 [pciesw_health]=130 [pciesw_dma]=140
 	[pciesw_dma_switchctl.sh]=125 [pciesw_netlink]=95 [pciesw_stress]=90
-	[pciesw_lanes]=85 [pciesw_ioctl]=80 [pciesw_switchctl.sh]=55
+	[pciesw_lanes]=85 [pciesw_ioctl]=92 [pciesw_switchctl.sh]=55
 	[pciesw_topo_switchctl.sh]=40 [pciesw_link]=40 [pciesw_bus.sh]=40
 	[pciesw_devlink.sh]=90
 	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=25
