@@ -104,12 +104,12 @@ void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 
 /*
  * Zap the mappings of @len bytes at @off of the window whose map offset is
- * @map_pgoff (pages): a
- * discard took their pages out (after pciesw_mem_discard(), so that no
- * fault maps one again); the next access faults in the window's page.
+ * @map_pgoff (pages): a discard took their pages out (after
+ * pciesw_mem_discard(), so that no fault maps one again); the next access
+ * faults in the window's page.
  */
 void pciesw_chardev_zap(struct pciesw_dev *pdev, u64 map_pgoff, u64 off,
-		       u64 len)
+			u64 len)
 {
 	unmap_mapping_range(pdev->inode->i_mapping,
 			    ((loff_t)map_pgoff << PAGE_SHIFT) + off, len, 1);
