@@ -130,6 +130,16 @@ static ssize_t pciesw_setting_store(struct device *dev,
 	err = pciesw_switch_set(sw, &set, &bad, &why);
 	mutex_unlock(&sw->lock);
 	pciesw_sysfs_sync(dev, attr, sw);
+	if (!err && sa->setting == PCIESW_SETTING_PCI_VIEW &&
+	    set.val[sa->setting]) {
+		/* the view turns the setting back off if it cannot be made */
+		mutex_lock(&sw->lock);
+		if (!pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) {
+			err = -ENOMEM;
+			why = "the PCI view could not be created (out of memory)";
+		}
+		mutex_unlock(&sw->lock);
+	}
 	if (err) {
 		dev_err(dev, "%s: %s\n", attr->attr.name, why);
 		return err;

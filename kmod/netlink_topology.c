@@ -336,10 +336,28 @@ int pciesw_nl_switch_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	err = pciesw_switch_set(sw, &set, &bad, &why);
-	if (err)
+	if (err) {
 		pciesw_nl_err(info->extack,
 			      info->attrs[pciesw_nl_settings[bad].attr], why);
-	return err;
+		return err;
+	}
+	if ((set.set & BIT(PCIESW_SETTING_PCI_VIEW)) &&
+	    set.val[PCIESW_SETTING_PCI_VIEW]) {
+		/*
+		 * The view is made from the event queue and turns the setting
+		 * back off if it cannot be: wait for it (post_doit unlocks).
+		 */
+		mutex_unlock(&sw->lock);
+		pciesw_switch_sync(sw);
+		mutex_lock(&sw->lock);
+		if (!pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[PCIESW_A_SWITCH_PCI_VIEW],
+					    "the PCI view could not be created (out of memory)");
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /* ---- lane groups ---- */

@@ -1351,9 +1351,9 @@ static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
 	struct pciesw_pci_gone *g;
 	unsigned long flags, k;
 
-	g = kzalloc(struct_size(g, fns, 2 * h->max_down + 1), GFP_KERNEL);
-	if (!g)
-		return NULL;
+	/* small, and a removal the view missed would leave stale devices */
+	g = kzalloc(struct_size(g, fns, 2 * h->max_down + 1),
+		    GFP_KERNEL | __GFP_NOFAIL);
 	bitmap_copy(g->ports, ports, PCIESW_MAX_PORTS);
 	raw_spin_lock_irqsave(&h->lock, flags);
 	g->all = test_bit(0, ports);
@@ -1406,9 +1406,7 @@ static struct pciesw_pci_gone *pciesw_pci_ep_detach(struct pciesw_pci *h,
 
 	if (k >= h->max_down || !h->down[k])
 		return NULL;
-	g = kzalloc(struct_size(g, fns, 1), GFP_KERNEL);
-	if (!g)
-		return NULL;
+	g = kzalloc(struct_size(g, fns, 1), GFP_KERNEL | __GFP_NOFAIL);
 	raw_spin_lock_irqsave(&h->lock, flags);
 	g->all = true;
 	g->bus = pciesw_pci_secondary(h->down[k]);
@@ -1800,15 +1798,18 @@ struct pciesw_pci_job {
 	struct pciesw_pci_gone *gone;
 };
 
+/* The snapshot of an event whose view could not be made */
+#define PCIESW_PCI_FAILED	ERR_PTR(-ENOMEM)
+
 static struct pciesw_pci_job *pciesw_pci_job(enum pciesw_pci_op op,
 					     struct pciesw_pci *h,
 					     unsigned int bus,
 					     struct pciesw_pci_gone *gone)
 {
-	struct pciesw_pci_job *job = kmalloc(sizeof(*job), GFP_KERNEL);
+	/* as an event record (event.c): small, and must not be lost */
+	struct pciesw_pci_job *job = kmalloc(sizeof(*job),
+					     GFP_KERNEL | __GFP_NOFAIL);
 
-	if (!job)
-		return NULL;
 	job->op = op;
 	job->h = h;
 	job->bus = bus;
@@ -1848,8 +1849,8 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 		if (on && !h) {
 			h = pciesw_pci_new(pdev);
 			if (!h) {
-				dev_err(&pdev->dev, "cannot create the PCI view\n");
-				return NULL;
+				dev_err(&pdev->dev, "cannot create the PCI view: out of memory\n");
+				return PCIESW_PCI_FAILED;
 			}
 			pdev->pci = h;
 			return pciesw_pci_job(PCIESW_PCI_CREATE, h, 0, NULL);
@@ -1915,12 +1916,33 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 	}
 }
 
+/*
+ * The view could not be made: the model's pci_view goes back to 0, so that
+ * the setting says what there is, and the request that turned it on, which
+ * waits for this event, reports the failure (pciesw_pci_view_check()).
+ */
+static void pciesw_pci_view_failed(struct pciesw_switch *sw)
+{
+	struct pciesw_settings off = { .set = BIT(PCIESW_SETTING_PCI_VIEW) };
+	enum pciesw_setting bad;
+	const char *why;
+
+	mutex_lock(&sw->lock);
+	if (!sw->dead)
+		pciesw_switch_set(sw, &off, &bad, &why);
+	mutex_unlock(&sw->lock);
+}
+
 /* In event order, without sw->lock: the PCI core's part. */
 static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 {
 	struct pciesw_pci_job *job = snap;
 	struct pciesw_dev *pdev;
 
+	if (snap == PCIESW_PCI_FAILED) {
+		pciesw_pci_view_failed(ev->sw);
+		return;
+	}
 	if (!job)
 		return;
 	switch (job->op) {
@@ -1941,6 +1963,7 @@ static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 			pdev->pci = NULL;
 		mutex_unlock(&ev->sw->lock);
 		pciesw_pci_free(job->h);
+		pciesw_pci_view_failed(ev->sw);
 		break;
 	case PCIESW_PCI_DESTROY:
 		pciesw_pci_destroy(job->h);
