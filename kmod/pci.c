@@ -1225,14 +1225,18 @@ static void pciesw_pci_vpd_load(struct pciesw_pci *h)
 	kfree(img);
 }
 
-/* With sw->lock: the functions of the ports in @ports and their endpoints. */
-static void pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
+/*
+ * With sw->lock: the functions of the ports in @ports and their endpoints;
+ * false if one of them could not be made (out of memory).
+ */
+static bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 {
 	struct pciesw_switch *sw = h->sw;
 	struct pciesw_pci_fn *fn, *efn;
 	struct pciesw_port *port;
 	unsigned long flags;
 	unsigned int k;
+	bool all = true;
 
 	lockdep_assert_held(&sw->lock);
 	pciesw_for_each_port(sw, port) {
@@ -1240,8 +1244,10 @@ static void pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 			continue;
 		if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
 			fn = pciesw_pci_fn_new(h, PCIESW_PCI_UP, 0, port, NULL);
-			if (!fn)
+			if (!fn) {
+				all = false;
 				continue;
+			}
 			raw_spin_lock_irqsave(&h->lock, flags);
 			pciesw_pci_fn_link(fn, port);
 			swap(h->up, fn);
@@ -1256,6 +1262,8 @@ static void pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 		efn = fn && port->ep ?
 		      pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port, port->ep) :
 		      NULL;
+		if (!fn || (port->ep && !efn))
+			all = false;
 		raw_spin_lock_irqsave(&h->lock, flags);
 		if (fn) {
 			pciesw_pci_fn_link(fn, port);
@@ -1271,6 +1279,7 @@ static void pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 		kfree(fn);
 		kfree(efn);
 	}
+	return all;
 }
 
 /* The secondary bus number software gave @fn, 0 if none (h->lock held). */
@@ -1719,8 +1728,8 @@ static struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	h->mrrs = pciesw_switch_mrrs(sw);
 	pciesw_pci_vpd_load(h);
 	bitmap_fill(all, PCIESW_MAX_PORTS);
-	pciesw_pci_fns_add(h, all);
-	if (!h->up) {
+	/* the whole hierarchy or none: a partial view would show a lie */
+	if (!pciesw_pci_fns_add(h, all) || !h->up) {
 		pciesw_pci_free(h);
 		return NULL;
 	}
@@ -1886,9 +1895,12 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 			DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
 
 			bitmap_fill(all, PCIESW_MAX_PORTS);
-			pciesw_pci_fns_add(h, all);
-		} else {
-			pciesw_pci_fns_add(h, ev->ports);
+			if (!pciesw_pci_fns_add(h, all))
+				pr_warn("pciesw: %s: out of memory: ports missing from the PCI view\n",
+					ev->sw->name);
+		} else if (!pciesw_pci_fns_add(h, ev->ports)) {
+			pr_warn("pciesw: %s: out of memory: ports missing from the PCI view\n",
+				ev->sw->name);
 		}
 		bus = test_bit(0, ev->ports) ? 0 :
 		      pciesw_pci_secondary_of(h, &h->up);
