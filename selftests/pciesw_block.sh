@@ -21,7 +21,7 @@
 # the mounted drive: EIO, umount works; an md RAID1 over two drives
 # keeps its data when one is surprise-removed under fio, its disk
 # disappears and a hot reset brings a new one.  The kernel log stays
-# clean (qemu-run checks it).  Reduced (debug plan): no md.
+# clean (qemu-run checks it).
 # Needs mkfs.ext4, mkfs.xfs, fio, mdadm, lsblk, blkdiscard
 # (scripts/deps.sh).  Uses switch ids 72 and 73.
 
@@ -38,8 +38,6 @@ ID=72
 SW=pciesw$ID
 MNT=$T_TMP/mnt
 mkdir -p "$MNT"
-FULL=1
-reduced && { FULL=0; note_reduced "no md RAID1"; }
 
 wr "$PCIESW_BUS/new_device" "$ID" || bail "new_device $ID: $W_ERR"
 settled $SW || diag "$SW did not settle"
@@ -283,26 +281,24 @@ check "the mounted fs sees EIO" \
 check "umount works" umount "$MNT"
 
 # --- md RAID1 survives a surprise down -----------------------------------
-if ((FULL)); then
-	check "mdadm RAID1 over nvme0 and nvme1" mdadm --create /dev/md/pcieswt \
-		--run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
-		--homehost=any $D0 /dev/${SW}n1 -q
-	# the data at the start, fio writing behind it when the drive goes
-	dd if="$T_TMP/r4" of=/dev/md/pcieswt bs=1M oflag=direct status=none
-	fio --name=s --filename=/dev/md/pcieswt --offset=8M --size=2M \
-		--direct=1 --rw=randwrite --bs=4k --ioengine=libaio \
-		--iodepth=4 --time_based --runtime=1 --disk_util=0 \
-		--output=/dev/null &
-	FIO=$!
-	nap 0.3
-	sc_quiet "surprise down under fio" port set $ID 2 surprise-down
-	wait $FIO
-	check "the drive's disk disappears" wait_disk ${SW}n0 gone
-	check "RAID1 keeps the data" eval 'dd if=/dev/md/pcieswt bs=1M count=4 \
-		iflag=direct status=none | cmp -s "$T_TMP/r4"'
-	# by name, or whatever array holds the drives if the name is missing
-	mdadm --stop /dev/md/pcieswt -q 2>/dev/null || mdadm --stop --scan -q
-	sc_quiet "hot reset" port set $ID 2 hot-reset
-	check "the link back: a new disk" wait_disk ${SW}n0
-fi
+check "mdadm RAID1 over nvme0 and nvme1" mdadm --create /dev/md/pcieswt \
+	--run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+	--homehost=any $D0 /dev/${SW}n1 -q
+# the data at the start, fio writing behind it when the drive goes
+dd if="$T_TMP/r4" of=/dev/md/pcieswt bs=1M oflag=direct status=none
+fio --name=s --filename=/dev/md/pcieswt --offset=8M --size=2M \
+	--direct=1 --rw=randwrite --bs=4k --ioengine=libaio \
+	--iodepth=4 --time_based --runtime=1 --disk_util=0 \
+	--output=/dev/null &
+FIO=$!
+nap 0.3
+sc_quiet "surprise down under fio" port set $ID 2 surprise-down
+wait $FIO
+check "the drive's disk disappears" wait_disk ${SW}n0 gone
+check "RAID1 keeps the data" eval 'dd if=/dev/md/pcieswt bs=1M count=4 \
+	iflag=direct status=none | cmp -s "$T_TMP/r4"'
+# by name, or whatever array holds the drives if the name is missing
+mdadm --stop /dev/md/pcieswt -q 2>/dev/null || mdadm --stop --scan -q
+sc_quiet "hot reset" port set $ID 2 hot-reset
+check "the link back: a new disk" wait_disk ${SW}n0
 summary
