@@ -70,6 +70,26 @@ static void pciesw_child_del(struct pciesw_child *child)
 	device_unregister(&child->dev);
 }
 
+/*
+ * The endpoint's device could not be added: the endpoint leaves the model
+ * again (an unplug, so every view follows), and the request that plugged
+ * it, which waits for this event, reports the failure.
+ */
+static void pciesw_dev_ep_failed(struct pciesw_switch *sw, u32 ep_id,
+				 u64 serial)
+{
+	struct pciesw_endpoint *ep;
+
+	mutex_lock(&sw->lock);
+	ep = sw->dead ? NULL : pciesw_ep_find(sw, ep_id);
+	if (ep && ep->serial == serial) {
+		pr_err("pciesw: %s: cannot add the device of %s: unplugged\n",
+		       sw->name, ep->name);
+		pciesw_ep_del(ep);
+	}
+	mutex_unlock(&sw->lock);
+}
+
 /* Adds endpoint device @name below port @port_id, unless it exists. */
 static void pciesw_dev_ep_add(struct pciesw_dev *pdev, u32 port_id, u32 ep_id,
 			      u64 serial, const char *ep_name)
@@ -77,14 +97,22 @@ static void pciesw_dev_ep_add(struct pciesw_dev *pdev, u32 port_id, u32 ep_id,
 	struct pciesw_child *port, *child;
 	char name[2 * PCIESW_NAME_LEN];
 
-	port = port_id < PCIESW_MAX_PORTS ? pdev->ports[port_id] : NULL;
-	if (!port || xa_load(&pdev->eps, ep_id))
+	if (xa_load(&pdev->eps, ep_id))
 		return;
-	snprintf(name, sizeof(name), "%s-%s", pdev->sw->name, ep_name);
-	child = pciesw_child_add(pdev->sw, &port->dev, &pciesw_ep_devtype,
-				 ep_id, serial, name);
-	if (child && xa_err(xa_store(&pdev->eps, ep_id, child, GFP_KERNEL)))
+	port = port_id < PCIESW_MAX_PORTS ? pdev->ports[port_id] : NULL;
+	child = NULL;
+	if (port) {
+		snprintf(name, sizeof(name), "%s-%s", pdev->sw->name, ep_name);
+		child = pciesw_child_add(pdev->sw, &port->dev,
+					 &pciesw_ep_devtype, ep_id, serial,
+					 name);
+	}
+	if (child && xa_err(xa_store(&pdev->eps, ep_id, child, GFP_KERNEL))) {
 		pciesw_child_del(child);
+		child = NULL;
+	}
+	if (!child)
+		pciesw_dev_ep_failed(pdev->sw, ep_id, serial);
 }
 
 static void pciesw_dev_ep_del(struct pciesw_dev *pdev, u32 ep_id)

@@ -640,8 +640,8 @@ int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct pciesw_port *port;
 	enum pciesw_ep_arg bad;
 	const char *why = NULL;
-	u32 type, width, block_size;
-	u64 mem_size;
+	u32 type, width, block_size, id;
+	u64 mem_size, serial;
 	int err;
 
 	port = pciesw_nl_find_port(sw, info);
@@ -673,6 +673,21 @@ int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(ep)) {
 		pciesw_nl_err(info->extack, tb[PCIESW_A_PORT_ID], why);
 		return PTR_ERR(ep);
+	}
+	/*
+	 * Its device is added from the event queue, which unplugs it again
+	 * if that fails: wait for it (post_doit unlocks).
+	 */
+	id = ep->id;
+	serial = ep->serial;
+	mutex_unlock(&sw->lock);
+	pciesw_switch_sync(sw);
+	mutex_lock(&sw->lock);
+	ep = pciesw_ep_find(sw, id);
+	if (!ep || ep->serial != serial) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_PORT_ID],
+				    "the endpoint's device could not be added (out of memory)");
+		return -ENOMEM;
 	}
 	return pciesw_nl_reply(info, PCIESW_CMD_EP_ADD, pciesw_nl_fill_ep_any,
 			       ep);

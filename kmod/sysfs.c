@@ -152,6 +152,8 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 	struct pciesw_port *port;
 	const char *why = NULL;
 	enum pciesw_ep_type t;
+	u64 serial = 0;
+	u32 id = 0;
 	int ret;
 
 	/* as netlink's ep-add: an endpoint brings a memory window */
@@ -177,8 +179,22 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 		ep = ERR_PTR(-ENODEV);
 		why = "the port is gone";
 	}
+	if (!IS_ERR(ep)) {
+		id = ep->id;
+		serial = ep->serial;
+	}
 	mutex_unlock(&child->sw->lock);
 	pciesw_child_sync(child, attr);
+	if (!IS_ERR(ep)) {
+		/* the device view unplugs it again if its device failed */
+		mutex_lock(&child->sw->lock);
+		ep = pciesw_ep_find(child->sw, id);
+		if (!ep || ep->serial != serial) {
+			ep = ERR_PTR(-ENOMEM);
+			why = "the endpoint's device could not be added (out of memory)";
+		}
+		mutex_unlock(&child->sw->lock);
+	}
 	if (IS_ERR(ep)) {
 		dev_err(dev, "ep_add: %s\n", why);
 		return PTR_ERR(ep);
