@@ -351,7 +351,7 @@ static void check_all(struct __test_metadata *_metadata,
 }
 
 /* Every error counter, each on another port: exactly that one counts. */
-TEST_F(health, inject_every_counter)
+TEST_F_TIMEOUT(health, inject_every_counter, 120)
 {
 	uint64_t exp[NPORTS][NCTR];
 	unsigned int c, port;
