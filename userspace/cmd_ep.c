@@ -279,33 +279,19 @@ int cmd_ep_del(int argc, char **argv)
 /* --- ep discard ----------------------------------------------------------- */
 
 /* The endpoint's id and window size, by ep-get. */
-static int ep_window(uint32_t id, const struct ep_ref *ep, const char *arg,
-		     uint32_t *ep_id, uint64_t *mem_size)
+static int ep_window(uint32_t id, const struct ep_ref *ep, uint32_t *ep_id,
+		     uint64_t *mem_size)
 {
-	struct objs o = { 0 };
 	struct nl_session *s;
-	struct nl_msg *req;
+	uint32_t type;
 	int ret;
 
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, ep, false);
-	ret = objs_run(s, req, &o, "cannot get the endpoint");
+	ret = ep_get_window(s, id, ep, "cannot get the endpoint", ep_id,
+			    mem_size, &type);
 	nl_session_close(s);
-	if (!ret && (o.n != 1 || !o.tb[0][PCIESW_A_EP_ID] ||
-		     !o.tb[0][PCIESW_A_EP_MEM_SIZE])) {
-		error("the kernel answered ep-get of %s without one endpoint",
-		      arg);
-		ret = EXIT_FAIL;
-	}
-	if (!ret) {
-		*ep_id = nla_get_u32(o.tb[0][PCIESW_A_EP_ID]);
-		*mem_size = nla_get_u64(o.tb[0][PCIESW_A_EP_MEM_SIZE]);
-	}
-	objs_free(&o);
 	return ret;
 }
 
@@ -377,7 +363,7 @@ int cmd_ep_discard(int argc, char **argv)
 		return usage_error("offset and size must be multiples of the page size (%ld)",
 				   page);
 
-	ret = ep_window(id, &ep, argv[1], &ep_id, &mem_size);
+	ret = ep_window(id, &ep, &ep_id, &mem_size);
 	if (ret)
 		return ret;
 	if (!seen_len)

@@ -96,34 +96,19 @@ static bool file_switch(int fd, uint32_t *id)
 static int resolve_gpu(struct nl_session *s, uint32_t id, const char *arg,
 		       uint32_t *ep_id, uint64_t *mem_size)
 {
-	struct objs o = { 0 };
-	struct nl_msg *req;
 	struct ep_ref ep;
+	uint32_t type;
 	int ret;
 
 	ret = parse_ep_arg(arg, &ep);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &ep, false);
-	ret = objs_run(s, req, &o, "cannot get the GPU");
-	if (!ret && (o.n != 1 || !o.tb[0][PCIESW_A_EP_ID] ||
-		     !o.tb[0][PCIESW_A_EP_MEM_SIZE])) {
-		error("the kernel answered ep-get without one endpoint");
-		ret = EXIT_FAIL;
-	}
-	if (!ret && (!o.tb[0][PCIESW_A_EP_TYPE] ||
-		     nla_get_u32(o.tb[0][PCIESW_A_EP_TYPE]) !=
-		     PCIESW_EP_TYPE_GPU)) {
+	ret = ep_get_window(s, id, &ep, "cannot get the GPU", ep_id, mem_size,
+			    &type);
+	if (!ret && type != PCIESW_EP_TYPE_GPU) {
 		error("%s of switch %u is not a GPU", arg, id);
 		ret = EXIT_FAIL;
 	}
-	if (!ret) {
-		*ep_id = nla_get_u32(o.tb[0][PCIESW_A_EP_ID]);
-		*mem_size = nla_get_u64(o.tb[0][PCIESW_A_EP_MEM_SIZE]);
-	}
-	objs_free(&o);
 	return ret;
 }
 

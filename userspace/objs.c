@@ -94,6 +94,33 @@ void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep, bool peer)
 					  PCIESW_A_EP_NAME, ep->name);
 }
 
+int ep_get_window(struct nl_session *s, uint32_t id, const struct ep_ref *ep,
+		  const char *what, uint32_t *ep_id, uint64_t *mem_size,
+		  uint32_t *type)
+{
+	struct objs o = { 0 };
+	struct nl_msg *req;
+	int ret;
+
+	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	put_ep_ref(req, ep, false);
+	ret = objs_run(s, req, &o, what);
+	if (!ret && (o.n != 1 || !o.tb[0][PCIESW_A_EP_ID] ||
+		     !o.tb[0][PCIESW_A_EP_MEM_SIZE] ||
+		     !o.tb[0][PCIESW_A_EP_TYPE])) {
+		error("the kernel answered ep-get without one endpoint");
+		ret = EXIT_FAIL;
+	}
+	if (!ret) {
+		*ep_id = nla_get_u32(o.tb[0][PCIESW_A_EP_ID]);
+		*mem_size = nla_get_u64(o.tb[0][PCIESW_A_EP_MEM_SIZE]);
+		*type = nla_get_u32(o.tb[0][PCIESW_A_EP_TYPE]);
+	}
+	objs_free(&o);
+	return ret;
+}
+
 int parse_on_off(const char *word, const char *arg, const char *on,
 			const char *off, int *val)
 {

@@ -59,6 +59,13 @@ struct ep_ref {
 int parse_ep_arg(const char *arg, struct ep_ref *ep);
 /* Puts ep-id or ep-name (with @peer: peer-ep-id or peer-ep-name). */
 void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep, bool peer);
+/*
+ * The id, window size and type of endpoint @ep of switch @id, by ep-get;
+ * @what heads the error of a failed request.
+ */
+int ep_get_window(struct nl_session *s, uint32_t id, const struct ep_ref *ep,
+		  const char *what, uint32_t *ep_id, uint64_t *mem_size,
+		  uint32_t *type);
 /* The value of setting @word: @on sets *@val to 1, @off to 0. */
 int parse_on_off(const char *word, const char *arg, const char *on,
 		 const char *off, int *val);
