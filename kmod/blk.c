@@ -391,8 +391,8 @@ static int pciesw_blk_route(struct pciesw_blk_disk *d,
 	int err;
 
 	mutex_lock(&sw->lock);
-	ep = sw->dead ? NULL : pciesw_ep_find(sw, d->ep_id);
-	if (ep && ep->serial != d->ep_serial)
+	ep = pciesw_ep_lookup(sw, d->ep_id, U64_MAX);
+	if (IS_ERR(ep) || ep->serial != d->ep_serial)
 		ep = NULL;
 	if (ep && x->peer) {
 		gpu = pciesw_ep_find(sw, peer_id);

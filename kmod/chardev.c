@@ -214,6 +214,7 @@ static long pciesw_ioctl_info(struct pciesw_switch *sw,
 			      struct pciesw_info __user *uarg)
 {
 	struct pciesw_info info;
+	const char *why;
 	u32 usize;
 	int err;
 
@@ -231,9 +232,10 @@ static long pciesw_ioctl_info(struct pciesw_switch *sw,
 	info.completion_version = PCIESW_DMA_COMPLETION_V2;
 
 	mutex_lock(&sw->lock);
-	if (sw->dead) {
+	err = pciesw_switch_live(sw, &why);
+	if (err) {
 		mutex_unlock(&sw->lock);
-		return -ENODEV;
+		return err;
 	}
 	info.switch_id = sw->id;
 	info.nr_lanes = sw->profile->nr_lanes;
@@ -266,14 +268,14 @@ static long pciesw_ioctl_ep_map(struct pciesw_switch *sw,
 		return -EINVAL;
 
 	mutex_lock(&sw->lock);
-	ep = sw->dead ? NULL : pciesw_ep_find(sw, map.ep_id);
-	if (ep) {
+	ep = pciesw_ep_lookup(sw, map.ep_id, U64_MAX);
+	if (!IS_ERR(ep)) {
 		map.offset = ep->map_pgoff << PAGE_SHIFT;
 		map.mem_size = ep->mem_size;
 	}
 	mutex_unlock(&sw->lock);
-	if (!ep)
-		return sw->dead ? -ENODEV : -ENOENT;
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
 
 	return pciesw_put_struct(uarg, &map, sizeof(map), usize);
 }
@@ -411,9 +413,9 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 		return -EOVERFLOW;
 
 	mutex_lock(&sw->lock);
-	ep = sw->dead ? NULL : pciesw_ep_find(sw, dis.ep_id);
-	if (!ep)
-		err = sw->dead ? -ENODEV : -ENOENT;
+	ep = pciesw_ep_lookup(sw, dis.ep_id, U64_MAX);
+	if (IS_ERR(ep))
+		err = PTR_ERR(ep);
 	else if (end > ep->mem_size)
 		err = -ERANGE;
 	else
@@ -551,8 +553,10 @@ static int pciesw_chardev_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 
 	mutex_lock(&sw->lock);
-	ep = sw->dead ? NULL : pciesw_ep_find_map(sw, vma->vm_pgoff);
-	if (ep)
+	ep = pciesw_ep_lookup(sw, 0, vma->vm_pgoff);
+	if (IS_ERR(ep))
+		ep = NULL;
+	else
 		start = (u64)(vma->vm_pgoff - ep->map_pgoff) << PAGE_SHIFT;
 	if (ep && start <= ep->mem_size && len <= ep->mem_size - start)
 		mem = pciesw_mem_get(ep->mem);

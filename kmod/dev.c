@@ -81,8 +81,8 @@ static void pciesw_dev_ep_failed(struct pciesw_switch *sw, u32 ep_id,
 	struct pciesw_endpoint *ep;
 
 	mutex_lock(&sw->lock);
-	ep = sw->dead ? NULL : pciesw_ep_find(sw, ep_id);
-	if (ep && ep->serial == serial) {
+	ep = pciesw_ep_lookup(sw, ep_id, U64_MAX);
+	if (!IS_ERR(ep) && ep->serial == serial) {
 		pr_err("pciesw: %s: cannot add the device of %s: unplugged\n",
 		       sw->name, ep->name);
 		pciesw_ep_del(ep);

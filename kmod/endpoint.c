@@ -383,6 +383,25 @@ struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id)
 	return NULL;
 }
 
+/*
+ * The endpoint that a request names, by id (@pgoff == U64_MAX) or by an
+ * mmap page offset in its window: ERR_PTR(-ENODEV) once the switch is being
+ * removed (nothing on it can be used any more), -ENOENT if there is none.
+ * The one such check of every view that serves requests.
+ */
+struct pciesw_endpoint *pciesw_ep_lookup(struct pciesw_switch *sw, u32 id,
+					 u64 pgoff)
+{
+	struct pciesw_endpoint *ep;
+
+	lockdep_assert_held(&sw->lock);
+	if (sw->dead)
+		return ERR_PTR(-ENODEV);
+	ep = pgoff == U64_MAX ? pciesw_ep_find(sw, id) :
+				pciesw_ep_find_map(sw, pgoff);
+	return ep ?: ERR_PTR(-ENOENT);
+}
+
 struct pciesw_endpoint *pciesw_ep_find_name(struct pciesw_switch *sw,
 					    const char *name)
 {

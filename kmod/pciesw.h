@@ -733,6 +733,8 @@ struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);
 struct pciesw_endpoint *pciesw_ep_find_map(struct pciesw_switch *sw,
 					   u64 pgoff);
 u64 pciesw_map_span(u64 mem_size);
+struct pciesw_endpoint *pciesw_ep_lookup(struct pciesw_switch *sw, u32 id,
+					 u64 pgoff);
 struct pciesw_endpoint *pciesw_ep_find_name(struct pciesw_switch *sw,
 					    const char *name);
 
