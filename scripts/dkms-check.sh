@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # DKMS from a clean state, as a user of the package would: the sources
 # into /usr/src/pciesw-VERSION (make dkms-src), dkms add, dkms build for
-# each kernel given, dkms status, then dkms remove --all and the copy
+# each kernel given, dkms status, dkms install for each (the module where
+# modinfo and modprobe find it), then dkms remove --all and the copy
 # deleted: the host is left as it was found (also when a step fails).
 # Refuses to run when pciesw is already known to dkms or the copy exists
 # (someone's real installation).  The module is built as make check
@@ -96,6 +97,23 @@ for k in "$@"; do
 	grep -q "pciesw/$ver, $k, .*: built" <<<"$st" || rc=1
 done
 case1 $rc "dkms status: built for $*"
+# install: what a kernel update does through AUTOINSTALL; modinfo finds the
+# module by name through the depmod that dkms runs
+for k in "$@"; do
+	dkms install pciesw/"$ver" -k "$k" >"$log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$log"
+	case1 $rc "dkms install -k $k"
+	path=$(modinfo -k "$k" -n pciesw 2>&1)
+	[[ $path == /lib/modules/$k/updates/dkms/pciesw.ko* ]]
+	case1 $? "modinfo -k $k pciesw: $path"
+done
+st=$(dkms status pciesw/"$ver" 2>&1)
+rc=0
+for k in "$@"; do
+	grep -q "pciesw/$ver, $k, .*: installed" <<<"$st" || rc=1
+done
+case1 $rc "dkms status: installed for $*"
 dkms remove pciesw/"$ver" --all >"$log" 2>&1
 case1 $? "dkms remove pciesw/$ver --all" || sed 's/^/# /' "$log"
 rm -rf "$src"
