@@ -236,9 +236,13 @@ sc_ok "-- ends the options" -j status -- $SW
 check "status -- SWITCH: that switch" eval '[[ $OUT == *'\''"switch":"pciesw30"'\''* ]]'
 sc_err "ambiguous prefix: usage, the candidates" 2 'ambiguous command "e": ep, errors, export' e
 sc_err "-V after the command: usage" 2 "goes before the command" status -V
-# (the spec gives switch-mps no range: the module's handler checks it)
-sc_err "extack: the context, the attribute and the kernel's reason (mps 64)" 1 \
-	"cannot set switch 30: switch-mps: MPS must be a power of 2" switch set $SW mps 64
+# out of the spec's range: the policy refuses it, and switchctl names the
+# attribute and the range from the extended ACK's policy bounds; in range
+# but not a power of 2: the model's own reason
+sc_err "extack: the context, the attribute and the policy's range (mps 64)" 1 \
+	"cannot set switch 30: switch-mps: 64 is out of range 128-4096" switch set $SW mps 64
+sc_err "extack: the policy's range (channels 17)" 1 \
+	"switch-dma-channels: 17 is out of range 1-16" switch set $SW channels 17
 sc_err "extack: the context, the attribute and the kernel's reason (mps 300)" 1 \
 	"cannot set switch 30: switch-mps: MPS must be a power of 2" switch set $SW mps 300
 
