@@ -3,7 +3,9 @@
 #
 # make install and the operations pieces it installs, in the guest (whose
 # root is a tmpfs overlay of the host's: what is installed vanishes with
-# the guest): "make install DESTDIR=" puts switchctl, the module (under
+# the guest): first a staged "make install DESTDIR=STAGE PREFIX=/usr" (a
+# package build: all under the stage, nothing run) and its uninstall;
+# then "make install DESTDIR=" puts switchctl, the module (under
 # /lib/modules/KVER/updates, depmod), header, spec, man pages, completion,
 # udev rules and the systemd unit in place and creates group pciesw; then
 # modprobe pciesw, and systemd-udevd (started by the test, the distribution's
@@ -59,6 +61,36 @@ cp /lib/modules/"$KVER"/modules.builtin* "$T_TMP/builtin/" 2>/dev/null
 mount -t tmpfs -o mode=0755 pciesw-modules "/lib/modules/$KVER" && MODS_MOUNTED=1
 cp "$T_TMP"/builtin/* "/lib/modules/$KVER/" 2>/dev/null
 check "/lib/modules/$KVER: a tmpfs with the modules.builtin files" test "$MODS_MOUNTED" = 1
+
+# ---- make install into a staging tree (a package build) ---------------------
+# DESTDIR and PREFIX=/usr: every file under the stage, with the paths that
+# PREFIX gives (the unit names the PREFIX's pciesw-journal); nothing is
+# run or changed on the system itself (no depmod, group or reload)
+STAGE=$T_TMP/stage
+dep_before=$(stat -c %Y "/lib/modules/$KVER/modules.dep" 2>/dev/null)
+R=$(make -s install DESTDIR="$STAGE" PREFIX=/usr KVER="$KVER" KO="$KO" 2>&1)
+check_eq "make install DESTDIR=STAGE PREFIX=/usr: exit 0" 0 "$?" || diag "$R"
+missing=
+for f in usr/bin/switchctl usr/bin/pciesw-journal \
+	"lib/modules/$KVER/updates/pciesw.ko" usr/include/linux/pciesw.h \
+	usr/share/pciesw/pciesw.yaml usr/share/man/man8/switchctl.8 \
+	usr/share/man/man4/pciesw.4 usr/lib/udev/rules.d/60-pciesw.rules \
+	usr/lib/systemd/system/pciesw-monitor.service \
+	usr/lib/sysusers.d/pciesw.conf; do
+	[[ -f $STAGE/$f ]] || missing+=" $f"
+done
+check_eq "staged install: the files under DESTDIR with PREFIX's paths" "" "$missing"
+R=$(grep '^ExecStart=' "$STAGE/usr/lib/systemd/system/pciesw-monitor.service")
+check_eq "staged unit runs PREFIX's pciesw-journal" \
+	"ExecStart=/usr/bin/pciesw-journal" "$R"
+check "staged install: nothing outside DESTDIR (no /usr/bin/switchctl, no depmod)" \
+	test ! -e /usr/bin/switchctl -a \
+	"$(stat -c %Y "/lib/modules/$KVER/modules.dep" 2>/dev/null)" = "$dep_before"
+R=$(make -s uninstall DESTDIR="$STAGE" PREFIX=/usr KVER="$KVER" 2>&1)
+check_eq "make uninstall DESTDIR=STAGE PREFIX=/usr: exit 0" 0 "$?" || diag "$R"
+left=$(find "$STAGE" -type f)
+check_eq "staged uninstall: no file left in the stage" "" "$left"
+rm -rf "$STAGE"
 
 # ---- make install -----------------------------------------------------------
 R=$(make -s install DESTDIR= KVER="$KVER" KO="$KO" 2>&1)
