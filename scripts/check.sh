@@ -189,6 +189,7 @@ rc=$?
 case1 $rc "pciesw.ko builds warning-free for debug"
 
 step "selftests on the debug kernel (two shards side by side)"
+echo "debug kernel: not run there (user space and packaging; both stock kernels run them): ${!debug_skip[*]}"
 # shellcheck disable=SC2086 # word splitting of the test lists
 suite debug-1 debug debug $DEBUG_CAP $DEBUG_PER_TEST ${shard_tests[0]} &
 # shellcheck disable=SC2086
