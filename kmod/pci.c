@@ -48,6 +48,7 @@
 #include <linux/workqueue.h>
 
 #include "dev.h"
+#include "pci_msi.h"
 
 static bool pci_view = true;
 module_param(pci_view, bool, 0444);
@@ -184,6 +185,10 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  * @lane_err_base: the port's BER error count when software last cleared
  *	Lane Error Status
  * @lmr_limit: Lane Margining error count limit software set
+ * @msi_line: an interrupt condition the port signals by MSI holds, MSI is
+ *	enabled and the vector unmasked (a message is sent when it becomes
+ *	true, as PCIe says for hot-plug and bandwidth notification)
+ * @msi_send: the message is due (pciesw_pci_msi_fire() sends it)
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
@@ -208,6 +213,8 @@ struct pciesw_pci_fn {
 	unsigned int port_id;
 	u64 lane_err_base;
 	u8 lmr_limit;
+	bool msi_line;
+	bool msi_send;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u16 vpd_addr;
@@ -253,6 +260,7 @@ struct pciesw_pci_req {
  * @max_down: downstream ports the profile can have (bounds @down, @ep)
  * @busn: the root bus's bus number range
  * @root: the root bus, from creation until removal
+ * @msi: the root bus's MSI irq domain (pci_msi.c), removed with @bridge
  * @bridge: the host bridge; the hierarchy owns its first reference until
  *	it is destroyed, and the bridge's release frees the hierarchy
  * @module_ref: the removed hierarchy holds a reference to the module
@@ -285,6 +293,7 @@ struct pciesw_pci {
 	unsigned int max_down;
 	struct resource busn;
 	struct pci_bus *root;
+	struct irq_domain *msi;
 	struct pci_host_bridge *bridge;
 	bool module_ref;
 	struct work_struct req_work;
@@ -397,6 +406,7 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	put32(w, CAP_MSI + PCI_MSI_ADDRESS_LO, 0xfffffffc);
 	put32(w, CAP_MSI + PCI_MSI_ADDRESS_HI, 0xffffffff);
 	put16(w, CAP_MSI + PCI_MSI_DATA_64, 0xffff);
+	put32(w, CAP_MSI + PCI_MSI_MASK_64, 1);
 	/* PCIe */
 	put16(w, CAP_EXP + PCI_EXP_DEVCTL, 0x7fff);
 	put16(w, CAP_EXP + PCI_EXP_LNKCTL, PCI_EXP_LNKCTL_ASPMC |
@@ -556,10 +566,11 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	cfg[CAP_PM + PCI_CAP_LIST_NEXT] = CAP_MSI;
 	put16(cfg, CAP_PM + PCI_PM_PMC, 3);
 	put16(cfg, CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
-	/* MSI: one message, 64-bit */
+	/* MSI: one message, 64-bit, per-vector masking */
 	cfg[CAP_MSI] = PCI_CAP_ID_MSI;
 	cfg[CAP_MSI + PCI_CAP_LIST_NEXT] = CAP_EXP;
-	put16(cfg, CAP_MSI + PCI_MSI_FLAGS, PCI_MSI_FLAGS_64BIT);
+	put16(cfg, CAP_MSI + PCI_MSI_FLAGS, PCI_MSI_FLAGS_64BIT |
+	      PCI_MSI_FLAGS_MASKBIT);
 
 	/* PCI Express */
 	cfg[CAP_EXP] = PCI_CAP_ID_EXP;
@@ -949,6 +960,56 @@ static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 	}
 }
 
+/*
+ * A downstream port's interrupt condition (PCIe 6.7.3.4, 7.5.3.7): an
+ * enabled hot-plug event's status bit with Hot-Plug Interrupt Enable, or a
+ * bandwidth status with its interrupt enable in Link Control.
+ */
+static bool pciesw_pci_msi_cond(const struct pciesw_pci_fn *fn)
+{
+	u16 sltctl = get16(fn->cfg, CAP_EXP + PCI_EXP_SLTCTL);
+	u16 sltsta = get16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA);
+	u16 lnkctl = get16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL);
+	u16 lnksta = get16(fn->cfg, CAP_EXP + PCI_EXP_LNKSTA);
+	u16 hp = 0;
+
+	if (fn->kind != PCIESW_PCI_DOWN)
+		return false;
+	if (sltctl & PCI_EXP_SLTCTL_PDCE)
+		hp |= PCI_EXP_SLTSTA_PDC;
+	if (sltctl & PCI_EXP_SLTCTL_DLLSCE)
+		hp |= PCI_EXP_SLTSTA_DLLSC;
+	if (sltctl & PCI_EXP_SLTCTL_CCIE)
+		hp |= PCI_EXP_SLTSTA_CC;
+	if ((sltctl & PCI_EXP_SLTCTL_HPIE) && (sltsta & hp))
+		return true;
+	return ((lnkctl & PCI_EXP_LNKCTL_LBMIE) &&
+		(lnksta & PCI_EXP_LNKSTA_LBMS)) ||
+	       ((lnkctl & PCI_EXP_LNKCTL_LABIE) &&
+		(lnksta & PCI_EXP_LNKSTA_LABS));
+}
+
+/*
+ * After a change of @fn's config space, with h->lock held: a message is
+ * due when the condition, MSI Enable and the unmasked vector become true
+ * together; a masked one is Pending meanwhile.  True if one is due.
+ */
+static bool pciesw_pci_msi_eval(struct pciesw_pci_fn *fn)
+{
+	u16 flags = get16(fn->cfg, CAP_MSI + PCI_MSI_FLAGS);
+	bool masked = get32(fn->cfg, CAP_MSI + PCI_MSI_MASK_64) & 1;
+	bool line = (flags & PCI_MSI_FLAGS_ENABLE) && pciesw_pci_msi_cond(fn);
+
+	put32(fn->cfg, CAP_MSI + PCI_MSI_PENDING_64, line && masked);
+	line = line && !masked;
+	if (line && !fn->msi_line)
+		fn->msi_send = true;
+	fn->msi_line = line;
+	if (!(flags & PCI_MSI_FLAGS_ENABLE))
+		fn->msi_send = false;
+	return fn->msi_send;
+}
+
 /* Queue a request for the model; with h->lock held. */
 static void pciesw_pci_req(struct pciesw_pci *h, const struct pciesw_pci_fn *fn,
 			   enum pciesw_pci_req_op op, u32 a, u32 b)
@@ -1112,6 +1173,9 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 	v &= ~(val & w1c);
 	put32(fn->cfg, off, v);
 	pciesw_pci_store_model(h, fn, off, old, val, mask);
+	/* the interrupt is sent from process context, by the request work */
+	if (pciesw_pci_msi_eval(fn))
+		queue_work(system_wq, &h->req_work);
 }
 
 /*
@@ -1613,6 +1677,38 @@ static void pciesw_pci_req_resync(struct pciesw_pci *h)
 }
 
 /*
+ * With sw->lock (which keeps the functions), after the model or software
+ * changed config space: the downstream ports send their due messages,
+ * without h->lock, which the handlers take through config space.
+ */
+static void pciesw_pci_msi_fire(struct pciesw_pci *h)
+{
+	struct pciesw_pci_fn *fn;
+	unsigned long flags;
+	unsigned int k;
+	bool send;
+	u64 addr = 0;
+	u16 data = 0;
+
+	lockdep_assert_held(&h->sw->lock);
+	for (k = 0; k < h->max_down; k++) {
+		send = false;
+		raw_spin_lock_irqsave(&h->lock, flags);
+		fn = h->down[k];
+		if (fn && pciesw_pci_msi_eval(fn)) {
+			fn->msi_send = false;
+			addr = (u64)get32(fn->cfg, CAP_MSI + PCI_MSI_ADDRESS_HI) << 32 |
+			       get32(fn->cfg, CAP_MSI + PCI_MSI_ADDRESS_LO);
+			data = get16(fn->cfg, CAP_MSI + PCI_MSI_DATA_64);
+			send = true;
+		}
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+		if (send)
+			pciesw_msi_send(h->msi, addr, data);
+	}
+}
+
+/*
  * The config writes the model takes, in the order software made them,
  * without the config lock; the model's events bring config space along.
  */
@@ -1642,6 +1738,7 @@ static void pciesw_pci_req_work(struct work_struct *work)
 	}
 	if (lost && live)
 		pciesw_pci_req_resync(h);
+	pciesw_pci_msi_fire(h);
 	mutex_unlock(&sw->lock);
 }
 
@@ -1670,6 +1767,7 @@ static void pciesw_pci_free(struct pciesw_pci *h)
 		kfree(h->ep[k]);
 	}
 	kfree(h->up);
+	pciesw_msi_domain_remove(h->msi);
 	pciesw_switch_put(h->sw);
 	kfree(h);
 }
@@ -1742,6 +1840,11 @@ static int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
 	struct pci_bus *root, *child;
 	LIST_HEAD(resources);
 
+	/* without its own domain, MSI is the platform's (and never fires) */
+	h->msi = pciesw_msi_domain_create(h->domain);
+	if (!h->msi)
+		pr_warn("pciesw: %s: no MSI domain: the ports' interrupts never fire\n",
+			h->sw->name);
 	pci_add_resource(&resources, &h->busn);
 	pci_lock_rescan_remove();
 	root = pci_create_root_bus(parent, h->busn.start, &pciesw_pci_ops,
@@ -1756,6 +1859,9 @@ static int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
 	/* from here on the bridge's release frees @h */
 	atomic_inc(&pciesw_pci_live);
 	pci_set_host_bridge_release(h->bridge, pciesw_pci_bridge_release, h);
+	/* as VMD does: the ports' vectors come from the root bus's domain */
+	if (h->msi)
+		dev_set_msi_domain(&root->dev, h->msi);
 	pci_scan_child_bus(root);
 	pci_assign_unassigned_bus_resources(root);
 	/* the root bus is not PCIe: configure MPS from the ports below it */
@@ -1842,7 +1948,7 @@ static unsigned int pciesw_pci_secondary_of(struct pciesw_pci *h,
  * With sw->lock, when the model changes: config space follows at once (the
  * raw spinlock is all it takes), the PCI core's part is left for later.
  */
-static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
+static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 {
 	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
 	struct pciesw_pci *h = pdev ? pdev->pci : NULL;
@@ -1926,6 +2032,20 @@ static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
 	default:
 		return NULL;
 	}
+}
+
+/*
+ * With sw->lock, when the model changes: config space follows, then the
+ * ports signal what it latched (hot-plug events, bandwidth changes).
+ */
+static void *pciesw_pci_snapshot(const struct pciesw_event *ev)
+{
+	void *snap = pciesw_pci_snapshot_model(ev);
+	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
+
+	if (pdev && pdev->pci)
+		pciesw_pci_msi_fire(pdev->pci);
+	return snap;
 }
 
 /*

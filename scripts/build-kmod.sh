@@ -106,6 +106,13 @@ mkdir -p "$out/generated"
 		})
 		EOF
 	fi
+	# an MSI domain can say it cannot set affinity (not in 6.1)
+	if has 'MSI_FLAG_NO_AFFINITY' include/linux/msi.h; then
+		echo "#define PCIESW_MSI_FLAG_NO_AFFINITY MSI_FLAG_NO_AFFINITY"
+		echo "#define PCIESW_HAVE_MSI_NO_AFFINITY 1"
+	else
+		echo "#define PCIESW_MSI_FLAG_NO_AFFINITY 0"
+	fi
 	# devlink: before 6.2 the driver puts its name into dev info and
 	# enables reload with devlink_set_features(); the fmsg calls return
 	# void since 6.7 (the core keeps the first error)
