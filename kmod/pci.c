@@ -55,6 +55,11 @@ module_param(pci_view, bool, 0444);
 MODULE_PARM_DESC(pci_view,
 		 "Show new switches on the PCI bus, default 1 (per switch: pcieswN/pci_view)");
 
+static bool pci_hotplug = true;
+module_param(pci_hotplug, bool, 0444);
+MODULE_PARM_DESC(pci_hotplug,
+		 "Downstream ports of new PCI views are hot-plug slots that pciehp drives, default 1");
+
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
 #include <linux/pci.h>
@@ -189,6 +194,10 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  *	enabled and the vector unmasked (a message is sent when it becomes
  *	true, as PCIe says for hot-plug and bandwidth notification)
  * @msi_send: the message is due (pciesw_pci_msi_fire() sends it)
+ * @boot: a downstream port made with its endpoint whose link has not been
+ *	up yet: its first training is firmware's, done before software
+ *	looked, so it latches no Data Link Layer State Changed (pciehp would
+ *	take it for a link that bounced and re-add the endpoint)
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
@@ -215,6 +224,7 @@ struct pciesw_pci_fn {
 	u8 lmr_limit;
 	bool msi_line;
 	bool msi_send;
+	bool boot;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u16 vpd_addr;
@@ -258,6 +268,11 @@ struct pciesw_pci_req {
  * @profile: sw->profile
  * @domain: PCI domain number
  * @max_down: downstream ports the profile can have (bounds @down, @ep)
+ * @hotplug: the downstream ports are hot-plug slots (pci_hotplug)
+ * @later: with the rescan lock: the ports the view's own scan added,
+ *	whose drivers pciesw_pci_bind_later() binds after it (NULL: not
+ *	scanning); the references are the view's
+ * @nr_later: entries of @later
  * @busn: the root bus's bus number range
  * @root: the root bus, from creation until removal
  * @msi: the root bus's MSI irq domain (pci_msi.c), removed with @bridge
@@ -291,6 +306,9 @@ struct pciesw_pci {
 	const struct pciesw_profile *profile;
 	u32 domain;
 	unsigned int max_down;
+	bool hotplug;
+	struct pci_dev **later;
+	unsigned int nr_later;
 	struct resource busn;
 	struct pci_bus *root;
 	struct irq_domain *msi;
@@ -418,9 +436,10 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 		/* indicators are stored, the power controller is the model's */
 		put16(w, CAP_EXP + PCI_EXP_SLTCTL, PCI_EXP_SLTCTL_DLLSCE |
 		      PCI_EXP_SLTCTL_PDCE | PCI_EXP_SLTCTL_AIC |
-		      PCI_EXP_SLTCTL_PIC | PCI_EXP_SLTCTL_PCC);
+		      PCI_EXP_SLTCTL_PIC | PCI_EXP_SLTCTL_PCC |
+		      PCI_EXP_SLTCTL_HPIE | PCI_EXP_SLTCTL_CCIE);
 		put16(c, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC |
-		      PCI_EXP_SLTSTA_DLLSC);
+		      PCI_EXP_SLTSTA_DLLSC | PCI_EXP_SLTSTA_CC);
 		/* latched on bandwidth changes (pciesw_pci_fn_link()) */
 		put16(c, CAP_EXP + PCI_EXP_LNKSTA, PCI_EXP_LNKSTA_LBMS |
 		      PCI_EXP_LNKSTA_LABS);
@@ -590,9 +609,11 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		lnkcap |= port->id << 24;
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
 	if (kind == PCIESW_PCI_DOWN) {
+		/* hot-plug: no MRL sensor, no attention button */
 		put32(cfg, CAP_EXP + PCI_EXP_SLTCAP, port->id << 19 |
 		      PCI_EXP_SLTCAP_PCP | PCI_EXP_SLTCAP_AIP |
-		      PCI_EXP_SLTCAP_PIP);
+		      PCI_EXP_SLTCAP_PIP |
+		      (h->hotplug ? PCI_EXP_SLTCAP_HPC : 0));
 		/* indicators on: the slot is powered */
 		put16(cfg, CAP_EXP + PCI_EXP_SLTCTL, PCI_EXP_SLTCTL_ATTN_IND_OFF |
 		      PCI_EXP_SLTCTL_PWR_IND_ON);
@@ -673,9 +694,13 @@ static void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 	u16 v;
 
 	if (fn->kind == PCIESW_PCI_DOWN) {
-		if (active != fn->active)
+		if (fn->boot && active)
+			fn->boot = false;
+		else if (active != fn->active)
 			or16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA,
 			     PCI_EXP_SLTSTA_DLLSC);
+		if (!port->ep)
+			fn->boot = false;
 		if (!!port->ep != fn->present)
 			or16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA,
 			     PCI_EXP_SLTSTA_PDC);
@@ -1173,6 +1198,10 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 	v &= ~(val & w1c);
 	put32(fn->cfg, off, v);
 	pciesw_pci_store_model(h, fn, off, old, val, mask);
+	/* a hot-plug slot completes every Slot Control command at once */
+	if (h->hotplug && fn->kind == PCIESW_PCI_DOWN &&
+	    off == CAP_EXP + PCI_EXP_SLTCTL && (mask & 0xffff))
+		or16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_CC);
 	/* the interrupt is sent from process context, by the request work */
 	if (pciesw_pci_msi_eval(fn))
 		queue_work(system_wq, &h->req_work);
@@ -1333,6 +1362,7 @@ static bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 			pciesw_pci_fn_link(fn, port);
 			/* a port that starts populated has nothing to latch */
 			put16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA, 0);
+			fn->boot = port->ep && !fn->active;
 			swap(h->down[k], fn);
 		}
 		if (efn) {
@@ -1405,16 +1435,70 @@ static void pciesw_pci_gone_apply(struct pciesw_pci *h,
 	kfree(g);
 }
 
+/*
+ * With the rescan lock, before the view's own scan: the drivers of the
+ * bridges it adds are bound after it, without the lock.  pciehp's probe
+ * takes its reset_lock, which its interrupt thread holds while it takes
+ * the rescan lock: binding it under the rescan lock would close that cycle.
+ * Only the view's own scans defer (pciehp's and sysfs rescans bind as
+ * always); without memory the bridges bind at once.
+ */
+static void pciesw_pci_later_begin(struct pciesw_pci *h)
+{
+	if (!h->hotplug)
+		return;
+	h->later = kcalloc(h->max_down + 1, sizeof(*h->later), GFP_KERNEL);
+	h->nr_later = 0;
+}
+
+/* With the rescan lock, after the scan: what pciesw_pci_bind_later() binds */
+static struct pci_dev **pciesw_pci_later_end(struct pciesw_pci *h,
+					     unsigned int *n)
+{
+	struct pci_dev **later = h->later;
+
+	*n = h->nr_later;
+	h->later = NULL;
+	h->nr_later = 0;
+	return later;
+}
+
+/*
+ * Without the rescan lock: bind the drivers of the bridges the scan added,
+ * as a driver registered later would (and VMD does at probe time).  A
+ * bridge removed meanwhile is dead to device_attach(); the references keep
+ * it until then.
+ */
+static void pciesw_pci_bind_later(struct pci_dev **later, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct pci_dev *dev = later[i];
+
+		if (pciesw_pci_set_override(dev, "") ||
+		    device_attach(&dev->dev) < 0)
+			pci_warn(dev, "cannot bind its driver\n");
+		pci_dev_put(dev);
+	}
+	kfree(later);
+}
+
 /* As pciehp_configure_device(): find what is new below @busnr (0: root). */
 static void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr)
 {
+	struct pci_dev **later;
 	struct pci_bus *bus;
+	unsigned int n;
 
 	pci_lock_rescan_remove();
+	pciesw_pci_later_begin(h);
 	bus = busnr ? pciesw_pci_bus(h, busnr) : h->root;
 	if (bus)
 		pci_rescan_bus(bus);
+	later = pciesw_pci_later_end(h, &n);
 	pci_unlock_rescan_remove();
+	pciesw_pci_bind_later(later, n);
 }
 
 /* With sw->lock: detach the functions of the ports in @ports. */
@@ -1447,6 +1531,17 @@ static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
 	return g;
 }
 
+/*
+ * With h->lock: software drives downstream port @k's slot (pciehp enabled
+ * its hot-plug interrupt), so it adds and removes what is in it.
+ */
+static bool pciesw_pci_slot_driven(struct pciesw_pci *h, unsigned int k)
+{
+	return h->hotplug && h->down[k] &&
+	       (get16(h->down[k]->cfg, CAP_EXP + PCI_EXP_SLTCTL) &
+		PCI_EXP_SLTCTL_HPIE);
+}
+
 /* With sw->lock: the endpoint's function, then a rescan finds it. */
 static void *pciesw_pci_ep_attach(struct pciesw_pci *h,
 				  const struct pciesw_event *ev)
@@ -1476,13 +1571,15 @@ static struct pciesw_pci_gone *pciesw_pci_ep_detach(struct pciesw_pci *h,
 	unsigned int k = ev->port_id - 1;
 	struct pciesw_pci_gone *g;
 	unsigned long flags;
+	bool driven;
 
 	if (k >= h->max_down || !h->down[k])
 		return NULL;
 	g = kzalloc(struct_size(g, fns, 1), GFP_KERNEL | __GFP_NOFAIL);
 	raw_spin_lock_irqsave(&h->lock, flags);
+	driven = pciesw_pci_slot_driven(h, k);
 	g->all = true;
-	g->bus = pciesw_pci_secondary(h->down[k]);
+	g->bus = driven ? 0 : pciesw_pci_secondary(h->down[k]);
 	g->fns[g->n++] = h->ep[k];
 	h->ep[k] = NULL;
 	/* the model still lists the endpoint on the port: it is leaving */
@@ -1490,7 +1587,10 @@ static struct pciesw_pci_gone *pciesw_pci_ep_detach(struct pciesw_pci *h,
 	or16(h->down[k]->cfg, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC);
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 	if (!g->bus) {
-		/* software never numbered the slot's bus: nothing to remove */
+		/*
+		 * pciehp removes the devices on Presence Detect Changed, or
+		 * software never numbered the slot's bus: nothing to remove
+		 */
 		kfree(g->fns[0]);
 		kfree(g);
 		return NULL;
@@ -1811,6 +1911,7 @@ static struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	h->profile = sw->profile;
 	h->domain = pciesw_pci_domain(sw);
 	h->max_down = max_down;
+	h->hotplug = pci_hotplug;
 	h->down = h->fns;
 	h->ep = h->fns + max_down;
 	h->sysdata.domain = h->domain;
@@ -1838,7 +1939,9 @@ static struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 static int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
 {
 	struct pci_bus *root, *child;
+	struct pci_dev **later;
 	LIST_HEAD(resources);
+	unsigned int n;
 
 	/* without its own domain, MSI is the platform's (and never fires) */
 	h->msi = pciesw_msi_domain_create(h->domain);
@@ -1847,9 +1950,11 @@ static int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
 			h->sw->name);
 	pci_add_resource(&resources, &h->busn);
 	pci_lock_rescan_remove();
+	pciesw_pci_later_begin(h);
 	root = pci_create_root_bus(parent, h->busn.start, &pciesw_pci_ops,
 				   &h->sysdata, &resources);
 	if (!root) {
+		kfree(pciesw_pci_later_end(h, &n));
 		pci_unlock_rescan_remove();
 		pci_free_resource_list(&resources);
 		return -ENODEV;
@@ -1868,7 +1973,9 @@ static int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
 	list_for_each_entry(child, &root->children, node)
 		pcie_bus_configure_settings(child);
 	pci_bus_add_devices(root);
+	later = pciesw_pci_later_end(h, &n);
 	pci_unlock_rescan_remove();
+	pciesw_pci_bind_later(later, n);
 	return 0;
 }
 
@@ -2015,7 +2122,11 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 		if (!pciesw_pci_ep_attach(h, ev))
 			return NULL;
 		k = ev->port_id - 1;
-		bus = pciesw_pci_secondary_of(h, &h->down[k]);
+		raw_spin_lock_irqsave(&h->lock, flags);
+		/* pciehp adds it on Presence Detect Changed */
+		bus = pciesw_pci_slot_driven(h, k) ? 0 :
+		      pciesw_pci_secondary(h->down[k]);
+		raw_spin_unlock_irqrestore(&h->lock, flags);
 		return bus ? pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL) :
 			     NULL;
 	case PCIESW_EV_EP_DEL:
@@ -2223,10 +2334,20 @@ static int pciesw_pci_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
 	struct pci_dev *dev = to_pci_dev(data);
+	struct pciesw_pci *h;
 
-	if (action != BUS_NOTIFY_ADD_DEVICE || dev->bus->ops != &pciesw_pci_ops ||
-	    dev->hdr_type != PCI_HEADER_TYPE_NORMAL)
+	if (action != BUS_NOTIFY_ADD_DEVICE || dev->bus->ops != &pciesw_pci_ops)
 		return NOTIFY_DONE;
+	if (dev->hdr_type != PCI_HEADER_TYPE_NORMAL) {
+		/* in the view's own scan (rescan lock): bound after it */
+		h = pciesw_pci_of(dev->bus);
+		if (!h->later || h->nr_later > h->max_down)
+			return NOTIFY_DONE;
+		if (pciesw_pci_set_override(dev, "pciesw-later"))
+			return NOTIFY_DONE;
+		h->later[h->nr_later++] = pci_dev_get(dev);
+		return NOTIFY_OK;
+	}
 	if (pciesw_pci_set_override(dev, pciesw_pci_driver.name))
 		pci_warn(dev, "cannot set the driver override\n");
 	return NOTIFY_OK;
