@@ -1406,6 +1406,53 @@ struct pciesw_pci_gone {
 };
 
 /*
+ * Before the view removes ports: their drivers are unbound first, without
+ * the rescan lock.  pciehp's remove waits for its interrupt thread, which
+ * may be waiting for the rescan lock (a slot whose link went down as the
+ * ports went), so removing a bound hot-plug port under that lock could
+ * deadlock.  The bridges on @bus (0: the root bus) that @ports names (all
+ * with @all) and the bridges below them, deepest first; a sysfs rescan
+ * that binds one again meanwhile only brings that wait back.
+ */
+/* what a bus that is gone has */
+static LIST_HEAD(pciesw_pci_no_devs);
+
+static void pciesw_pci_unbind_ports(struct pciesw_pci *h, unsigned int busnr,
+				    const unsigned long *ports, bool all)
+{
+	struct pci_dev *dev, *sub, **devs;
+	unsigned int n = 0, max = h->max_down + 1;
+	struct pci_bus *bus;
+	int k;
+
+	if (!h->hotplug)
+		return;
+	devs = kcalloc(max, sizeof(*devs), GFP_KERNEL);
+	if (!devs)
+		return;
+	pci_lock_rescan_remove();
+	bus = busnr ? pciesw_pci_bus(h, busnr) : h->root;
+	list_for_each_entry(dev, bus ? &bus->devices : &pciesw_pci_no_devs,
+			    bus_list) {
+		k = pciesw_pci_down_index(h->profile, dev->devfn);
+		if (!dev->subordinate ||
+		    (!all && (k < 0 || !test_bit(k + 1, ports))))
+			continue;
+		list_for_each_entry(sub, &dev->subordinate->devices, bus_list)
+			if (sub->subordinate && n < max)
+				devs[n++] = pci_dev_get(sub);
+		if (n < max)
+			devs[n++] = pci_dev_get(dev);
+	}
+	pci_unlock_rescan_remove();
+	while (n--) {
+		device_release_driver(&devs[n]->dev);
+		pci_dev_put(devs[n]);
+	}
+	kfree(devs);
+}
+
+/*
  * As pciehp_unconfigure_device(): remove the devices on @g's bus, last
  * first, then free its functions.
  */
@@ -1416,6 +1463,7 @@ static void pciesw_pci_gone_apply(struct pciesw_pci *h,
 	struct pci_bus *bus;
 	int k;
 
+	pciesw_pci_unbind_ports(h, g->bus, g->ports, g->all);
 	pci_lock_rescan_remove();
 	bus = g->bus ? pciesw_pci_bus(h, g->bus) : h->root;
 	if (bus) {
@@ -1982,8 +2030,11 @@ static int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
 /* Take @h off the PCI bus; it is freed when its last device is released. */
 static void pciesw_pci_destroy(struct pciesw_pci *h)
 {
+	DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
 	unsigned long flags;
 
+	bitmap_fill(all, PCIESW_MAX_PORTS);
+	pciesw_pci_unbind_ports(h, 0, all, true);
 	pci_lock_rescan_remove();
 	pci_stop_root_bus(h->root);
 	pci_remove_root_bus(h->root);
