@@ -6,7 +6,7 @@
  *    gen_spec.py from Documentation/netlink/specs/pciesw.yaml: each op's
  *    request attributes, their types and ranges), valid and mutated (wrong
  *    types and lengths, out-of-range values, unknown attributes, nested
- *    garbage, strings without NUL, bad flags, unknown commands), sent 16
+ *    garbage, strings without NUL, bad flags, unknown commands), sent 32
  *    per datagram (the kernel parses and acks each); dumps of every op
  *    that has one, one at a time; broken headers (truncated nlmsghdr and
  *    genlmsghdr, lengths beyond the datagram), alone.
@@ -33,7 +33,12 @@
  * the workers).  The counts of inputs per class are printed at the end.
  *
  *   pciesw_fuzz [--seed S] [--time SECS] [--inputs N] [--nl N] [--dev N]
- *               [--fs N] [--min-inputs N]
+ *               [--fs N] [--min-inputs N] [--profile 0|1]
+ *
+ * At the end: per class of input, the count, those accepted and the
+ * workers' time per input, and how busy the guest's CPUs were; --profile
+ * 1 sends do requests one per datagram and prints the time per command,
+ * well-formed and mutated (where a slow run spends its time).
  *
  * (or, without arguments, those of PCIESW_FUZZ_ARGS: run.sh passes none)
  *
@@ -57,6 +62,7 @@
 #include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "pciesw_topo.h"
@@ -81,6 +87,7 @@ static const char *const fz_names[FZ_NR] = {
 
 static atomic_ullong fz_count[FZ_NR];
 static atomic_ullong fz_ok[FZ_NR];	/* inputs the kernel took (0 / ok) */
+static atomic_ullong fz_ns[FZ_NR];	/* workers' time in each class */
 static atomic_ullong fz_total;
 static atomic_ullong fz_accepted;
 static atomic_uint fz_hangs, fz_proto, fz_sigbus, fz_kproblems;
@@ -88,8 +95,12 @@ static atomic_bool fz_stop;
 static unsigned long long fz_max_inputs = ~0ULL;
 static int nl_family;
 
+/* the class of the input a worker made last, for its time */
+static __thread enum fz_class fz_cur;
+
 static void count(enum fz_class c, bool accepted)
 {
+	fz_cur = c;
 	atomic_fetch_add_explicit(&fz_count[c], 1, memory_order_relaxed);
 	if (accepted) {
 		atomic_fetch_add_explicit(&fz_ok[c], 1, memory_order_relaxed);
@@ -132,6 +143,19 @@ static void rng_seed(struct rng *r, uint64_t seed)
 	if (!r->s)
 		r->s = 1;
 	rnd(r);
+}
+
+/*
+ * The time since *@t0 goes to the class of the last input counted:
+ * where the workers' time goes, printed at the end.
+ */
+static void charge(uint64_t *t0)
+{
+	uint64_t now = tp_now_ns();
+
+	atomic_fetch_add_explicit(&fz_ns[fz_cur], now - *t0,
+				  memory_order_relaxed);
+	*t0 = now;
 }
 
 static void rnd_bytes(struct rng *r, void *p, size_t n)
@@ -288,9 +312,9 @@ struct nlw {
 	unsigned char *rx;
 };
 
-#define NL_TX	(64 * 1024)
+#define NL_TX	(128 * 1024)
 #define NL_RX	(256 * 1024)
-#define NL_BATCH 16
+#define NL_BATCH 32
 #define NL_MSG_MAX 3000	/* a message's room in a batch */
 
 static int nl_open(struct nlw *w)
@@ -504,6 +528,14 @@ static size_t tame(struct rng *r, int cmd, unsigned char *p, size_t len,
 	return len;
 }
 
+/*
+ * --profile: do requests one per datagram, the time of each charged to
+ * its command, well-formed or mutated: which requests the time goes to.
+ */
+static bool fz_profile;
+static atomic_ullong prof_ns[256][2], prof_n[256][2];
+static __thread bool gen_valid;	/* the last request made was well-formed */
+
 /* One request of @cmd (do or dump) at @p: its length. */
 static size_t gen_msg(struct rng *r, struct nlw *w, unsigned char *p,
 		      size_t room, int cmd, bool dump, uint32_t seq)
@@ -517,6 +549,7 @@ static size_t gen_msg(struct rng *r, struct nlw *w, unsigned char *p,
 	int a;
 
 	(void)w;
+	gen_valid = valid;
 	if (cmd >= 0 && cmd <= SPEC_CMD_MAX)
 		req = dump ? spec_ops[cmd].dump_req : spec_ops[cmd].do_req;
 	nlh->nlmsg_type = nl_family;
@@ -619,11 +652,20 @@ static int nl_wait(struct nlw *w, uint32_t first, uint32_t last,
 		ssize_t len;
 
 		/* a dump that never ends is a hang too */
-		if (poll(&pfd, 1, ms) <= 0 || tp_now_ns() > end)
+		if (tp_now_ns() > end)
 			return -ETIMEDOUT;
+		/*
+		 * The answers of a batch are mostly there already: poll only
+		 * when there is none (a system call less per answer).
+		 */
 		len = recv(w->fd, w->rx, NL_RX, MSG_DONTWAIT);
 		if (len < 0) {
-			if (errno == EAGAIN || errno == EINTR)
+			if (errno == EAGAIN) {
+				if (poll(&pfd, 1, ms) <= 0)
+					return -ETIMEDOUT;
+				continue;
+			}
+			if (errno == EINTR)
 				continue;
 			if (errno == ENOBUFS)	/* replies dropped */
 				return -ENOBUFS;
@@ -653,13 +695,16 @@ static int nl_wait(struct nlw *w, uint32_t first, uint32_t last,
 static int nl_batch(struct rng *r, struct nlw *w)
 {
 	uint32_t first = w->seq + 1;
-	unsigned int i, done, ok;
+	unsigned int i, done, ok, nr = fz_profile ? 1 : NL_BATCH;
 	size_t off = 0;
-	int err;
+	uint64_t t0 = tp_now_ns();
+	int err, cmd = 0;
 
-	for (i = 0; i < NL_BATCH; i++)
-		off += gen_msg(r, w, w->tx + off, NL_MSG_MAX, pick_cmd(r, false),
-			       false, ++w->seq);
+	for (i = 0; i < nr; i++) {
+		cmd = pick_cmd(r, false);
+		off += gen_msg(r, w, w->tx + off, NL_MSG_MAX, cmd, false,
+			       ++w->seq);
+	}
 	if (send(w->fd, w->tx, off, 0) < 0)
 		return -errno;
 	err = nl_wait(w, first, w->seq, &done, &ok);
@@ -667,9 +712,14 @@ static int nl_batch(struct rng *r, struct nlw *w)
 		count(FZ_NL_DO, i < ok);
 	if (err == -ENOBUFS) {
 		/* answers lost, counted as sent */
-		for (; i < NL_BATCH; i++)
+		for (; i < nr; i++)
 			count(FZ_NL_DO, false);
 		err = 0;
+	}
+	if (fz_profile) {
+		atomic_fetch_add(&prof_ns[cmd & 255][gen_valid],
+				 tp_now_ns() - t0);
+		atomic_fetch_add(&prof_n[cmd & 255][gen_valid], 1);
 	}
 	return err;
 }
@@ -740,6 +790,7 @@ static void *nl_worker(void *arg)
 	struct worker *wk = arg;
 	struct rng r;
 	struct nlw w = { 0 };
+	uint64_t t0;
 	int err;
 
 	wk->tid = gettid();
@@ -751,6 +802,7 @@ static void *nl_worker(void *arg)
 		return NULL;
 	}
 	w.seq = (uint32_t)wk->idx << 24;
+	t0 = tp_now_ns();
 	while (!atomic_load(&fz_stop)) {
 		unsigned int k = rn(&r, 100);
 
@@ -765,6 +817,7 @@ static void *nl_worker(void *arg)
 			nl_header(&r, &w);
 			err = 0;
 		}
+		charge(&t0);
 		if (err == -ETIMEDOUT) {
 			atomic_fetch_add(&fz_hangs, 1);
 			snprintf(wk->err, sizeof(wk->err),
@@ -1072,6 +1125,7 @@ static void *dev_worker(void *arg)
 	struct devw d = { .fd = -1 };
 	unsigned long long n = 0;
 	struct rng r;
+	uint64_t t0;
 
 	wk->tid = gettid();
 	rng_seed(&r, wk->seed);
@@ -1088,6 +1142,7 @@ static void *dev_worker(void *arg)
 	mprotect(d.ro, 4096, PROT_READ);
 	mprotect(d.none, 4096, PROT_NONE);
 	dev_reopen(&r, &d);
+	t0 = tp_now_ns();
 	while (!atomic_load(&fz_stop)) {
 		unsigned int k = rn(&r, 100);
 
@@ -1111,6 +1166,7 @@ static void *dev_worker(void *arg)
 			strcpy(wk->last, "mmap");
 			dev_mmap(&r, &d);
 		}
+		charge(&t0);
 		n++;
 	}
 	if (d.fd >= 0)
@@ -1124,15 +1180,31 @@ static void *dev_worker(void *arg)
 
 #define MAX_FILES 1024
 
+/*
+ * A file worker's files, each with the descriptor it last opened (-1:
+ * none): a write goes through an open descriptor at offset 0 (pwrite),
+ * as the first write after an open would, so that most inputs cost the
+ * write alone; one in REOPEN opens the file anew, so open and release
+ * are fuzzed too.
+ */
 struct files {
 	char *path[MAX_FILES];
+	int fd[MAX_FILES];
 	unsigned int n;
 };
 
+#ifndef REOPEN
+#define REOPEN	16
+#endif
+
 static void files_free(struct files *f)
 {
-	while (f->n)
-		free(f->path[--f->n]);
+	while (f->n) {
+		f->n--;
+		if (f->fd[f->n] >= 0)
+			close(f->fd[f->n]);
+		free(f->path[f->n]);
+	}
 }
 
 /*
@@ -1184,10 +1256,12 @@ static void files_scan(struct files *f, const char *dir, int depth)
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (lstat(path, &st))
 			continue;
-		if (S_ISDIR(st.st_mode) && depth > 0)
+		if (S_ISDIR(st.st_mode) && depth > 0) {
 			files_scan(f, path, depth - 1);
-		else if (S_ISREG(st.st_mode) && (st.st_mode & 0222))
+		} else if (S_ISREG(st.st_mode) && (st.st_mode & 0222)) {
+			f->fd[f->n] = -1;
 			f->path[f->n++] = strdup(path);
+		}
 	}
 	closedir(d);
 }
@@ -1238,15 +1312,18 @@ static void *fs_worker(void *arg)
 	char buf[4200];
 	unsigned long long n = 0;
 	struct rng r;
+	uint64_t t0;
 
 	wk->tid = gettid();
 	rng_seed(&r, wk->seed);
 	files_rescan(&f);
+	t0 = tp_now_ns();
 	while (!atomic_load(&fz_stop)) {
 		const char *path;
+		unsigned int i;
 		size_t len;
 		ssize_t w;
-		int fd;
+		int *fd;
 
 		if (!f.n || one_in(&r, 400)) {
 			files_rescan(&f);
@@ -1255,22 +1332,36 @@ static void *fs_worker(void *arg)
 				continue;
 			}
 		}
-		path = f.path[rn(&r, f.n)];
+		i = rn(&r, f.n);
+		path = f.path[i];
+		fd = &f.fd[i];
 		len = rnd_str(&r, buf, sizeof(buf));
 		if (strstr(path, "/pci_view"))
 			no_yes(buf, len);
 		snprintf(wk->last, sizeof(wk->last), "write of %zu bytes '%.40s' to %s",
 			 len, buf, path);
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				files_rescan(&f);
-			continue;
+		if (*fd >= 0 && one_in(&r, REOPEN)) {
+			close(*fd);
+			*fd = -1;
 		}
-		w = write(fd, buf, len);
-		close(fd);
+		if (*fd < 0) {
+			*fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (*fd < 0) {
+				if (errno == ENOENT)
+					files_rescan(&f);
+				continue;
+			}
+		}
+		w = pwrite(*fd, buf, len, 0);
+		/* the file went (device removed): open it anew next time */
+		if (w < 0 && (errno == ENODEV || errno == EIO ||
+			      errno == ENOENT)) {
+			close(*fd);
+			*fd = -1;
+		}
 		count(strncmp(path, "/sys/kernel/debug", 17) ? FZ_SYSFS :
 		      FZ_DEBUGFS, w >= 0);
+		charge(&t0);
 		n++;
 	}
 	files_free(&f);
@@ -1353,6 +1444,25 @@ static void kmsg_check(int fd)
 	}
 }
 
+/* The guest's CPU time so far, busy and all, in ticks (/proc/stat). */
+static void cpu_ticks(unsigned long long *busy, unsigned long long *all)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	*busy = *all = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (i = 0; i < 8; i++)
+			*all += v[i];
+		*busy = *all - v[3] - v[4];	/* less idle and iowait */
+	}
+	fclose(f);
+}
+
 /* Print a file of /proc (a stuck thread's stack, syscall, wchan). */
 static void show_proc(pid_t tid, const char *what)
 {
@@ -1402,7 +1512,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: pciesw_fuzz [--seed S] [--time SECS] [--inputs N] [--min-inputs N]\n"
-		"                   [--nl N] [--dev N] [--fs N]\n");
+		"                   [--nl N] [--dev N] [--fs N] [--profile 0|1]\n");
 	exit(2);
 }
 
@@ -1420,9 +1530,11 @@ int main(int argc, char **argv)
 {
 	unsigned int nr_nl = 2, nr_dev = 1, nr_fs = 1, secs, i, nw = 0;
 	unsigned long long min_inputs = 0, last_total = 0;
+	unsigned long long busy0, all0, busy1 = 0, all1 = 0;
 	uint64_t seed = 0, start, now, last_life, last_print;
 	struct worker wk[64];
 	struct sigaction sa = { .sa_handler = on_sigbus };
+	struct rlimit nofile;
 	bool have_seed = false;
 	const char *e;
 	struct pnl p;
@@ -1469,6 +1581,8 @@ int main(int argc, char **argv)
 			nr_dev = num_arg(v);
 		else if (!strcmp(a, "--fs"))
 			nr_fs = num_arg(v);
+		else if (!strcmp(a, "--profile"))
+			fz_profile = num_arg(v);
 		else
 			usage();
 		i++;
@@ -1478,6 +1592,12 @@ int main(int argc, char **argv)
 	if (!have_seed) {
 		seed = tp_now_ns() ^ ((uint64_t)getpid() << 32);
 		seed &= 0xffffffffffffULL;
+	}
+
+	/* the file workers keep a descriptor open per file */
+	if (!getrlimit(RLIMIT_NOFILE, &nofile)) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
 	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1543,6 +1663,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	cpu_ticks(&busy0, &all0);
 	start = last_life = last_print = tp_now_ns();
 	while (!atomic_load(&fz_stop)) {
 		tp_msleep(200);
@@ -1582,6 +1703,7 @@ int main(int argc, char **argv)
 				atomic_store(&fz_stop, true);
 	}
 	atomic_store(&fz_stop, true);
+	cpu_ticks(&busy1, &all1);
 	for (i = 0; i < nw; i++)
 		join_or_tell(&wk[i]);
 	now = tp_now_ns();
@@ -1596,14 +1718,38 @@ int main(int argc, char **argv)
 		double s = (now - start) / 1e9;
 		unsigned long long t = atomic_load(&fz_total);
 
-		printf("# %-14s %10s %10s\n", "class", "inputs", "accepted");
-		for (i = 0; i < FZ_NR; i++)
-			printf("# %-14s %10llu %10llu\n", fz_names[i],
-			       (unsigned long long)atomic_load(&fz_count[i]),
-			       (unsigned long long)atomic_load(&fz_ok[i]));
+		printf("# %-14s %10s %10s %10s %8s\n", "class", "inputs",
+		       "accepted", "us/input", "time s");
+		for (i = 0; i < FZ_NR; i++) {
+			unsigned long long c = atomic_load(&fz_count[i]);
+			unsigned long long ns = atomic_load(&fz_ns[i]);
+
+			printf("# %-14s %10llu %10llu %10.1f %8.1f\n",
+			       fz_names[i], c,
+			       (unsigned long long)atomic_load(&fz_ok[i]),
+			       c ? ns / 1e3 / c : 0.0, ns / 1e9);
+		}
+		for (i = 0; fz_profile && i < 256; i++) {
+			int v;
+
+			for (v = 0; v < 2; v++) {
+				unsigned long long c = atomic_load(&prof_n[i][v]);
+				unsigned long long ns = atomic_load(&prof_ns[i][v]);
+
+				if (c)
+					printf("# profile %-22s %-9s %8llu %10.1f us %8.1f s\n",
+					       i <= SPEC_CMD_MAX && spec_ops[i].name ?
+					       spec_ops[i].name : "?",
+					       v ? "valid" : "mutated", c,
+					       ns / 1e3 / c, ns / 1e9);
+			}
+		}
 		printf("# total %llu inputs in %.1f s (%.0f/s), %llu accepted, %u SIGBUS caught\n",
 		       t, s, t / s, (unsigned long long)atomic_load(&fz_accepted),
 		       atomic_load(&fz_sigbus));
+		if (all1 > all0)
+			printf("# the guest's CPUs were %.0f%% busy\n",
+			       100.0 * (busy1 - busy0) / (all1 - all0));
 		for (i = 0; i < nw; i++)
 			if (wk[i].err[0]) {
 				printf("# worker %u (%s, seed %llu): %s\n", i,
