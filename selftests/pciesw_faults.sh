@@ -284,31 +284,59 @@ view_check() {
 	((N == want)) || { R="view on with $N PCI devices of $want"; return 1; }
 	R="view on, $N PCI devices"
 }
-# The PCI core's bus scan does not survive a failed device_add(): it
-# WARNs (probe.c pci_device_add) and 6.12's pci_add_new_bus() leaves the
-# freed bus in bridge->subordinate for the resource sizing to use.  Any
-# driver that scans a bus meets that, so allocations under
-# pci_scan_child_bus_extend() are not failed; the module's own, the root
-# bus's, resource assignment and the port driver's probe are.
-# sym_range SYM: SYM's address and the next symbol's, into REJ_START/END
-# (one awk pass: /proc/kallsyms of the debug kernel is ~10 MB, and bash's
-# read takes it a byte per system call)
-sym_range() {
+# Two error paths of the PCI core itself do not survive a failed
+# allocation, and any host bridge driver meets them:
+#  - the bus scan: a failed device_add() WARNs (probe.c pci_device_add)
+#    and 6.12's pci_add_new_bus() leaves the freed bus in
+#    bridge->subordinate for the resource sizing to use;
+#  - the root bus's creation: when pci_register_host_bridge() fails,
+#    pci_create_root_bus() puts the bridge's device after the bus's
+#    release has freed what that put reaches (KASAN: use-after-free in
+#    kobject_put(), 6.12).
+# So allocations under pci_scan_child_bus_extend() and
+# pci_create_root_bus() are not failed: fault injection rejects one
+# address range, the span of both functions (they are neighbours in
+# probe.c; every symbol inside the span is printed, and the test bails
+# if the span holds more than the few functions between them).  The
+# module's own allocations, the resource assignment and the port
+# driver's probe are failed.
+# sym_span SYM...: the lowest start and the highest end (the next
+# symbol's address) of the SYMs, into REJ_START/END; the symbols in
+# between, into REJ_SYMS (one awk pass: /proc/kallsyms of the debug
+# kernel is ~10 MB, and bash's read takes it a byte per system call)
+sym_span() {
 	local r
-	r=$(awk -v sym="$1" '
-		$3 == sym && s == "" { s = $1 }
-		{ a[NR] = $1 }
+	r=$(awk -v syms=" $* " '
+		index(syms, " " $3 " ") && !($3 in seen) {
+			seen[$3] = $1
+			if (s == "" || $1 < s) s = $1
+		}
+		{ a[NR] = $1; n[NR] = $3 }
 		END {
-			if (s == "") exit 1
-			for (i in a) if (a[i] > s && (e == "" || a[i] < e)) e = a[i]
-			print "0x" s, "0x" e
+			for (k in seen) {
+				e0 = ""
+				for (i in a)
+					if (a[i] > seen[k] && (e0 == "" || a[i] < e0))
+						e0 = a[i]
+				if (e0 == "") exit 1
+				if (e == "" || e0 > e) e = e0
+			}
+			if (length(seen) != split(syms, x, " ")) exit 1
+			for (i in a)
+				if (a[i] >= s && a[i] < e) names[n[i]] = 1
+			printf "0x%s 0x%s", s, e
+			for (k in names) printf " %s", k
+			print ""
 		}' /proc/kallsyms) || return 1
-	read -r REJ_START REJ_END <<<"$r"
+	read -r REJ_START REJ_END REJ_SYMS <<<"$r"
 }
 if [[ -e /sys/bus/pci ]]; then
-	sym_range pci_scan_child_bus_extend ||
-		bail "pci_scan_child_bus_extend not in /proc/kallsyms"
-	diag "not failed: allocations under pci_scan_child_bus_extend ($REJ_START-$REJ_END)"
+	sym_span pci_scan_child_bus_extend pci_create_root_bus ||
+		bail "pci_scan_child_bus_extend or pci_create_root_bus not in /proc/kallsyms"
+	diag "not failed: allocations under $REJ_START-$REJ_END: $REJ_SYMS"
+	n=$(wc -w <<<"$REJ_SYMS")
+	((n <= 16 && REJ_END - REJ_START <= 0x4000)) ||
+		bail "pci_scan_child_bus_extend and pci_create_root_bus are not neighbours ($n symbols between)"
 	fi_set "$SLAB" reject-start "$REJ_START"
 	fi_set "$SLAB" reject-end "$REJ_END"
 	sweep "pci view on" "$SLAB" view_off view_on view_check view_off
