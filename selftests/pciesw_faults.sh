@@ -19,10 +19,18 @@
 # Where a failure lands: fault injection's "space" counts down the bytes
 # (slab) or pages (page allocator) the filtered allocations ask for, and
 # the first allocation that does not fit fails.  The test measures each
-# operation's total once, then fails it at POINTS points spread over that
-# total with a random offset within each slice (the seed is printed;
-# PCIESW_FAULTS_SEED repeats a run, PCIESW_FAULTS_POINTS sets the density,
-# default 4).
+# operation's total once, then fails it at its first allocation and at
+# POINTS points spread over that total, with a random offset within each
+# slice (the seed is printed; PCIESW_FAULTS_SEED repeats a run).
+#
+# The full sweep: 4 points per operation (PCIESW_FAULTS_POINTS=N sets N
+# on any plan).  The reduced form (the debug plan of make check, where
+# each operation costs seconds: ~60 s instead of ~300) fails every
+# operation with each allocator at its first allocation and at one
+# random point of its total; the seed makes each run land elsewhere, so
+# runs add up.  The full sweep by name: scripts/qemu-run.sh --kernel debug
+# -- env PCIESW_FAULTS_POINTS=4 selftests/run.sh --plan debug --ko
+# build/debug/pciesw.ko pciesw_faults.sh
 #
 # Debian's stock kernels have no fault injection: there the test is
 # skipped as a whole (listed in expected-skips); it runs on the debug
@@ -43,7 +51,14 @@ sctl_init 70
 
 SW=pciesw70
 D=$PCIESW_DEVS
-POINTS=${PCIESW_FAULTS_POINTS:-4}
+if [[ -n ${PCIESW_FAULTS_POINTS:-} ]]; then
+	POINTS=$PCIESW_FAULTS_POINTS
+elif reduced; then
+	POINTS=1
+	note_reduced "1 random point per operation instead of 4"
+else
+	POINTS=4
+fi
 SEED=${PCIESW_FAULTS_SEED:-$((${EPOCHREALTIME/./} % 1000000))}
 RANDOM=$SEED
 diag "seed $SEED (PCIESW_FAULTS_SEED=$SEED repeats this run), $POINTS points per operation"
@@ -179,11 +194,15 @@ measure() {
 # $R and status 1, or status 0), UNDO.  One TAP case per point.
 sweep() {
 	local name=$1 attr=$2 setup=$3 op=$4 chk=$5 undo=$6 total p fired
-	local nfired=0 nerr=0 what=${2##*/}
+	local nfired=0 nerr=0 what=${2##*/} t0=$SECONDS
 	"$setup"
 	measure "$attr" "$op"; total=$R
 	"$undo"
-	diag "$name: $total ${what/failslab/slab bytes}${what/fail_page_alloc/ pages}"
+	case $what in
+	failslab) what="slab bytes" ;;
+	fail_page_alloc) what="pages" ;;
+	esac
+	diag "$name: $total $what"
 	if ((total == 0)); then
 		fail "$name: allocates nothing through $what (measured)"
 		return
@@ -205,7 +224,7 @@ sweep() {
 		fi
 		"$undo"
 	done
-	diag "$name: ${#PTS[@]} points, $nfired failures injected, $nerr made the operation fail"
+	diag "$name: ${#PTS[@]} points, $nfired failures injected, $nerr made the operation fail, $((SECONDS - t0)) s"
 	((nfired > 0)) && ok "$name: failures were injected" ||
 		fail "$name: no failure injected at any point"
 }

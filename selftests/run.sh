@@ -56,15 +56,11 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
 	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
 	   pciesw_pci_hotplug.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
-	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak)
+	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak
+	   pciesw_faults.sh)
 
-# Tests that run only when named (run.sh pciesw_faults.sh on the debug
-# kernel).  pciesw_faults.sh is out of make check for now: its 270-330 s
-# there take the debug shards to their 1800 s cap, and failing the
-# allocations of pci_create_root_bus() hits a use-after-free in the PCI
-# core's own error path (6.12, kobject_put() in pci_create_root_bus()),
-# which the sweep must first leave alone as it does the bus scan's.
-NAMED_TESTS=(pciesw_faults.sh)
+# Tests that run only when named (none at present).
+NAMED_TESTS=()
 
 # The tests of the PCI view itself: they keep it on in every plan.  On the
 # debug plan every other test runs without it, because creating and
