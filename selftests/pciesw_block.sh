@@ -8,9 +8,11 @@
 # gives the window's memory back, a write past the module's mem_limit_mb
 # fails with ENOSPC until a discard makes room (blkdiscard, switchctl ep
 # discard); I/O is counted on the drive's and the
-# upstream port; ext4 + fio --verify on one drive; XFS on another and a
-# file read into gpu0 with O_DIRECT (switchctl gds read) reads back
-# identically through mmap with 0 upstream bytes, ACS redirect doubles it
+# upstream port; write-zeroes frees as discard does, /proc/diskstats
+# counts; XFS + fio --verify on one drive, a file read into gpu0 with
+# O_DIRECT (switchctl gds read) reads back identically through mmap with
+# 0 upstream bytes and gds write puts it back into a file; ext4 + fio
+# --verify and a gds read of an ext4 file; ACS redirect doubles it
 # on the upstream port, host-p2p off fails it with EIO and an
 # acs-violation on the drive's port (gds check says so); bad input
 # (misaligned O_DIRECT: EINVAL, past the end: ENOSPC / end of device,
@@ -122,6 +124,19 @@ rd $PCIESW_DEVS/$SW-nvme3/mem_resident
 check_eq "blkdiscard: nothing resident" 0 "$R"
 dd if=$D3 of="$T_TMP/z" bs=1M count=1 iflag=direct status=none
 check "discarded blocks read as zeros" cmp -s -n 1048576 "$T_TMP/z" /dev/zero
+# write-zeroes (blkdiscard -z) gives the pages back as discard does
+dd if="$T_TMP/r4" of=$D3 bs=1M oflag=direct status=none
+blkdiscard -z $D3
+rd $PCIESW_DEVS/$SW-nvme3/mem_resident
+check_eq "write-zeroes (blkdiscard -z): nothing resident" 0 "$R"
+dd if=$D3 of="$T_TMP/z" bs=1M count=1 iflag=direct status=none
+check "zeroed blocks read as zeros" cmp -s -n 1048576 "$T_TMP/z" /dev/zero
+# /proc/diskstats counts the disk's I/O (fields 6 and 10: sectors of 512
+# bytes read and written); 4 MiB written and read just now at least
+read -r -a ds < <(grep " ${SW}n3 " /proc/diskstats)
+check "diskstats: the 4 MiB read and written counted" \
+	test "${ds[5]:-0}" -ge 8192 -a "${ds[9]:-0}" -ge 8192 ||
+	diag "diskstats: ${ds[*]}"
 
 # --- the module's mem_limit_mb: a write past it fails with ENOSPC --------
 MP=/sys/module/pciesw/parameters
@@ -190,6 +205,28 @@ check_eq "gds read: the whole file" $((4 << 20)) "$J"
 # the GPU window at 1M, through mmap of /dev/pciesw72 (gpu0 is ep 0)
 check "the GPU window holds the file (mmap)" \
 	"$PCIESW_TOOL" window-cmp /dev/$SW 0 $((1 << 20)) "$T_TMP/r4"
+# the other way: the window into a new file, read by the drive from the GPU
+sc gds write -j gpu0:1M "$MNT/g" --size 4M
+jnum upstream-bytes
+check_eq "gds write: 0 upstream bytes" 0 "$J" || diag "$RC $ERR"
+check "gds write: the file holds the window" cmp -s "$T_TMP/r4" "$MNT/g"
+# ext4 on another drive: fio --verify, and a file into gpu0 peer-to-peer
+MNT4=$T_TMP/mnt4
+mkdir -p "$MNT4"
+check "mkfs.ext4" mkfs.ext4 -q -F /dev/${SW}n1
+check "mount ext4" mount /dev/${SW}n1 "$MNT4"
+check "fio --verify=crc32c (libaio) on ext4" fio --name=e \
+	--filename="$MNT4/fio" --direct=1 --rw=randwrite --bs=16k --size=1M \
+	--ioengine=libaio --iodepth=8 --verify=crc32c --output=/dev/null
+head -c $((2 << 20)) /dev/urandom >"$T_TMP/r2"
+cp "$T_TMP/r2" "$MNT4/f" && sync
+sc gds read -j "$MNT4/f" gpu0:8M
+jnum upstream-bytes
+check_eq "gds read of an ext4 file: 0 upstream bytes" 0 "$J" || diag "$RC $ERR"
+check "the GPU window holds the ext4 file (mmap)" \
+	"$PCIESW_TOOL" window-cmp /dev/$SW 0 $((8 << 20)) "$T_TMP/r2"
+check "umount ext4" umount "$MNT4"
+wipefs -q -a /dev/${SW}n1
 sc port set $ID 1 acs on
 sc gds read -j "$MNT/f" gpu0
 jnum upstream-bytes
