@@ -421,6 +421,14 @@ static const struct pciesw_view pciesw_dev_view = {
 	.apply = pciesw_dev_apply,
 };
 
+/*
+ * Switch devices not yet released.  Their last reference can be devlink's,
+ * which devlink_free() drops from an RCU-deferred work on system_wq, after
+ * the switch is gone: module exit waits for them (pciesw_dev_exit()).
+ */
+static atomic_t pciesw_devs_live = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(pciesw_devs_released);
+
 static void pciesw_dev_release(struct device *dev)
 {
 	struct pciesw_dev *pdev = to_pciesw_dev(dev);
@@ -429,6 +437,9 @@ static void pciesw_dev_release(struct device *dev)
 	pciesw_chardev_put(pdev);
 	pciesw_switch_put(pdev->sw);
 	kfree(pdev);
+	/* last: module exit may go on once it is 0 */
+	if (atomic_dec_and_test(&pciesw_devs_live))
+		wake_up_all(&pciesw_devs_released);
 }
 
 /* Children of an unpublished switch: no events race with these. */
@@ -496,6 +507,7 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 		return -ENOMEM;
 	}
 	/* from here on the device's release frees pdev and drops sw */
+	atomic_inc(&pciesw_devs_live);
 	pdev->sw = sw;
 	xa_init(&pdev->eps);
 	device_initialize(&pdev->dev);
@@ -662,6 +674,13 @@ void pciesw_dev_exit(void)
 	xa_for_each(&pciesw_devs, id, pdev)
 		pciesw_dev_remove(pdev);
 	mutex_unlock(&pciesw_devs_lock);
+	/*
+	 * devlink_free() puts its device from a work that an RCU callback
+	 * queues: let the callbacks run, then wait for the releases, which
+	 * call into this module (and the views torn down below)
+	 */
+	rcu_barrier();
+	wait_event(pciesw_devs_released, !atomic_read(&pciesw_devs_live));
 	pciesw_blk_exit();
 	pciesw_view_unregister(PCIESW_VIEW_DEV);
 	pciesw_devlink_exit();
