@@ -10,6 +10,7 @@
 #   pci_count SW                # PCI devices in the switch's domain, in $N
 #   lspci_has / lspci_hasnt DESC DEV REGEX   # lspci -vvv of DEV
 #   driver DEV                  # the driver bound to DEV, in $R
+#   pci_require                 # skip_all without PCI, lspci or setpci
 
 D=$PCIESW_DEVS
 PCI=/sys/bus/pci/devices
@@ -179,3 +180,10 @@ driver() {
 	R=${R##*/}
 }
 
+# pci_require: what every PCI-view test needs of the environment
+# (selftests/expected-skips lists these skips), else the test is skipped
+pci_require() {
+	[[ -d /sys/bus/pci/devices ]] || skip_all "kernel without PCI support"
+	command -v lspci >/dev/null || skip_all "lspci (pciutils) not installed"
+	command -v setpci >/dev/null || skip_all "setpci (pciutils) not installed"
+}

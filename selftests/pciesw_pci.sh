@@ -30,9 +30,7 @@
 . "$(dirname "$0")/switchctl_lib.sh"
 . "$(dirname "$0")/pci_lib.sh"
 
-[[ -d /sys/bus/pci/devices ]] || skip_all "kernel without PCI support"
-command -v lspci >/dev/null || skip_all "lspci (pciutils) not installed"
-command -v setpci >/dev/null || skip_all "setpci (pciutils) not installed"
+pci_require
 sctl_init 64 65
 
 D=$PCIESW_DEVS

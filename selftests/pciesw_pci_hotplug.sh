@@ -20,9 +20,7 @@
 . "$(dirname "$0")/switchctl_lib.sh"
 . "$(dirname "$0")/pci_lib.sh"
 
-[[ -d /sys/bus/pci/devices ]] || skip_all "kernel without PCI support"
-command -v lspci >/dev/null || skip_all "lspci (pciutils) not installed"
-command -v setpci >/dev/null || skip_all "setpci (pciutils) not installed"
+pci_require
 [[ -d /sys/bus/pci_express/drivers/pciehp ]] ||
 	skip_all "kernel without pciehp (CONFIG_HOTPLUG_PCI_PCIE)"
 sctl_init 74
