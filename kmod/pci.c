@@ -186,6 +186,8 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  * @sw_retrain: a retrain software asked for through Retrain Link is under
  *	way: Link Bandwidth Management Status is set when it ends
  * @failed_lanes: the model's failed lanes when @speed and @width were taken
+ * @lanes_changed: lanes failed or came back and the retrain that follows
+ *	has not ended yet: the bandwidth change it brings is LBMS, not LABS
  * @port_id: the port it is or is behind (0: the upstream port)
  * @lane_err_base: the port's BER error count when software last cleared
  *	Lane Error Status
@@ -219,6 +221,7 @@ struct pciesw_pci_fn {
 	bool rl;
 	bool sw_retrain;
 	u32 failed_lanes;
+	bool lanes_changed;
 	unsigned int port_id;
 	u64 lane_err_base;
 	u8 lmr_limit;
@@ -667,16 +670,27 @@ static void pciesw_pci_fn_bandwidth(struct pciesw_pci_fn *fn,
 				    const struct pciesw_port *port, bool active)
 {
 	const struct pciesw_link *link = &port->link;
+	bool changed = fn->active && active &&
+		       (fn->speed != link->speed || fn->width != link->width);
+	bool settled = active && !pciesw_link_training(port);
 	u16 bits = 0;
 
-	if (fn->active && active &&
-	    (fn->speed != link->speed || fn->width != link->width))
-		bits = fn->sw_retrain || fn->failed_lanes != link->failed_lanes ?
+	/*
+	 * The view may first see the new lanes while the old width still
+	 * holds, and the narrower link only when the retrain ends.
+	 */
+	if (fn->failed_lanes != link->failed_lanes)
+		fn->lanes_changed = true;
+	if (changed)
+		bits = fn->sw_retrain || fn->lanes_changed ?
 		       PCI_EXP_LNKSTA_LBMS : PCI_EXP_LNKSTA_LABS;
-	if (fn->sw_retrain && active && !pciesw_link_training(port)) {
+	if (fn->sw_retrain && settled) {
 		bits |= PCI_EXP_LNKSTA_LBMS;
 		fn->sw_retrain = false;
 	}
+	/* the retrain the lanes caused is over (@training: it was under way) */
+	if (settled && (changed || fn->training))
+		fn->lanes_changed = false;
 	or16(fn->cfg, CAP_EXP + PCI_EXP_LNKSTA, bits);
 }
 

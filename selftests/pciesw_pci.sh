@@ -127,13 +127,17 @@ while read -r port width; do
 done < <(jq -r '.ports[] | "\(."port-id") \(."port-width")"' <<<"$OUT")
 check_eq "switchctl status port widths = PCI current_link_width" "" "$bad"
 
-# lane failure: x16 -> x8, LnkSta says downgraded
+# lane failure: x16 -> x8, LnkSta says downgraded, and LBMS (unreliable
+# operation corrected), not LABS; both cleared first (RW1C)
+pci_port $SW 1
+setpci -s "$P" CAP_EXP+0x12.w=0xc000
 sc port set $SW 1 failed-lanes 0xff00
 check_eq "port set failed-lanes" 0 "$RC"
 wait_attr "$D/$SW-port1/current_link_width" 8 || diag "port1 did not retrain"
 settled $SW
 check_attr "model: port1 degraded" "$D/$SW-port1/degraded" 1
-pci_port $SW 1
+R=$((0x$(setpci -s "$P" CAP_EXP+0x12.w) & 0xc000))
+check_eq "lane failure: LnkSta LBMS+ LABS-" $((0x4000)) "$R"
 check_attr "PCI: port1 current_link_width 8" "$PCI/$P/current_link_width" 8
 # pciutils >= 3.10 adds "(downgraded)"; all say LnkSta narrower than LnkCap
 lspci_has "lspci: port1 LnkSta x8 below LnkCap x16 (downgraded)" "$P" \
