@@ -113,7 +113,8 @@ suite() {
 		echo 1 >"$results/$name.rc"
 		return
 	fi
-	scripts/qemu-run.sh --kernel "$k" --out "$results/$name" --timeout "$cap" -- \
+	scripts/qemu-run.sh --kernel "$k" --out "$results/$name" --timeout "$cap" \
+		${known[$name]:+--known "${known[$name]}"} -- \
 		selftests/run.sh --plan "$plan" --timeout "$per_test" \
 		--ko "build/$k/pciesw.ko" "$@" >"$results/$name.tap" 2>&1
 	echo $? >"$results/$name.rc"
@@ -153,14 +154,16 @@ declare -A debug_cost=(
 # pciesw-journal, the README's examples) exercise user space and the
 # installed files; the kernel paths they reach are covered by the other
 # tests, so they run on the stock kernels only.
-# pciesw_pci_hotplug.sh passes there (23-30 s) but lockdep may report
-# pciehp's own order on its removal path: its interrupt thread takes
-# pci_rescan_remove_lock under ctrl->reset_lock, and
-# pciehp_unconfigure_device() takes reset_lock again under the rescan lock
-# (in 2 of 3 runs, at the first ep del); until that is understood it runs
-# on the stock kernels only.
-declare -A debug_skip=([pciesw_install.sh]=1 [pciesw_docs.sh]=1
-	[pciesw_pci_hotplug.sh]=1)
+declare -A debug_skip=([pciesw_install.sh]=1 [pciesw_docs.sh]=1)
+# pciesw_pci_hotplug.sh runs last in its shard: at the first hot-plug event
+# lockdep reports stock pciehp's own lock order (pciehp_ist holds
+# ctrl->reset_lock when it takes pci_rescan_remove_lock, and
+# pciehp_(un)configure_device() retakes reset_lock under it; no pciesw lock
+# is in it, and upstream's fix moves that up_read() before the rescan
+# lock).  qemu-run.sh --known matches that one report; lockdep is off after
+# it, so nothing else may run after it in that guest.
+debug_last=pciesw_pci_hotplug.sh
+declare -A known=()
 shard=(0 0) shard_tests=("" "")
 while read -r c t; do
 	i=0
@@ -168,9 +171,13 @@ while read -r c t; do
 	shard[i]=$((shard[i] + c))
 	shard_tests[i]+=" $t"
 done < <(for t in $(selftests/run.sh --list); do
-	[[ -n ${debug_skip[$t]:-} ]] && continue
+	[[ -n ${debug_skip[$t]:-} || $t == "$debug_last" ]] && continue
 	echo "${debug_cost[$t]:-60} $t"
 done | sort -rn)
+i=0
+((shard[1] < shard[0])) && i=1
+shard_tests[i]+=" $debug_last"
+known[debug-$((i + 1))]=pciehp-reset-lock
 
 step "selftests on $k61 and $k612 (side by side)"
 suite "$k61" "$k61" full $STOCK_CAP $STOCK_PER_TEST &
