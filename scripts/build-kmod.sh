@@ -133,4 +133,9 @@ else
 	mv "$out/generated/pciesw_compat.h.new" "$out/generated/pciesw_compat.h"
 fi
 
-exec make -C "$kdir" M="$out" W=1 KCFLAGS=-Werror "$@" modules
+# all cores, unless a make above shares its jobserver with us (DKMS runs
+# this without -j: its own -jN is only for a MAKE that starts with "make")
+jobs=()
+[[ " ${MAKEFLAGS:-} " == *" -j"* || ${MAKEFLAGS:-} == *jobserver* ]] ||
+	jobs=(-j"$(nproc)")
+exec make "${jobs[@]}" -C "$kdir" M="$out" W=1 KCFLAGS=-Werror "$@" modules

@@ -74,7 +74,7 @@ nice -n 19 scripts/debug-kernel.sh >"$results/debug-kernel.out" \
 dbg_pid=$!
 
 step "userspace"
-make -s switchctl selftests
+make -s -j"$(nproc)" switchctl selftests
 case1 $? "switchctl and selftests build with -Werror"
 
 declare -A kdir=(
