@@ -8,6 +8,9 @@
  *
  *   pciesw_bench [PCIESW_KO [SWITCHCTL]]
  *
+ * With PCIESW_BENCH_ONLY=P4 in the environment it runs P6's set-up (the
+ * switches it needs) and P4 alone, for work on the engine's per-descriptor
+ * path.
  * With PCIESW_KO and the module not loaded, it loads it (finit_module) to
  * measure what the module and its default card cost (P6).  Uses switch
  * ids 84-99, then (P5) deletes every switch and makes 100-163.  SWITCHCTL
@@ -583,14 +586,19 @@ static void bench_p4(int fd, uint32_t gpu, uint32_t nvme)
 	enum { N = 16384 };
 	const uint64_t blk = 4 * KiB, len = N * blk;
 	struct pciesw_dma_desc *d = calloc(N, sizeof(*d));
+	unsigned char *src = dma_map(fd, gpu, 0, len);
 	uint64_t t_n = UINT64_MAX, t_1 = UINT64_MAX, t_c = UINT64_MAX;
 	struct pciesw_dma_desc one;
 	double over, c4k;
 	char extra[400];
 	unsigned int i;
 
-	if (!d)
-		fail("calloc", ENOMEM);
+	if (!d || src == MAP_FAILED)
+		fail("P4 setup", d ? errno : ENOMEM);
+	/* real bytes, both sides' pages made before anything is timed */
+	pat_fill(src, len, 4);
+	munmap(src, len);
+	xfer(fd, dma_ep(gpu, 0), dma_ep(nvme, 0), len, len, 1);
 	for (i = 0; i < N; i++)
 		d[i] = dma_desc(dma_ep(gpu, i * blk), dma_ep(nvme, i * blk),
 				blk, i, 0);
@@ -1147,6 +1155,8 @@ int main(int argc, char **argv)
 {
 	const char *ko = argc > 1 ? argv[1] : getenv("PCIESW_KO");
 	const char *switchctl = argc > 2 ? argv[2] : "userspace/switchctl";
+	const char *only = getenv("PCIESW_BENCH_ONLY");
+	bool only_p4 = only && !strcmp(only, "P4");
 	struct pnl p;
 	uint32_t gpu, nvme;
 	unsigned int i, r;
@@ -1162,15 +1172,20 @@ int main(int argc, char **argv)
 		fail(path, errno);
 	gpu = dma_ep_id(BID, "gpu0");
 	nvme = dma_ep_id(BID, "nvme0");
-	bench_resident(fd, gpu);
-
-	bench_p1(fd, gpu, nvme);
-	bench_p4(fd, gpu, nvme);
-	bench_p2(&p, fd, gpu);
-	bench_p3(&p, fd, gpu);
-	close(fd);
-	sw_del(BID);
-	bench_p5(&p, switchctl);
+	if (only_p4) {
+		bench_p4(fd, gpu, nvme);
+		close(fd);
+		sw_del(BID);
+	} else {
+		bench_resident(fd, gpu);
+		bench_p1(fd, gpu, nvme);
+		bench_p4(fd, gpu, nvme);
+		bench_p2(&p, fd, gpu);
+		bench_p3(&p, fd, gpu);
+		close(fd);
+		sw_del(BID);
+		bench_p5(&p, switchctl);
+	}
 	printf("pciesw benchmarks: kernel %s, %ld vCPUs, ratios measured in this run\n",
 	       u.release, sysconf(_SC_NPROCESSORS_ONLN));
 	printf("%-3s %-44s %13s %-18s %s\n", "", "figure", "value", "target",
