@@ -149,6 +149,19 @@ static unsigned long pciesw_stats_ber(struct pciesw_port_stats *st, u64 ber,
 	return touched;
 }
 
+/*
+ * The TLPs that carry @bytes of class @cls: one per Max_Payload_Size
+ * (posted, completion) or Max_Read_Request_Size (non-posted).
+ */
+u64 pciesw_stats_tlps(struct pciesw_switch *sw, enum pciesw_tlp_class cls,
+		      u64 bytes)
+{
+	u64 unit = cls == PCIESW_TLP_NON_POSTED ? READ_ONCE(sw->mrrs) :
+						  READ_ONCE(sw->mps);
+
+	return div64_u64(bytes + unit - 1, unit);
+}
+
 /**
  * pciesw_stats_account - count traffic on a port
  * @sw: the switch; must stay referenced, sw->lock need not be held
@@ -167,9 +180,23 @@ void pciesw_stats_account(struct pciesw_switch *sw,
 			  struct pciesw_port_stats *st, enum pciesw_dir dir,
 			  enum pciesw_tlp_class cls, u64 bytes)
 {
+	pciesw_stats_account_tlps(sw, st, dir, cls, bytes,
+				  pciesw_stats_tlps(sw, cls, bytes));
+}
+
+/*
+ * As pciesw_stats_account(), for traffic whose TLPs the caller counted:
+ * @tlps of them carried @bytes (the DMA engine adds up several transfers'
+ * before it counts them).
+ */
+void pciesw_stats_account_tlps(struct pciesw_switch *sw,
+			       struct pciesw_port_stats *st,
+			       enum pciesw_dir dir, enum pciesw_tlp_class cls,
+			       u64 bytes, u64 tlps)
+{
 	enum pciesw_counter cb, ct;
 	unsigned long touched;
-	u64 ber, unit;
+	u64 ber;
 
 	if (!bytes || cls > PCIESW_TLP_COMPLETION)
 		return;
@@ -180,10 +207,8 @@ void pciesw_stats_account(struct pciesw_switch *sw,
 		cb = PCIESW_COUNTER_INGRESS_POSTED_BYTES + cls;
 		ct = PCIESW_COUNTER_INGRESS_POSTED_TLPS + cls;
 	}
-	unit = cls == PCIESW_TLP_NON_POSTED ? READ_ONCE(sw->mrrs) :
-					      READ_ONCE(sw->mps);
 	atomic64_add(bytes, &st->counters[cb]);
-	atomic64_add(div64_u64(bytes + unit - 1, unit), &st->counters[ct]);
+	atomic64_add(tlps, &st->counters[ct]);
 	touched = BIT(cb) | BIT(ct);
 
 	/*

@@ -768,6 +768,12 @@ void pciesw_health_lanes_reset(struct pciesw_switch *sw, unsigned int first,
 			       unsigned int nr);
 const char *pciesw_counter_name(enum pciesw_counter c);
 bool pciesw_counter_is_error(enum pciesw_counter c);
+u64 pciesw_stats_tlps(struct pciesw_switch *sw, enum pciesw_tlp_class cls,
+		      u64 bytes);
+void pciesw_stats_account_tlps(struct pciesw_switch *sw,
+			       struct pciesw_port_stats *st,
+			       enum pciesw_dir dir, enum pciesw_tlp_class cls,
+			       u64 bytes, u64 tlps);
 void pciesw_stats_account(struct pciesw_switch *sw,
 			  struct pciesw_port_stats *stats, enum pciesw_dir dir,
 			  enum pciesw_tlp_class cls, u64 bytes);
