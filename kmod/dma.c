@@ -16,11 +16,17 @@
  *
  * Channels: one work item each on an unbound workqueue of the switch
  * (max_active = dma-channels), so channels run in parallel on the CPUs and
- * a channel runs its descriptors in order.  A worker takes a descriptor,
- * checks its route and links and books it on the bandwidth model (under
- * sw->lock), moves the bytes with the CPU in chunks, counts the traffic on
- * every port crossed, unpins and drops its references and produces the
- * completion for its file.  With pacing on, each chunk waits for the time
+ * a channel runs its descriptors in order.  A worker takes a run of
+ * descriptors off its queue (up to PCIESW_DMA_RUN_MAX, PCIESW_DMA_RUN_BYTES
+ * past the first), checks their routes and links and books them on the
+ * bandwidth model in one pass under sw->lock, moves the bytes with the CPU
+ * in chunks, adds up the traffic of each route, unpins and drops their
+ * references, counts the traffic on every port crossed, then delivers the
+ * run's completions, a file's at once with one wake-up.  A submission
+ * likewise takes its descriptors from the slab cache at once, resolves
+ * them in one pass under sw->lock (the route of the previous descriptor
+ * when the endpoints are the same) and queues a channel's in one splice.
+ * With pacing on, a run is one descriptor and each chunk waits for the time
  * the model says it has crossed the links, so the data arrives at link
  * speed and the completion at the modelled end; closing the file or
  * removing the switch ends the waiting (the transfer then finishes at
@@ -64,8 +70,26 @@
 #define PCIESW_DMA_CHUNK	SZ_64K
 /* longest a pacing worker sleeps before it looks for an unplug again */
 #define PCIESW_DMA_PACE_MAX_NS	(10 * NSEC_PER_MSEC)
+/* unpaced, a worker takes up to this many descriptors, or bytes, a run */
+#define PCIESW_DMA_RUN_MAX	64
+#define PCIESW_DMA_RUN_BYTES	SZ_1M
+/* traffic is counted at least every so many bytes moved */
+#define PCIESW_DMA_ACCT_MAX	SZ_1M
 
 static void pciesw_dma_chan_work(struct work_struct *work);
+
+struct kmem_cache *pciesw_dma_xfer_cache;
+
+int pciesw_dma_cache_init(void)
+{
+	pciesw_dma_xfer_cache = KMEM_CACHE(pciesw_dma_xfer, 0);
+	return pciesw_dma_xfer_cache ? 0 : -ENOMEM;
+}
+
+void pciesw_dma_cache_exit(void)
+{
+	kmem_cache_destroy(pciesw_dma_xfer_cache);
+}
 
 /* ---- engine state ---- */
 
@@ -167,29 +191,55 @@ void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x)
 }
 
 /*
- * The one completion of @x (released already): out of the engine's
- * counts, then to its file (pciesw_dma_file_complete()).  Neither @x nor
- * its file may be touched afterwards by the caller.
+ * The one completion of each descriptor on @xs (released already), in
+ * order: out of the engine's counts, then to their files, a file's
+ * consecutive ones at once (pciesw_dma_file_complete()).  Nothing of @xs
+ * nor their files may be touched afterwards by the caller.
  */
-static void pciesw_dma_complete(struct pciesw_dma_xfer *x)
+static void pciesw_dma_complete(struct pciesw_dma *dma, struct list_head *xs)
 {
-	struct pciesw_dma_file *f = x->file;
-	struct pciesw_dma *dma = f->sw->dma;
-	unsigned int i;
+	unsigned int groups[PCIESW_MAX_GROUPS] = {};
+	struct pciesw_dma_xfer *x, *tmp;
+	unsigned int i, n = 0;
 
-	for (i = 0; i < x->route.nr_groups; i++)
-		atomic_dec(&dma->group_inflight[x->route.groups[i]]);
-	if (atomic_dec_and_test(&dma->inflight))
+	list_for_each_entry(x, xs, node) {
+		for (i = 0; i < x->route.nr_groups; i++)
+			groups[x->route.groups[i]]++;
+		n++;
+	}
+	if (!n)
+		return;
+	for (i = 0; i < PCIESW_MAX_GROUPS; i++)
+		if (groups[i])
+			atomic_sub(groups[i], &dma->group_inflight[i]);
+	if (atomic_sub_and_test(n, &dma->inflight))
 		wake_up_all(&dma->idle);
-	pciesw_dma_file_complete(f, x);
+	while (!list_empty(xs)) {
+		struct pciesw_dma_file *f;
+		LIST_HEAD(one);
+
+		f = list_first_entry(xs, struct pciesw_dma_xfer, node)->file;
+		n = 0;
+		list_for_each_entry_safe(x, tmp, xs, node) {
+			if (x->file != f)
+				break;
+			list_move_tail(&x->node, &one);
+			n++;
+		}
+		pciesw_dma_file_complete(f, &one, n);
+	}
 }
 
-/* A descriptor that never ran. */
-void pciesw_dma_cancel(struct pciesw_dma_xfer *x)
+/* The descriptors on @xs never ran: they complete as cancelled. */
+void pciesw_dma_cancel(struct pciesw_dma *dma, struct list_head *xs)
 {
-	x->comp.status = PCIESW_DMA_STATUS_CANCELLED;
-	pciesw_dma_xfer_release(x);
-	pciesw_dma_complete(x);
+	struct pciesw_dma_xfer *x;
+
+	list_for_each_entry(x, xs, node) {
+		x->comp.status = PCIESW_DMA_STATUS_CANCELLED;
+		pciesw_dma_xfer_release(x);
+	}
+	pciesw_dma_complete(dma, xs);
 }
 
 /* ---- execution ---- */
@@ -225,29 +275,84 @@ static bool pciesw_dma_gone(const struct pciesw_dma_xfer *x)
 	       (x->dst.mem && pciesw_mem_gone(x->dst.mem));
 }
 
-/* Count @bytes moved by @x on every port they crossed. */
-static void pciesw_dma_account(struct pciesw_switch *sw,
-			       const struct pciesw_dma_xfer *x, u64 bytes)
+/**
+ * struct pciesw_dma_acct - traffic moved and not counted yet
+ * @src_lane: the route's ports, as in struct pciesw_route
+ * @dst_lane: see @src_lane
+ * @up_lane: see @src_lane
+ * @host_bridge: the route goes up to the host bridge and back down
+ * @bytes: payload bytes
+ * @np_tlps: read requests they took (one per Max_Read_Request_Size of
+ *	each chunk, as pciesw_stats_account() counts them)
+ * @tlps: posted and completion TLPs they took (one per Max_Payload_Size)
+ *
+ * A worker's own (on its stack): the chunks of consecutive transfers on
+ * one route add up here and reach the port counters at once, before the
+ * transfers' completions, so that a completion read back always finds
+ * its traffic counted.
+ */
+struct pciesw_dma_acct {
+	u16 src_lane;
+	u16 dst_lane;
+	u16 up_lane;
+	bool host_bridge;
+	u64 bytes;
+	u64 np_tlps;
+	u64 tlps;
+};
+
+/* Count what @a holds on every port it crossed, and empty it. */
+static void pciesw_dma_acct_flush(struct pciesw_switch *sw,
+				  struct pciesw_dma_acct *a)
+{
+	struct pciesw_port_stats *src = &sw->stats[a->src_lane];
+	struct pciesw_port_stats *dst = &sw->stats[a->dst_lane];
+	struct pciesw_port_stats *up = &sw->stats[a->up_lane];
+
+	if (!a->bytes)
+		return;
+	/* the engine's read requests go out, the data comes back */
+	pciesw_stats_account_tlps(sw, src, PCIESW_DIR_EGRESS,
+				  PCIESW_TLP_NON_POSTED, a->bytes, a->np_tlps);
+	pciesw_stats_account_tlps(sw, src, PCIESW_DIR_INGRESS,
+				  PCIESW_TLP_COMPLETION, a->bytes, a->tlps);
+	if (a->host_bridge) {
+		/* up to the host bridge and back down */
+		pciesw_stats_account_tlps(sw, up, PCIESW_DIR_EGRESS,
+					  PCIESW_TLP_POSTED, a->bytes, a->tlps);
+		pciesw_stats_account_tlps(sw, up, PCIESW_DIR_INGRESS,
+					  PCIESW_TLP_POSTED, a->bytes, a->tlps);
+	}
+	pciesw_stats_account_tlps(sw, dst, PCIESW_DIR_EGRESS,
+				  PCIESW_TLP_POSTED, a->bytes, a->tlps);
+	a->bytes = 0;
+	a->np_tlps = 0;
+	a->tlps = 0;
+}
+
+/* @bytes, one chunk, moved by @x: into @a (counted when it fills). */
+static void pciesw_dma_acct_add(struct pciesw_switch *sw,
+				struct pciesw_dma_acct *a,
+				const struct pciesw_dma_xfer *x, u64 bytes)
 {
 	const struct pciesw_route *r = &x->route;
-	struct pciesw_port_stats *src = &sw->stats[r->src_lane];
-	struct pciesw_port_stats *dst = &sw->stats[r->dst_lane];
-	struct pciesw_port_stats *up = &sw->stats[r->up_lane];
+	bool hb = r->kind == PCIESW_P2P_ROUTE_HOST_BRIDGE;
 
-	/* the engine's read requests go out, the data comes back */
-	pciesw_stats_account(sw, src, PCIESW_DIR_EGRESS, PCIESW_TLP_NON_POSTED,
-			     bytes);
-	pciesw_stats_account(sw, src, PCIESW_DIR_INGRESS,
-			     PCIESW_TLP_COMPLETION, bytes);
-	if (r->kind == PCIESW_P2P_ROUTE_HOST_BRIDGE) {
-		/* up to the host bridge and back down */
-		pciesw_stats_account(sw, up, PCIESW_DIR_EGRESS,
-				     PCIESW_TLP_POSTED, bytes);
-		pciesw_stats_account(sw, up, PCIESW_DIR_INGRESS,
-				     PCIESW_TLP_POSTED, bytes);
-	}
-	pciesw_stats_account(sw, dst, PCIESW_DIR_EGRESS, PCIESW_TLP_POSTED,
-			     bytes);
+	if (!bytes)
+		return;
+	if (a->bytes && (a->src_lane != r->src_lane ||
+			 a->dst_lane != r->dst_lane ||
+			 a->up_lane != r->up_lane || a->host_bridge != hb))
+		pciesw_dma_acct_flush(sw, a);
+	a->src_lane = r->src_lane;
+	a->dst_lane = r->dst_lane;
+	a->up_lane = r->up_lane;
+	a->host_bridge = hb;
+	a->bytes += bytes;
+	a->np_tlps += pciesw_stats_tlps(sw, PCIESW_TLP_NON_POSTED, bytes);
+	a->tlps += pciesw_stats_tlps(sw, PCIESW_TLP_POSTED, bytes);
+	if (a->bytes >= PCIESW_DMA_ACCT_MAX)
+		pciesw_dma_acct_flush(sw, a);
 }
 
 /* Stop waiting for the model: nobody will read it, or the switch goes. */
@@ -383,12 +488,14 @@ static bool pciesw_dma_link_lost(struct pciesw_dma_xfer *x)
 }
 
 /*
- * Move the bytes of @x, a chunk at a time; with @end, each chunk waits for
- * its modelled time on the links (from @start to @end in proportion to the
- * bytes).  Returns the status; x->comp.bytes says how far it got.
+ * Move the bytes of @x, a chunk at a time, its traffic into @acct; with
+ * @end, each chunk is counted at once and waits for its modelled time on
+ * the links (from @start to @end in proportion to the bytes).  Returns
+ * the status; x->comp.bytes says how far it got.
  */
 static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
-			   struct pciesw_dma_xfer *x, u64 start, u64 end)
+			   struct pciesw_dma_xfer *x, u64 start, u64 end,
+			   struct pciesw_dma_acct *acct)
 {
 	struct pciesw_switch *sw = x->file->sw;
 	u64 done = 0;
@@ -410,75 +517,134 @@ static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 					       chunk_end);
 		set_active_memcg(old);
 		x->comp.bytes = done;
-		pciesw_dma_account(sw, x, done - first);
+		pciesw_dma_acct_add(sw, acct, x, done - first);
 		if (status != PCIESW_DMA_STATUS_OK)
 			return status;
-		if (end)
+		if (end) {
+			pciesw_dma_acct_flush(sw, acct);
 			pciesw_dma_pace(chan, x, start +
 					mul_u64_u64_div_u64(end - start, done,
 							    x->len));
+		}
 		cond_resched();
 	}
 	return PCIESW_DMA_STATUS_OK;
 }
 
-/* Run @x on @chan: check it can go, book it on the model, move the bytes. */
-static void pciesw_dma_run(struct pciesw_dma_chan *chan,
-			   struct pciesw_dma_xfer *x)
+/*
+ * Can @x on @chan go: its file open, its endpoints there, its route not
+ * refused and its links up; then book it on the model, from @start to
+ * @end.  Returns the status.
+ */
+static u32 pciesw_dma_book(struct pciesw_dma_chan *chan,
+			   struct pciesw_dma_xfer *x, u64 *start, u64 *end)
 {
-	struct pciesw_switch *sw = x->file->sw;
-	u64 ready, start = 0, end = 0;
-	bool paced = false;
-	u32 status;
+	struct pciesw_switch *sw = chan->dma->sw;
+	u64 ready;
 
-	mutex_lock(&sw->lock);
-	if (sw->dead || READ_ONCE(x->file->closed)) {
-		status = PCIESW_DMA_STATUS_CANCELLED;
-	} else if (pciesw_dma_gone(x)) {
-		status = PCIESW_DMA_STATUS_UNPLUGGED;
-	} else if (x->route.kind == PCIESW_P2P_ROUTE_REFUSED) {
+	lockdep_assert_held(&sw->lock);
+	if (sw->dead || READ_ONCE(x->file->closed))
+		return PCIESW_DMA_STATUS_CANCELLED;
+	if (pciesw_dma_gone(x))
+		return PCIESW_DMA_STATUS_UNPLUGGED;
+	if (x->route.kind == PCIESW_P2P_ROUTE_REFUSED) {
 		/* the request entered the switch at the source's port */
 		pciesw_stats_error(sw, &sw->stats[x->route.src_lane],
 				   PCIESW_COUNTER_ACS_VIOLATION, 1);
-		status = PCIESW_DMA_STATUS_P2P_REFUSED;
-	} else {
-		x->link_downs = atomic_read(&sw->link_downs);
-		ready = max(x->submitted, chan->busy_until);
-		if (pciesw_route_reserve(sw, &x->route, x->len, ready, &start,
-					 &end)) {
-			status = PCIESW_DMA_STATUS_LINK_DOWN;
-		} else {
-			status = PCIESW_DMA_STATUS_OK;
-			chan->busy_until = end;
-			x->comp.duration_ns = end - ready;
-			paced = READ_ONCE(sw->dma_pacing);
-		}
+		return PCIESW_DMA_STATUS_P2P_REFUSED;
 	}
-	mutex_unlock(&sw->lock);
-
-	if (status == PCIESW_DMA_STATUS_OK)
-		status = pciesw_dma_copy(chan, x, start, paced ? end : 0);
-	x->comp.status = status;
-	pciesw_dma_xfer_release(x);
+	x->link_downs = atomic_read(&sw->link_downs);
+	ready = max(x->submitted, chan->busy_until);
+	if (pciesw_route_reserve(sw, &x->route, x->len, ready, start, end))
+		return PCIESW_DMA_STATUS_LINK_DOWN;
+	chan->busy_until = *end;
+	x->comp.duration_ns = *end - ready;
+	return PCIESW_DMA_STATUS_OK;
 }
 
+/*
+ * Run @run, descriptors taken off @chan's queue in order: book them all
+ * in one pass through sw->lock, move their bytes one after the other,
+ * count their traffic, then deliver their completions together.  Paced,
+ * a run is one descriptor (pciesw_dma_chan_work()), whose chunks wait for
+ * the model.  A descriptor booked ahead whose file closes or whose switch
+ * goes before its turn did not run: cancelled.
+ */
+static void pciesw_dma_run(struct pciesw_dma_chan *chan,
+			   struct list_head *run, unsigned int n)
+{
+	struct pciesw_switch *sw = chan->dma->sw;
+	struct pciesw_dma_acct acct = {};
+	u64 start = 0, end = 0;
+	struct pciesw_dma_xfer *x;
+	bool paced;
+
+	mutex_lock(&sw->lock);
+	paced = n == 1 && READ_ONCE(sw->dma_pacing);
+	list_for_each_entry(x, run, node)
+		x->comp.status = pciesw_dma_book(chan, x, &start, &end);
+	mutex_unlock(&sw->lock);
+
+	list_for_each_entry(x, run, node) {
+		if (x->comp.status != PCIESW_DMA_STATUS_OK) {
+			/* nothing to move */
+		} else if (n > 1 && pciesw_dma_hurry(x)) {
+			x->comp.status = PCIESW_DMA_STATUS_CANCELLED;
+			x->comp.duration_ns = 0;
+		} else {
+			x->comp.status = pciesw_dma_copy(chan, x, start,
+							 paced ? end : 0,
+							 &acct);
+		}
+		pciesw_dma_xfer_release(x);
+	}
+	pciesw_dma_acct_flush(sw, &acct);
+	pciesw_dma_complete(chan->dma, run);
+}
+
+/*
+ * Take the next run off @chan's queue, in order: up to @max descriptors
+ * and, past the first, PCIESW_DMA_RUN_BYTES.  Returns how many.
+ */
+static unsigned int pciesw_dma_take(struct pciesw_dma_chan *chan,
+				    unsigned int max, struct list_head *run)
+{
+	struct pciesw_dma_xfer *x, *tmp;
+	unsigned int n = 0;
+	u64 bytes = 0;
+
+	spin_lock(&chan->lock);
+	list_for_each_entry_safe(x, tmp, &chan->queue, node) {
+		if (n == max || (n && bytes + x->len > PCIESW_DMA_RUN_BYTES))
+			break;
+		bytes += x->len;
+		list_move_tail(&x->node, run);
+		n++;
+	}
+	spin_unlock(&chan->lock);
+	return n;
+}
+
+/*
+ * A channel's worker: runs until its queue is empty, a run at a time;
+ * with pacing on, one descriptor at a time, each booked on the model as
+ * it starts, so that the channels' bookings interleave as on the links.
+ */
 static void pciesw_dma_chan_work(struct work_struct *work)
 {
 	struct pciesw_dma_chan *chan = container_of(work, struct pciesw_dma_chan,
 						    work);
-	struct pciesw_dma_xfer *x;
+	struct pciesw_switch *sw = chan->dma->sw;
+	unsigned int n;
 
 	for (;;) {
-		spin_lock(&chan->lock);
-		x = list_first_entry_or_null(&chan->queue,
-					     struct pciesw_dma_xfer, node);
-		if (x)
-			list_del(&x->node);
-		spin_unlock(&chan->lock);
-		if (!x)
+		LIST_HEAD(run);
+
+		n = pciesw_dma_take(chan, READ_ONCE(sw->dma_pacing) ? 1 :
+					  PCIESW_DMA_RUN_MAX, &run);
+		if (!n)
 			return;
-		pciesw_dma_run(chan, x);
-		pciesw_dma_complete(x);
+		pciesw_dma_run(chan, &run, n);
 	}
 }
 
@@ -516,16 +682,12 @@ void pciesw_dma_unqueue(struct pciesw_dma *dma, struct pciesw_dma_file *f,
 void pciesw_dma_stop(struct pciesw_switch *sw)
 {
 	struct pciesw_dma *dma = sw->dma;
-	struct pciesw_dma_xfer *x, *tmp;
 	struct pciesw_dma_file *f;
 	LIST_HEAD(cancelled);
 
 	WRITE_ONCE(dma->stopping, true);
 	pciesw_dma_unqueue(dma, NULL, &cancelled);
-	list_for_each_entry_safe(x, tmp, &cancelled, node) {
-		list_del(&x->node);
-		pciesw_dma_cancel(x);
-	}
+	pciesw_dma_cancel(dma, &cancelled);
 	wait_event(dma->idle, !atomic_read(&dma->inflight));
 	drain_workqueue(dma->wq);
 
@@ -563,13 +725,28 @@ int pciesw_dma_check(const struct pciesw_dma_loc *src,
 	return 0;
 }
 
+/* @l's @addr + @len is inside the window of @ep (none: host memory). */
+static int pciesw_dma_bounds(const struct pciesw_endpoint *ep,
+			     const struct pciesw_dma_loc *l, u64 len)
+{
+	u64 end;
+
+	if (!ep)
+		return 0;
+	if (check_add_overflow(l->addr, len, &end))
+		return -EOVERFLOW;
+	if (end > ep->mem_size)
+		return -ERANGE;
+	return 0;
+}
+
 /* An endpoint side: the endpoint, with @addr + @len inside its window. */
 static int pciesw_dma_resolve(struct pciesw_switch *sw,
 			      const struct pciesw_dma_loc *l, u64 len,
 			      struct pciesw_endpoint **epp)
 {
 	struct pciesw_endpoint *ep;
-	u64 end;
+	int err;
 
 	*epp = NULL;
 	if (l->ep_id == PCIESW_DMA_HOST)
@@ -577,10 +754,9 @@ static int pciesw_dma_resolve(struct pciesw_switch *sw,
 	ep = pciesw_ep_find(sw, l->ep_id);
 	if (!ep)
 		return -ENOENT;
-	if (check_add_overflow(l->addr, len, &end))
-		return -EOVERFLOW;
-	if (end > ep->mem_size)
-		return -ERANGE;
+	err = pciesw_dma_bounds(ep, l, len);
+	if (err)
+		return err;
 	*epp = ep;
 	return 0;
 }
@@ -588,31 +764,48 @@ static int pciesw_dma_resolve(struct pciesw_switch *sw,
 /*
  * The checks that need sw->lock (channel, endpoints, window bounds) and
  * the route of each of @n descriptors, in order.  Returns the index of the
- * first one refused in *@bad.
+ * first one refused in *@bad.  Nothing changes under the lock meanwhile:
+ * a descriptor naming the same endpoints as the one before takes its
+ * route, as pciesw_route_find() would have found it again.
  */
 int pciesw_dma_resolve_all(struct pciesw_switch *sw,
 			   const struct pciesw_dma_desc *descs,
 			   struct pciesw_dma_xfer **xs, unsigned int n,
 			   unsigned int *bad)
 {
+	const struct pciesw_dma_desc *prev = NULL;
+	struct pciesw_endpoint *src, *dst;
 	unsigned int i;
 	int err;
 
 	lockdep_assert_held(&sw->lock);
 	for (i = 0; i < n; i++) {
 		const struct pciesw_dma_desc *d = &descs[i];
-		struct pciesw_endpoint *src, *dst;
 
 		*bad = i;
 		if (d->channel >= sw->dma_channels)
 			return -EINVAL;
-		err = pciesw_dma_resolve(sw, &d->src, d->len, &src);
-		if (!err)
-			err = pciesw_dma_resolve(sw, &d->dst, d->len, &dst);
-		if (!err)
-			err = pciesw_route_find(sw, src, dst, &xs[i]->route);
-		if (err)
-			return err;
+		if (prev && d->src.ep_id == prev->src.ep_id &&
+		    d->dst.ep_id == prev->dst.ep_id) {
+			/* the same endpoints: only the bounds differ */
+			err = pciesw_dma_bounds(src, &d->src, d->len);
+			if (!err)
+				err = pciesw_dma_bounds(dst, &d->dst, d->len);
+			if (err)
+				return err;
+			xs[i]->route = xs[i - 1]->route;
+		} else {
+			err = pciesw_dma_resolve(sw, &d->src, d->len, &src);
+			if (!err)
+				err = pciesw_dma_resolve(sw, &d->dst, d->len,
+							 &dst);
+			if (!err)
+				err = pciesw_route_find(sw, src, dst,
+							&xs[i]->route);
+			if (err)
+				return err;
+		}
+		prev = d;
 		if (src)
 			xs[i]->src.mem = pciesw_mem_get(src->mem);
 		if (dst)
@@ -629,23 +822,33 @@ void pciesw_dma_queue(struct pciesw_switch *sw,
 		      const struct pciesw_dma_desc *descs,
 		      struct pciesw_dma_xfer **xs, unsigned int n)
 {
+	unsigned int groups[PCIESW_MAX_GROUPS] = {};
 	struct pciesw_dma *dma = sw->dma;
 	unsigned long kick = 0;
 	unsigned int i, j;
 	u64 now;
 
 	lockdep_assert_held(&sw->lock);
+	/* counted before any of them can complete */
 	atomic_add(n, &dma->inflight);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < xs[i]->route.nr_groups; j++)
+			groups[xs[i]->route.groups[j]]++;
+	for (i = 0; i < PCIESW_MAX_GROUPS; i++)
+		if (groups[i])
+			atomic_add(groups[i], &dma->group_inflight[i]);
 	now = ktime_get_ns();
-	for (i = 0; i < n; i++) {
-		struct pciesw_dma_xfer *x = xs[i];
+	/* each run of consecutive descriptors of a channel in one go */
+	for (i = 0; i < n; i = j) {
 		struct pciesw_dma_chan *chan = &dma->chans[descs[i].channel];
+		LIST_HEAD(run);
 
-		for (j = 0; j < x->route.nr_groups; j++)
-			atomic_inc(&dma->group_inflight[x->route.groups[j]]);
-		x->submitted = now;
+		for (j = i; j < n && descs[j].channel == chan->id; j++) {
+			xs[j]->submitted = now;
+			list_add_tail(&xs[j]->node, &run);
+		}
 		spin_lock(&chan->lock);
-		list_add_tail(&x->node, &chan->queue);
+		list_splice_tail(&run, &chan->queue);
 		spin_unlock(&chan->lock);
 		kick |= BIT(chan->id);
 	}

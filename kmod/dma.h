@@ -150,6 +150,13 @@ struct pciesw_dma_file {
 	wait_queue_head_t wait;
 };
 
+/*
+ * The descriptors, from one slab cache (main.c creates it first and
+ * destroys it last): submission takes a batch's at once, read() gives
+ * them back as many at a time.
+ */
+extern struct kmem_cache *pciesw_dma_xfer_cache;
+
 /* dma.c: the engine */
 int pciesw_dma_check(const struct pciesw_dma_loc *src,
 		     const struct pciesw_dma_loc *dst, u64 len);
@@ -163,16 +170,16 @@ void pciesw_dma_queue(struct pciesw_switch *sw,
 void pciesw_dma_unqueue(struct pciesw_dma *dma, struct pciesw_dma_file *f,
 			struct list_head *out);
 void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x);
-void pciesw_dma_cancel(struct pciesw_dma_xfer *x);
+void pciesw_dma_cancel(struct pciesw_dma *dma, struct list_head *xs);
 
 /* dma_file.c: the file side */
 void pciesw_dma_unpin(struct pciesw_dma_xfer *x);
 void pciesw_dma_file_complete(struct pciesw_dma_file *f,
-			      struct pciesw_dma_xfer *x);
+			      struct list_head *xs, unsigned int n);
 
 static inline void pciesw_dma_xfer_free(struct pciesw_dma_xfer *x)
 {
-	kfree(x);
+	kmem_cache_free(pciesw_dma_xfer_cache, x);
 }
 
 #endif /* _PCIESW_DMA_H */

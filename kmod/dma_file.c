@@ -34,27 +34,29 @@
 /* ---- completions ---- */
 
 /*
- * The one completion of @x (released already) reaches its file: its
- * queue, or freed when the file is closed.  Neither @x nor @f may be
+ * The one completion of each of the @n descriptors on @xs (released
+ * already) reaches their file @f, in order: its queue, with one wake-up,
+ * or freed when the file is closed.  Nothing of @xs nor @f may be
  * touched afterwards by the caller.
  */
 void pciesw_dma_file_complete(struct pciesw_dma_file *f,
-			      struct pciesw_dma_xfer *x)
+			      struct list_head *xs, unsigned int n)
 {
+	struct pciesw_dma_xfer *x, *tmp;
 	bool closed;
 
 	spin_lock(&f->lock);
 	closed = f->closed;
 	if (!closed)
-		list_add_tail(&x->node, &f->done);
-	f->inflight--;
+		list_splice_tail_init(xs, &f->done);
+	f->inflight -= n;
 	/*
 	 * Under the lock: release checks @inflight under it too, so it
 	 * cannot free @f before this wake-up has returned.
 	 */
 	wake_up_all(&f->wait);
 	spin_unlock(&f->lock);
-	if (closed)
+	list_for_each_entry_safe(x, tmp, xs, node)
 		pciesw_dma_xfer_free(x);
 }
 
@@ -116,10 +118,7 @@ void pciesw_dma_file_release(struct pciesw_dma_file *f)
 	f->closed = true;
 	spin_unlock(&f->lock);
 	pciesw_dma_unqueue(dma, f, &cancelled);
-	list_for_each_entry_safe(x, tmp, &cancelled, node) {
-		list_del(&x->node);
-		pciesw_dma_cancel(x);
-	}
+	pciesw_dma_cancel(dma, &cancelled);
 	wait_event(f->wait, pciesw_dma_file_idle(f));
 
 	/* nothing completes to @f any more: no lock needed */
@@ -193,23 +192,69 @@ int pciesw_dma_file_format(struct pciesw_dma_file *f, u32 *version,
 	return err;
 }
 
-/* The record of @c in @version at @buf. */
-static int pciesw_dma_put_record(char __user *buf, u32 version,
-				 const struct pciesw_dma_completion *c)
-{
-	struct pciesw_dma_completion2 c2;
+/* read() copies out this many bytes of records at a time */
+#define PCIESW_DMA_READ_CHUNK	512
 
-	if (version != PCIESW_DMA_COMPLETION_V2)
-		return copy_to_user(buf, c, sizeof(*c)) ? -EFAULT : 0;
-	memset(&c2, 0, sizeof(c2));
-	c2.size = sizeof(c2);
-	c2.version = PCIESW_DMA_COMPLETION_V2;
-	c2.status = c->status;
-	c2.user_data = c->user_data;
-	c2.bytes = c->bytes;
-	c2.duration_ns = c->duration_ns;
-	c2.channel = c->channel;
-	return copy_to_user(buf, &c2, sizeof(c2)) ? -EFAULT : 0;
+/* The record of @c in @version at @buf, a kernel buffer. */
+static void pciesw_dma_put_record(void *buf, u32 version,
+				  const struct pciesw_dma_completion *c)
+{
+	struct pciesw_dma_completion2 *c2 = buf;
+
+	if (version != PCIESW_DMA_COMPLETION_V2) {
+		memcpy(buf, c, sizeof(*c));
+		return;
+	}
+	memset(c2, 0, sizeof(*c2));
+	c2->size = sizeof(*c2);
+	c2->version = PCIESW_DMA_COMPLETION_V2;
+	c2->status = c->status;
+	c2->user_data = c->user_data;
+	c2->bytes = c->bytes;
+	c2->duration_ns = c->duration_ns;
+	c2->channel = c->channel;
+}
+
+/*
+ * Copy the records of @got out to @buf, @rec bytes each, a
+ * PCIESW_DMA_READ_CHUNK at a time, and free the descriptors of the
+ * records copied whole.  Returns how many; the others stay on @got, in
+ * order.
+ */
+static size_t pciesw_dma_put_records(char __user *buf, u32 version,
+				     size_t rec, struct list_head *got)
+{
+	void *objs[PCIESW_DMA_READ_CHUNK / sizeof(struct pciesw_dma_completion)];
+	u8 kbuf[PCIESW_DMA_READ_CHUNK] __aligned(8);
+	size_t per = sizeof(kbuf) / rec, done = 0, i, k, left;
+	struct pciesw_dma_xfer *x, *tmp;
+
+	while (!list_empty(got)) {
+		k = 0;
+		list_for_each_entry(x, got, node) {
+			if (k == per)
+				break;
+			pciesw_dma_put_record(kbuf + k * rec, version,
+					      &x->comp);
+			k++;
+		}
+		left = copy_to_user(buf + done * rec, kbuf, k * rec);
+		/* what was copied whole is read */
+		k = (k * rec - left) / rec;
+		i = 0;
+		list_for_each_entry_safe(x, tmp, got, node) {
+			if (i == k)
+				break;
+			list_del(&x->node);
+			objs[i++] = x;
+		}
+		if (k)
+			kmem_cache_free_bulk(pciesw_dma_xfer_cache, k, objs);
+		done += k;
+		if (left)
+			break;
+	}
+	return done;
 }
 
 /**
@@ -260,14 +305,7 @@ ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 			return err;
 	}
 
-	n = 0;
-	list_for_each_entry_safe(x, tmp, &got, node) {
-		if (pciesw_dma_put_record(buf + n * rec, version, &x->comp))
-			break;
-		list_del(&x->node);
-		pciesw_dma_xfer_free(x);
-		n++;
-	}
+	n = pciesw_dma_put_records(buf, version, rec, &got);
 	spin_lock(&f->lock);
 	f->outstanding -= n;
 	/* what could not be copied goes back to the front, in order */
@@ -378,7 +416,8 @@ void pciesw_dma_unpin(struct pciesw_dma_xfer *x)
 
 /*
  * The checks of a descriptor that need no lock, and its host buffer
- * pinned.  @x is zeroed; on failure nothing is left pinned.
+ * pinned.  @x is filled in once the checks pass (zeroed first); on
+ * failure nothing is left pinned.
  */
 static int pciesw_dma_prepare(struct pciesw_dma_file *f,
 			      const struct pciesw_dma_desc *d,
@@ -404,6 +443,7 @@ static int pciesw_dma_prepare(struct pciesw_dma_file *f,
 	 */
 	if ((!src_host && !f->can_read) || (!dst_host && !f->can_write))
 		return -EBADF;
+	memset(x, 0, sizeof(*x));
 	x->file = f;
 	x->len = d->len;
 	x->comp.user_data = d->user_data;
@@ -461,23 +501,21 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 	*error_index = PCIESW_DMA_NO_INDEX;
 	if (!pciesw_dma_batch_ok(n))
 		return -EINVAL;
-	xs = kvcalloc(n, sizeof(*xs), GFP_KERNEL);
+	xs = kvmalloc_array(n, sizeof(*xs), GFP_KERNEL);
 	if (!xs)
 		return -ENOMEM;
+	/* the batch's descriptors at once */
+	if (!kmem_cache_alloc_bulk(pciesw_dma_xfer_cache, GFP_KERNEL, n,
+				   (void **)xs)) {
+		kvfree(xs);
+		return -ENOMEM;
+	}
 
 	/* without the lock: the checks that need none, and pinning */
 	for (prepared = 0; prepared < n; prepared++) {
-		xs[prepared] = kzalloc(sizeof(*xs[prepared]), GFP_KERNEL);
-		if (!xs[prepared]) {
-			err = -ENOMEM;
-			break;
-		}
 		err = pciesw_dma_prepare(f, &descs[prepared], xs[prepared]);
-		if (err) {
-			kfree(xs[prepared]);
-			xs[prepared] = NULL;
+		if (err)
 			break;
-		}
 	}
 	if (err)
 		bad = prepared;
@@ -517,10 +555,9 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 
 out_unlock:
 	mutex_unlock(&sw->lock);
-	for (i = 0; i < prepared; i++) {
+	for (i = 0; i < prepared; i++)
 		pciesw_dma_xfer_release(xs[i]);
-		pciesw_dma_xfer_free(xs[i]);
-	}
+	kmem_cache_free_bulk(pciesw_dma_xfer_cache, n, (void **)xs);
 	kvfree(xs);
 	*error_index = bad;
 	return err;

@@ -33,9 +33,12 @@ static int __init pciesw_init(void)
 	if (err)
 		return err;
 
-	err = pciesw_event_wq_init();
+	err = pciesw_dma_cache_init();
 	if (err)
 		return err;
+	err = pciesw_event_wq_init();
+	if (err)
+		goto err_cache;
 	err = pciesw_chardev_init();
 	if (err)
 		goto err_event;
@@ -73,6 +76,8 @@ err_chardev:
 	pciesw_chardev_exit();
 err_event:
 	pciesw_event_wq_exit();
+err_cache:
+	pciesw_dma_cache_exit();
 	return err;
 }
 
@@ -84,6 +89,7 @@ static void __exit pciesw_exit(void)
 	pciesw_bus_exit();
 	pciesw_chardev_exit();
 	pciesw_event_wq_exit();
+	pciesw_dma_cache_exit();
 }
 
 module_init(pciesw_init);

@@ -930,6 +930,8 @@ struct pciesw_dma;
 struct pciesw_dma_file;
 struct wait_queue_head;
 
+int pciesw_dma_cache_init(void);
+void pciesw_dma_cache_exit(void);
 int pciesw_dma_init(struct pciesw_switch *sw);
 void pciesw_dma_stop(struct pciesw_switch *sw);
 void pciesw_dma_release(struct pciesw_switch *sw);
