@@ -531,13 +531,34 @@ static u32 pciesw_dma_copy(struct pciesw_dma_chan *chan,
 	return PCIESW_DMA_STATUS_OK;
 }
 
+/**
+ * struct pciesw_dma_booking - the links of the route last booked in a run
+ * @r: that route, NULL for none yet
+ * @links: its links and their rates (pciesw_route_links())
+ *
+ * On a worker's stack, good while it holds sw->lock: the descriptors of a
+ * run mostly share one route, whose links need looking up once.
+ */
+struct pciesw_dma_booking {
+	const struct pciesw_route *r;
+	struct pciesw_route_links links;
+};
+
+static bool pciesw_dma_same_links(const struct pciesw_route *a,
+				  const struct pciesw_route *b)
+{
+	return a->src_lane == b->src_lane && a->dst_lane == b->dst_lane &&
+	       a->up_lane == b->up_lane && a->kind == b->kind;
+}
+
 /*
  * Can @x on @chan go: its file open, its endpoints there, its route not
  * refused and its links up; then book it on the model, from @start to
  * @end.  Returns the status.
  */
 static u32 pciesw_dma_book(struct pciesw_dma_chan *chan,
-			   struct pciesw_dma_xfer *x, u64 *start, u64 *end)
+			   struct pciesw_dma_xfer *x,
+			   struct pciesw_dma_booking *b, u64 *start, u64 *end)
 {
 	struct pciesw_switch *sw = chan->dma->sw;
 	u64 ready;
@@ -555,8 +576,13 @@ static u32 pciesw_dma_book(struct pciesw_dma_chan *chan,
 	}
 	x->link_downs = atomic_read(&sw->link_downs);
 	ready = max(x->submitted, chan->busy_until);
-	if (pciesw_route_reserve(sw, &x->route, x->len, ready, start, end))
-		return PCIESW_DMA_STATUS_LINK_DOWN;
+	if (!b->r || !pciesw_dma_same_links(b->r, &x->route)) {
+		b->r = NULL;
+		if (pciesw_route_links(sw, &x->route, &b->links))
+			return PCIESW_DMA_STATUS_LINK_DOWN;
+		b->r = &x->route;
+	}
+	pciesw_route_book(sw, &b->links, x->len, ready, start, end);
 	chan->busy_until = *end;
 	x->comp.duration_ns = *end - ready;
 	return PCIESW_DMA_STATUS_OK;
@@ -574,6 +600,7 @@ static void pciesw_dma_run(struct pciesw_dma_chan *chan,
 			   struct list_head *run, unsigned int n)
 {
 	struct pciesw_switch *sw = chan->dma->sw;
+	struct pciesw_dma_booking booking = {};
 	struct pciesw_dma_acct acct = {};
 	u64 start = 0, end = 0;
 	struct pciesw_dma_xfer *x;
@@ -582,7 +609,8 @@ static void pciesw_dma_run(struct pciesw_dma_chan *chan,
 	mutex_lock(&sw->lock);
 	paced = n == 1 && READ_ONCE(sw->dma_pacing);
 	list_for_each_entry(x, run, node)
-		x->comp.status = pciesw_dma_book(chan, x, &start, &end);
+		x->comp.status = pciesw_dma_book(chan, x, &booking, &start,
+						 &end);
 	mutex_unlock(&sw->lock);
 
 	list_for_each_entry(x, run, node) {

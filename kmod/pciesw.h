@@ -918,6 +918,37 @@ u64 pciesw_route_bandwidth(struct pciesw_switch *sw,
 			   const struct pciesw_route *r);
 bool pciesw_route_links_up(struct pciesw_switch *sw,
 			   const struct pciesw_route *r);
+/**
+ * struct pciesw_route_use - one directional link a transfer occupies
+ * @lane: the port's first lane
+ * @dir: into the switch or out of it (route.c)
+ * @rate: its modelled bytes/s
+ * @ns: the time pciesw_route_links.len bytes take on it
+ */
+struct pciesw_route_use {
+	u16 lane;
+	u8 dir;
+	u64 rate;
+	u64 ns;
+};
+
+/**
+ * struct pciesw_route_links - the links of a route, looked up under
+ *	sw->lock and good while it stays held (pciesw_route_links())
+ * @use: the links
+ * @nr: entries of @use
+ * @len: the length @use's ns are for, 0 for none yet
+ */
+struct pciesw_route_links {
+	struct pciesw_route_use use[4];
+	unsigned int nr;
+	u64 len;
+};
+
+int pciesw_route_links(struct pciesw_switch *sw, const struct pciesw_route *r,
+		       struct pciesw_route_links *l);
+void pciesw_route_book(struct pciesw_switch *sw, struct pciesw_route_links *l,
+		       u64 len, u64 now, u64 *start_out, u64 *end);
 int pciesw_route_reserve(struct pciesw_switch *sw,
 			 const struct pciesw_route *r, u64 len, u64 now,
 			 u64 *start_out, u64 *end);

@@ -207,13 +207,6 @@ u64 pciesw_route_bandwidth(struct pciesw_switch *sw,
 	return bw == U64_MAX ? 0 : bw;
 }
 
-/* One directional link a transfer occupies. */
-struct pciesw_route_use {
-	u16 lane;
-	u8 dir;
-	u64 rate;
-};
-
 /* Every link @r crosses is up (what pciesw_route_reserve() books on). */
 bool pciesw_route_links_up(struct pciesw_switch *sw,
 			   const struct pciesw_route *r)
@@ -250,9 +243,28 @@ int pciesw_route_reserve(struct pciesw_switch *sw,
 			 const struct pciesw_route *r, u64 len, u64 now,
 			 u64 *start_out, u64 *end)
 {
-	struct pciesw_route_use use[4];
+	struct pciesw_route_links l;
+	int err;
+
+	err = pciesw_route_links(sw, r, &l);
+	if (!err)
+		pciesw_route_book(sw, &l, len, now, start_out, end);
+	return err;
+}
+
+/**
+ * pciesw_route_links - the directional links @r occupies, with their rates
+ * @sw: the switch
+ * @r: the route (not refused)
+ * @l: filled in; good for pciesw_route_book() while sw->lock stays held
+ *
+ * Returns -ENOLINK when a link on the way is down.
+ */
+int pciesw_route_links(struct pciesw_switch *sw, const struct pciesw_route *r,
+		       struct pciesw_route_links *l)
+{
+	struct pciesw_route_use *use = l->use;
 	unsigned int i, n = 0;
-	u64 start = now, last;
 
 	lockdep_assert_held(&sw->lock);
 	use[n++] = (struct pciesw_route_use){ r->src_lane, PCIESW_LINK_RX };
@@ -269,18 +281,46 @@ int pciesw_route_reserve(struct pciesw_switch *sw,
 		use[i].rate = port ? pciesw_port_bandwidth(port) : 0;
 		if (!use[i].rate)
 			return -ENOLINK;
-		start = max(start, sw->link_free[use[i].lane][use[i].dir]);
 	}
+	l->nr = n;
+	l->len = 0;
+	return 0;
+}
+
+/**
+ * pciesw_route_book - pciesw_route_reserve() on links already looked up
+ * @sw: the switch
+ * @l: from pciesw_route_links() in this hold of sw->lock; remembers the
+ *	time @len takes on each link for the next call with the same @len
+ * @len: bytes
+ * @now: when the transfer can start, CLOCK_MONOTONIC ns
+ * @start_out: set to when it starts
+ * @end: set to its modelled end, > @start_out
+ */
+void pciesw_route_book(struct pciesw_switch *sw, struct pciesw_route_links *l,
+		       u64 len, u64 now, u64 *start_out, u64 *end)
+{
+	struct pciesw_route_use *use = l->use;
+	u64 start = now, last;
+	unsigned int i;
+
+	lockdep_assert_held(&sw->lock);
+	if (l->len != len) {
+		for (i = 0; i < l->nr; i++)
+			/* rounded up: a byte takes time; len <= 2^30 */
+			use[i].ns = div64_u64(len * NSEC_PER_SEC +
+					      use[i].rate - 1, use[i].rate);
+		l->len = len;
+	}
+	for (i = 0; i < l->nr; i++)
+		start = max(start, sw->link_free[use[i].lane][use[i].dir]);
 	last = start;
-	for (i = 0; i < n; i++) {
-		/* rounded up: a byte takes time; len <= 2^30, no overflow */
-		u64 t = start + div64_u64(len * NSEC_PER_SEC + use[i].rate - 1,
-					  use[i].rate);
+	for (i = 0; i < l->nr; i++) {
+		u64 t = start + use[i].ns;
 
 		sw->link_free[use[i].lane][use[i].dir] = t;
 		last = max(last, t);
 	}
 	*start_out = start;
 	*end = last;
-	return 0;
 }
