@@ -185,9 +185,41 @@ void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x)
 		pciesw_mem_put(x->dst.mem);
 		x->dst.mem = NULL;
 	}
-	pciesw_dma_unpin(x);
+	if (x->src.pages || x->dst.pages)
+		pciesw_dma_unpin(x);
 	mem_cgroup_put(x->memcg);
 	x->memcg = NULL;
+}
+
+/*
+ * pciesw_dma_xfer_release() of each descriptor on @xs, the references of
+ * consecutive ones on a page store dropped at once.
+ */
+static void pciesw_dma_release_all(struct list_head *xs)
+{
+	struct pciesw_mem *mem[2] = {};
+	unsigned int i, nr[2] = {};
+	struct pciesw_dma_xfer *x;
+
+	list_for_each_entry(x, xs, node) {
+		struct pciesw_mem *m[2] = { x->src.mem, x->dst.mem };
+
+		for (i = 0; i < 2; i++) {
+			if (m[i] != mem[i]) {
+				if (nr[i])
+					pciesw_mem_put_many(mem[i], nr[i]);
+				mem[i] = m[i];
+				nr[i] = 0;
+			}
+			nr[i] += !!m[i];
+		}
+		x->src.mem = NULL;
+		x->dst.mem = NULL;
+		pciesw_dma_xfer_release(x);
+	}
+	for (i = 0; i < 2; i++)
+		if (nr[i])
+			pciesw_mem_put_many(mem[i], nr[i]);
 }
 
 /*
@@ -624,8 +656,8 @@ static void pciesw_dma_run(struct pciesw_dma_chan *chan,
 							 paced ? end : 0,
 							 &acct);
 		}
-		pciesw_dma_xfer_release(x);
 	}
+	pciesw_dma_release_all(run);
 	pciesw_dma_acct_flush(sw, &acct);
 	pciesw_dma_complete(chan->dma, run);
 }

@@ -128,6 +128,7 @@ struct pciesw_dma {
  * @lock: protects everything below
  * @closed: released: completions are freed, not queued
  * @done: completions ready to read, in completion order
+ * @nr_done: entries of @done
  * @outstanding: descriptors submitted and not read back
  * @inflight: descriptors submitted and not completed
  * @pinned: bytes of host buffers pinned for this file
@@ -143,6 +144,7 @@ struct pciesw_dma_file {
 	spinlock_t lock;	/* protects the fields below */
 	bool closed;
 	struct list_head done;
+	unsigned int nr_done;
 	unsigned int outstanding;
 	unsigned int inflight;
 	u64 pinned;

@@ -47,8 +47,10 @@ void pciesw_dma_file_complete(struct pciesw_dma_file *f,
 
 	spin_lock(&f->lock);
 	closed = f->closed;
-	if (!closed)
+	if (!closed) {
 		list_splice_tail_init(xs, &f->done);
+		f->nr_done += n;
+	}
 	f->inflight -= n;
 	/*
 	 * Under the lock: release checks @inflight under it too, so it
@@ -271,7 +273,7 @@ ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 			size_t count, bool nonblock)
 {
 	struct pciesw_dma_xfer *x, *tmp;
-	size_t rec, max, n = 0;
+	size_t rec, max, taken, n = 0;
 	LIST_HEAD(got);
 	u32 version;
 	int err;
@@ -286,12 +288,19 @@ ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 			spin_unlock(&f->lock);
 			return -EINVAL;
 		}
-		list_for_each_entry_safe(x, tmp, &f->done, node) {
-			if (n == max)
-				break;
-			list_move_tail(&x->node, &got);
-			n++;
+		if (f->nr_done <= max) {
+			/* all of them: not one at a time under the lock */
+			list_splice_init(&f->done, &got);
+			n = f->nr_done;
+		} else {
+			list_for_each_entry_safe(x, tmp, &f->done, node) {
+				if (n == max)
+					break;
+				list_move_tail(&x->node, &got);
+				n++;
+			}
 		}
+		f->nr_done -= n;
 		spin_unlock(&f->lock);
 		if (n)
 			break;
@@ -305,11 +314,13 @@ ssize_t pciesw_dma_read(struct pciesw_dma_file *f, char __user *buf,
 			return err;
 	}
 
+	taken = n;
 	n = pciesw_dma_put_records(buf, version, rec, &got);
 	spin_lock(&f->lock);
 	f->outstanding -= n;
 	/* what could not be copied goes back to the front, in order */
 	list_splice(&got, &f->done);
+	f->nr_done += taken - n;
 	spin_unlock(&f->lock);
 	return n ? n * rec : -EFAULT;
 }

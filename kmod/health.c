@@ -149,19 +149,6 @@ static unsigned long pciesw_stats_ber(struct pciesw_port_stats *st, u64 ber,
 	return touched;
 }
 
-/*
- * The TLPs that carry @bytes of class @cls: one per Max_Payload_Size
- * (posted, completion) or Max_Read_Request_Size (non-posted).
- */
-u64 pciesw_stats_tlps(struct pciesw_switch *sw, enum pciesw_tlp_class cls,
-		      u64 bytes)
-{
-	u64 unit = cls == PCIESW_TLP_NON_POSTED ? READ_ONCE(sw->mrrs) :
-						  READ_ONCE(sw->mps);
-
-	return div64_u64(bytes + unit - 1, unit);
-}
-
 /**
  * pciesw_stats_account - count traffic on a port
  * @sw: the switch; must stay referenced, sw->lock need not be held

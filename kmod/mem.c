@@ -232,6 +232,13 @@ void pciesw_mem_put(struct pciesw_mem *mem)
 	kref_put(&mem->refs, pciesw_mem_release);
 }
 
+/* @n pciesw_mem_put()s at once */
+void pciesw_mem_put_many(struct pciesw_mem *mem, unsigned int n)
+{
+	if (refcount_sub_and_test(n, &mem->refs.refcount))
+		pciesw_mem_release(&mem->refs);
+}
+
 u64 pciesw_mem_size(const struct pciesw_mem *mem)
 {
 	return mem->size;

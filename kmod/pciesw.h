@@ -21,6 +21,7 @@
 #include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -680,6 +681,7 @@ struct page;
 struct pciesw_mem *pciesw_mem_create(u64 size);
 struct pciesw_mem *pciesw_mem_get(struct pciesw_mem *mem);
 void pciesw_mem_put(struct pciesw_mem *mem);
+void pciesw_mem_put_many(struct pciesw_mem *mem, unsigned int n);
 u64 pciesw_mem_size(const struct pciesw_mem *mem);
 u64 pciesw_mem_resident(const struct pciesw_mem *mem);
 void pciesw_mem_unplug(struct pciesw_mem *mem);
@@ -768,8 +770,19 @@ void pciesw_health_lanes_reset(struct pciesw_switch *sw, unsigned int first,
 			       unsigned int nr);
 const char *pciesw_counter_name(enum pciesw_counter c);
 bool pciesw_counter_is_error(enum pciesw_counter c);
-u64 pciesw_stats_tlps(struct pciesw_switch *sw, enum pciesw_tlp_class cls,
-		      u64 bytes);
+/*
+ * The TLPs that carry @bytes of class @cls: one per Max_Payload_Size
+ * (posted, completion) or Max_Read_Request_Size (non-posted).
+ */
+static inline u64 pciesw_stats_tlps(struct pciesw_switch *sw,
+				    enum pciesw_tlp_class cls, u64 bytes)
+{
+	u64 unit = cls == PCIESW_TLP_NON_POSTED ? READ_ONCE(sw->mrrs) :
+						  READ_ONCE(sw->mps);
+
+	return div64_u64(bytes + unit - 1, unit);
+}
+
 void pciesw_stats_account_tlps(struct pciesw_switch *sw,
 			       struct pciesw_port_stats *st,
 			       enum pciesw_dir dir, enum pciesw_tlp_class cls,
