@@ -1030,7 +1030,9 @@ TEST_F(dma, read_poll)
 /*
  * 3000 descriptors of mixed routes over 4 channels: each completes
  * exactly once with its user_data and channel, and a channel completes
- * its descriptors in submission order.
+ * its descriptors in submission order; every port's counters have each
+ * transfer's bytes and TLPs once they are read back (the engine counts a
+ * run of transfers at once: the TLPs must still be each transfer's).
  */
 TEST_F_TIMEOUT(dma, completes_once, 120)
 {
@@ -1042,6 +1044,7 @@ TEST_F_TIMEOUT(dma, completes_once, 120)
 	int last[4] = { -1, -1, -1, -1 };
 	unsigned int i, got, order_bad = 0, dup = 0;
 	struct pollfd pfd = { .fd = e->fd, .events = POLLIN };
+	struct snap before, after, exp = { 0 };
 
 	ASSERT_NE(NULL, d);
 	ASSERT_NE(NULL, c);
@@ -1051,26 +1054,36 @@ TEST_F_TIMEOUT(dma, completes_once, 120)
 		uint64_t len = 1 + (i * 37) % (8 * KiB);
 		struct pciesw_dma_loc s, t;
 
+		/* the engine adds up a run's traffic: the TLPs stay each's */
 		switch (i % 3) {
 		case 0:
 			s = dma_ep(e->gpu, i * 16 * KiB);
 			t = dma_ep(e->nvme[0], i * 16 * KiB + 1);
+			exp_xfer(&exp, e->gpu_port, e->nvme_port[0], false,
+				 len);
 			break;
 		case 1:
 			s = dma_ep(e->nvme[1], i * 8 * KiB + 3);
 			t = dma_ep(e->gpu, 256 * MiB + i * 16 * KiB);
+			exp_xfer(&exp, e->nvme_port[1], e->gpu_port, false,
+				 len);
 			break;
 		default:
 			s = dma_host(h + i % 4096);
 			t = dma_ep(e->nvme[2], i * 16 * KiB + 5);
+			exp_xfer(&exp, UP, e->nvme_port[2], false, len);
 			break;
 		}
 		d[i] = dma_desc(s, t, len, 0xabc00000ULL + i, (i * 7) % 4);
 	}
+	snap_take(_metadata, e, &before);
 	for (i = 0; i < N; i += B)
 		ASSERT_EQ(0, dma_submit(e->fd, d + i, B, NULL));
 	got = dma_collect(e->fd, c, N, 60000);
 	EXPECT_EQ((unsigned int)N, got);
+	/* counted before their completions were delivered */
+	snap_take(_metadata, e, &after);
+	snap_expect(_metadata, &before, &after, &exp, "3000 small transfers");
 	for (i = 0; i < got; i++) {
 		uint64_t k = c[i].user_data - 0xabc00000ULL;
 
