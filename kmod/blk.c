@@ -20,7 +20,8 @@
  * requests and their completions; both count on the two ports (traffic
  * counters, the thermal model, the ports' bit-error rates).  With pacing on
  * a request is booked on the bandwidth model (route.c) and completes at its
- * modelled end, from an hrtimer.  Each uncorrectable error counted on the
+ * modelled end, from an hrtimer (with an I/O error if the drive or the GPU
+ * it went to was unplugged by then).  Each uncorrectable error counted on the
  * drive's port since the last request fails one request with an I/O error
  * (counted in the disk's io_errors); correctable errors only count.
  *
@@ -155,11 +156,14 @@ struct pciesw_blk {
  * struct pciesw_blk_cmd - per request
  * @timer: completes a paced request at its modelled end
  * @status: its status then
+ * @peer_page: a page of the GPU window its buffer maps (the bio pins it),
+ *	NULL for host memory
  * @wait_since: CLOCK_MONOTONIC ns it first found the link down, 0 if not
  */
 struct pciesw_blk_cmd {
 	struct hrtimer timer;
 	blk_status_t status;
+	struct page *peer_page;
 	u64 wait_since;
 };
 
@@ -268,9 +272,10 @@ static struct pciesw_mem *pciesw_blk_gpu_of(struct pciesw_blk_disk *d,
 	return mem;
 }
 
-/* The first GPU window of this switch the request's buffer maps. */
+/* The first GPU window of this switch the request's buffer maps, a page. */
 static struct pciesw_mem *pciesw_blk_peer(struct pciesw_blk_disk *d,
-					  struct request *rq, u32 *ep_id)
+					  struct request *rq, u32 *ep_id,
+					  struct page **page)
 {
 	struct req_iterator iter;
 	struct pciesw_mem *mem;
@@ -278,8 +283,10 @@ static struct pciesw_mem *pciesw_blk_peer(struct pciesw_blk_disk *d,
 
 	rq_for_each_segment(bv, rq, iter) {
 		mem = pciesw_blk_gpu_of(d, bv.bv_page, ep_id);
-		if (mem)
+		if (mem) {
+			*page = bv.bv_page;
 			return mem;
+		}
 	}
 	return NULL;
 }
@@ -499,12 +506,23 @@ static void pciesw_blk_end(struct request *rq, blk_status_t st)
 	blk_mq_end_request(rq, st);
 }
 
+/*
+ * A paced request's modelled end.  Its data moved when it started; if the
+ * drive or the GPU it went to was unplugged since, the transfer did not
+ * finish: an I/O error, as a DMA to a device that vanished gets.
+ */
 static enum hrtimer_restart pciesw_blk_timer(struct hrtimer *t)
 {
 	struct pciesw_blk_cmd *cmd = container_of(t, struct pciesw_blk_cmd,
 						  timer);
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct pciesw_blk_disk *d = rq->q->queuedata;
+	blk_status_t st = cmd->status;
 
-	pciesw_blk_end(blk_mq_rq_from_pdu(cmd), cmd->status);
+	if (pciesw_mem_gone(d->mem) ||
+	    (cmd->peer_page && pciesw_mem_page_gone(cmd->peer_page)))
+		st = BLK_STS_IOERR;
+	pciesw_blk_end(rq, st);
 	return HRTIMER_NORESTART;
 }
 
@@ -532,6 +550,7 @@ static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	enum req_op op = req_op(rq);
 	u64 len = blk_rq_bytes(rq), end = 0;
 	struct pciesw_blk_xfer x = { .write = op == REQ_OP_WRITE };
+	struct page *peer_page = NULL;
 	struct cgroup_subsys_state *css;
 	struct mem_cgroup *old_memcg = NULL;
 	bool paced = false;
@@ -553,7 +572,7 @@ static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	if ((op == REQ_OP_READ || op == REQ_OP_WRITE) && len) {
 		paced = READ_ONCE(d->sw->dma_pacing);
-		x.peer = pciesw_blk_peer(d, rq, &peer_id);
+		x.peer = pciesw_blk_peer(d, rq, &peer_id, &peer_page);
 		if (paced || x.peer)
 			err = pciesw_blk_route(d, &x, peer_id, len, paced,
 					       &end);
@@ -605,6 +624,7 @@ start:
 		if (x.peer)
 			pciesw_mem_put(x.peer);
 		cmd->status = st;
+		cmd->peer_page = peer_page;
 		hrtimer_start(&cmd->timer, ns_to_ktime(end), HRTIMER_MODE_ABS);
 		return BLK_STS_OK;
 	}

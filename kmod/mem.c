@@ -221,6 +221,28 @@ struct pciesw_mem *pciesw_mem_of_page(struct page *page, const void **owner,
 	return mem;
 }
 
+/**
+ * pciesw_mem_page_gone - whether the window of a tagged page is gone
+ * @page: a page pciesw_mem_of_page() found, kept (pinned) by the caller
+ *
+ * True once its window is unplugged, or freed (or the page left it).  No
+ * reference is taken, so that it works in any context: the block view's
+ * paced requests complete from an hrtimer, where a last pciesw_mem_put()
+ * could not free the store.
+ */
+bool pciesw_mem_page_gone(struct page *page)
+{
+	struct pciesw_mem *mem;
+	bool gone;
+
+	/* a store is freed an RCU grace period after it left the xarray */
+	rcu_read_lock();
+	mem = xa_load(&pciesw_mem_pfns, page_to_pfn(page));
+	gone = !mem || READ_ONCE(mem->gone);
+	rcu_read_unlock();
+	return gone;
+}
+
 struct pciesw_mem *pciesw_mem_get(struct pciesw_mem *mem)
 {
 	kref_get(&mem->refs);

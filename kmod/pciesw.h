@@ -700,6 +700,7 @@ void pciesw_mem_set_owner(struct pciesw_mem *mem, const void *owner,
 			  u32 ep_id, bool tag);
 struct pciesw_mem *pciesw_mem_of_page(struct page *page, const void **owner,
 				      u32 *ep_id);
+bool pciesw_mem_page_gone(struct page *page);
 
 /* endpoint.c; all called with sw->lock held */
 
