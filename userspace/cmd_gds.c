@@ -128,9 +128,15 @@ static int parse_gpu(const char *arg, char **name, uint64_t *off)
 	return EXIT_OK;
 }
 
-/* What read, write and bench share. */
+/*
+ * What read, write and bench share.  The upstream port whose bytes they
+ * report is that of the drive's switch: the file's data leaves (read) or
+ * enters (write) the drive's switch there when it goes through the host,
+ * whichever switch the GPU is on (a GPU window of another switch is host
+ * memory to the drive's); none when the file is on no pciesw drive.
+ */
 struct gds {
-	uint32_t id;		/* the switch */
+	uint32_t id;		/* the GPU's switch */
 	const char *file;
 	int file_fd;
 	uint64_t file_size;
@@ -140,7 +146,9 @@ struct gds {
 	int dev_fd;
 	uint8_t *map;		/* the GPU window from gpu_off */
 	uint64_t map_len;
-	uint32_t up_port;
+	bool on_drive;		/* the file is on a pciesw drive, of: */
+	uint32_t drive_id;
+	uint32_t up_port;	/* drive_id's upstream port */
 	uint64_t up_before;
 	struct nl_session *s;
 	const char *switch_arg;
@@ -173,11 +181,14 @@ static int gds_open(struct gds *g, int flags, uint64_t want)
 		return EXIT_FAIL;
 	}
 	g->file_size = fd_size(g->file_fd);
+	g->on_drive = file_switch(g->file_fd, &g->drive_id);
 	if (g->switch_arg) {
 		ret = parse_switch_arg(g->switch_arg, &g->id);
 		if (ret)
 			return ret;
-	} else if (!file_switch(g->file_fd, &g->id)) {
+	} else if (g->on_drive) {
+		g->id = g->drive_id;
+	} else {
 		error("%s is not on a pciesw drive (pcieswSnI, a partition or an md array of them): name the GPU's switch with --switch",
 		      g->file);
 		return EXIT_FAIL;
@@ -186,8 +197,8 @@ static int gds_open(struct gds *g, int flags, uint64_t want)
 	if (!ret)
 		ret = resolve_gpu(g->s, g->id, g->gpu_name, &g->gpu_id,
 				  &g->gpu_size);
-	if (!ret)
-		ret = find_upstream(g->s, g->id, &g->up_port);
+	if (!ret && g->on_drive)
+		ret = find_upstream(g->s, g->drive_id, &g->up_port);
 	if (ret)
 		return ret;
 	if (g->gpu_off >= g->gpu_size) {
@@ -215,7 +226,9 @@ static int gds_open(struct gds *g, int flags, uint64_t want)
 		      strerror(errno));
 		return EXIT_FAIL;
 	}
-	return port_bytes(g->s, g->id, g->up_port, &g->up_before);
+	if (!g->on_drive)
+		return EXIT_OK;
+	return port_bytes(g->s, g->drive_id, g->up_port, &g->up_before);
 }
 
 static void gds_close(struct gds *g)
@@ -231,14 +244,40 @@ static void gds_close(struct gds *g)
 	free(g->gpu_name);
 }
 
-/* Upstream payload bytes since gds_open(). */
+/* Payload bytes of the drive's switch's upstream port since gds_open(). */
 static uint64_t gds_upstream(struct gds *g)
 {
 	uint64_t after = 0;
 
-	if (port_bytes(g->s, g->id, g->up_port, &after))
+	if (!g->on_drive ||
+	    port_bytes(g->s, g->drive_id, g->up_port, &after))
 		return 0;
 	return after >= g->up_before ? after - g->up_before : after;
+}
+
+/*
+ * "  upstream:  port P, N bytes", naming the drive's switch when the GPU
+ * is on another; null in JSON (and said) when the file is on no drive.
+ */
+static void print_upstream(struct gds *g, uint64_t upstream)
+{
+	char sw[32];
+
+	if (!g->on_drive) {
+		print_null(PRINT_JSON, "upstream-switch", NULL);
+		print_null(PRINT_JSON, "upstream-port", NULL);
+		print_null(PRINT_JSON, "upstream-bytes", NULL);
+		print_text("  upstream:  none counted (%s is on no pciesw drive)\n",
+			   g->file);
+		return;
+	}
+	switch_name(sw, sizeof(sw), g->drive_id);
+	print_string(PRINT_JSON, "upstream-switch", NULL, sw);
+	print_uint(PRINT_ANY, "upstream-port", "  upstream:  port %s",
+		   g->up_port);
+	if (g->drive_id != g->id)
+		print_text(" of %s (the drive's switch)", sw);
+	print_uint(PRINT_ANY, "upstream-bytes", ", %s bytes\n", upstream);
 }
 
 static void print_transfer(struct gds *g, bool write, uint64_t bytes,
@@ -263,9 +302,7 @@ static void print_transfer(struct gds *g, bool write, uint64_t bytes,
 	print_string(PRINT_TEXT, NULL, ", %s\n", buf);
 	print_uint(PRINT_JSON, "bytes-per-s", NULL,
 		   ns ? (unsigned __int128)bytes * 1000000000 / ns : 0);
-	print_uint(PRINT_ANY, "upstream-port", "  upstream:  port %s",
-		   g->up_port);
-	print_uint(PRINT_ANY, "upstream-bytes", ", %s bytes\n", upstream);
+	print_upstream(g, upstream);
 	print_int(PRINT_ANY, "host-copies",
 		  "  copies through host memory: %s\n", copies);
 	close_object();
@@ -706,9 +743,7 @@ int cmd_gds_bench(int argc, char **argv)
 	print_uint(PRINT_ANY, "lat-p99-ns", ", p99 %s ns",
 		   b.lat[nr - 1 - nr / 100]);
 	print_uint(PRINT_ANY, "lat-max-ns", ", max %s ns\n", b.lat[nr - 1]);
-	print_uint(PRINT_ANY, "upstream-port", "  upstream:  port %s",
-		   g.up_port);
-	print_uint(PRINT_ANY, "upstream-bytes", ", %s bytes\n", upstream);
+	print_upstream(&g, upstream);
 	print_int(PRINT_ANY, "host-copies",
 		  "  copies through host memory: %s per block\n", bounce);
 	close_object();

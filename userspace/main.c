@@ -621,12 +621,14 @@ static const struct command commands[] = {
 			"  --switch SWITCH the GPU's switch, when FILE is elsewhere\n"
 			"                  (a GPU of another switch is host memory to the\n"
 			"                  drive: the data crosses both upstream ports)\n"
-			"  -j, --json      {switch, file, dst, gpu-offset, bytes, wall-ns,\n"
-			"                  bytes-per-s, upstream-port, upstream-bytes,\n"
-			"                  host-copies}\n"
-			"Prints the bytes, the time, the upstream port's payload bytes\n"
-			"meanwhile (0: peer-to-peer, direct) and the copies through host\n"
-			"memory (0).  Needs read-write access to /dev/pcieswN.\n",
+			"  -j, --json      {switch (the GPU's), file, dst, gpu-offset,\n"
+			"                  bytes, wall-ns, bytes-per-s, upstream-switch,\n"
+			"                  upstream-port, upstream-bytes, host-copies}\n"
+			"Prints the bytes, the time, the payload bytes meanwhile of the\n"
+			"upstream port of the drive's switch, where the data leaves it for\n"
+			"the host (0: peer-to-peer, direct; the GPU's switch may be\n"
+			"another; none when FILE is on no pciesw drive), and the copies\n"
+			"through host memory (0).  Needs read-write access to /dev/pcieswN.\n",
 		.own_options = true,
 		.run = cmd_gds_read,
 	},
@@ -650,7 +652,7 @@ static const struct command commands[] = {
 			"of B (default 1M, a multiple of 4K) with Q x T blocks in flight\n"
 			"(T threads, each with Q synchronous readers; defaults 1), and\n"
 			"prints the throughput, IOPS, latency percentiles and the\n"
-			"upstream port's payload bytes.\n"
+			"payload bytes of the drive's switch's upstream port (as gds read).\n"
 			"  -s, --size N    read only the first N bytes of FILE\n"
 			"  --bounce        without GDS: read each block into a host buffer,\n"
 			"                  then DMA it host -> GPU through /dev/pcieswN\n"
@@ -658,7 +660,8 @@ static const struct command commands[] = {
 			"  -j, --json      {switch, file, dst, bounce, block, depth,\n"
 			"                  threads, bytes, wall-ns, bytes-per-s, iops,\n"
 			"                  lat-p50-ns, lat-p99-ns, lat-max-ns,\n"
-			"                  upstream-port, upstream-bytes, host-copies}\n",
+			"                  upstream-switch, upstream-port, upstream-bytes,\n"
+			"                  host-copies}\n",
 		.own_options = true,
 		.run = cmd_gds_bench,
 	},
