@@ -615,8 +615,9 @@ static const struct command commands[] = {
 		.summary = "one O_DIRECT read of a file into a GPU's window",
 		.help = "Reads FILE (a file on a pciesw drive, the drive pcieswSnI, a\n"
 			"partition or an md array of them) with O_DIRECT into a mapping\n"
-			"of GPU's window at OFFSET (a multiple of 4K; default 0), 1M at\n"
-			"a time: GPUDirect Storage, the drive writing into the GPU.\n"
+			"of GPU's window at OFFSET (a multiple of 4K; default 0), one\n"
+			"read (of at most 1G) as cuFileRead() does: GPUDirect Storage,\n"
+			"the drive writing into the GPU; the window is faulted in first.\n"
 			"  -s, --size N    bytes (default: the whole file)\n"
 			"  --switch SWITCH the GPU's switch, when FILE is elsewhere\n"
 			"                  (a GPU of another switch is host memory to the\n"
