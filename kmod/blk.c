@@ -21,7 +21,7 @@
  * counters, the thermal model, the ports' bit-error rates).  With pacing on
  * a request is booked on the bandwidth model (route.c) and completes at its
  * modelled end, from an hrtimer (with an I/O error if the drive or the GPU
- * it went to was unplugged by then).  Each uncorrectable error counted on the
+ * it went to was unplugged or the disk removed by then).  Each uncorrectable error counted on the
  * drive's port since the last request fails one request with an I/O error
  * (counted in the disk's io_errors); correctable errors only count.
  *
@@ -508,8 +508,9 @@ static void pciesw_blk_end(struct request *rq, blk_status_t st)
 
 /*
  * A paced request's modelled end.  Its data moved when it started; if the
- * drive or the GPU it went to was unplugged since, the transfer did not
- * finish: an I/O error, as a DMA to a device that vanished gets.
+ * drive or the GPU it went to was unplugged since, or the disk removed (a
+ * surprise down), the transfer did not finish: an I/O error, as a DMA to
+ * a device that vanished gets.
  */
 static enum hrtimer_restart pciesw_blk_timer(struct hrtimer *t)
 {
@@ -519,7 +520,8 @@ static enum hrtimer_restart pciesw_blk_timer(struct hrtimer *t)
 	struct pciesw_blk_disk *d = rq->q->queuedata;
 	blk_status_t st = cmd->status;
 
-	if (pciesw_mem_gone(d->mem) ||
+	if (atomic_read(&d->state) == PCIESW_BLK_DEAD ||
+	    pciesw_mem_gone(d->mem) ||
 	    (cmd->peer_page && pciesw_mem_page_gone(cmd->peer_page)))
 		st = BLK_STS_IOERR;
 	pciesw_blk_end(rq, st);
