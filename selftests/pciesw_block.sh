@@ -4,33 +4,41 @@
 # The NVMe drives as block devices (kmod/blk.c) and the GPUDirect-Storage
 # path, with real clients: the disks of a card appear with their names,
 # parents, sizes and block sizes (lsblk; a 4Kn drive from ep add
-# block-size 4096); data written through the disk reads back, discard
+# block-size 4096), the hardware queues and their depth in sysfs (mq/N,
+# nr_tags, nr_requests) as the module parameters give them; data written
+# through the disk reads back, discard
 # gives the window's memory back, a write past the module's mem_limit_mb
 # fails with ENOSPC until a discard makes room (blkdiscard, switchctl ep
 # discard); I/O is counted on the drive's and the
 # upstream port; write-zeroes frees as discard does, /proc/diskstats
 # counts; XFS + fio --verify on one drive, a file read into gpu0 with
 # O_DIRECT (switchctl gds read) reads back identically through mmap with
-# 0 upstream bytes and gds write puts it back into a file; ext4 + fio
+# 0 upstream bytes and gds write puts it back into a file; fio with its
+# buffers in gpu0's window (--iomem=mmapshared) verifies with 0 upstream
+# bytes; ext4 + fio
 # --verify and a gds read of an ext4 file; ACS redirect doubles it
 # on the upstream port, host-p2p off fails it with EIO and an
 # acs-violation on the drive's port (gds check says so); bad input
 # (misaligned O_DIRECT: EINVAL, past the end: ENOSPC / end of device,
-# another switch's GPU window: the host path, the GPU unplugged under a
-# read into its window: the read fails, the drive works on); an injected
-# uncorrectable error fails exactly one request; a disabled link makes
-# I/O wait (EIO after blk_timeout_ms, success once it is back); ep del of
-# the mounted drive: EIO, umount works; an md RAID1 over two drives
-# keeps its data when one is surprise-removed under fio, its disk
-# disappears and a hot reset brings a new one.  The kernel log stays
+# another switch's GPU window: the host path, which gds read --switch
+# reports as the drive's switch's upstream bytes; the GPU unplugged under
+# a read into its window: EIO, the drive works on); an injected
+# correctable error only counts, an uncorrectable one fails exactly one
+# request; a disabled link makes
+# I/O wait (EIO after blk_timeout_ms, success once it is back); fstrim
+# of the mounted XFS frees the deleted files' pages; ep del of the
+# mounted drive: EIO, umount works; an md RAID1 over two drives keeps its
+# data when one is surprise-removed under fio, its disk disappears and a
+# hot reset brings a new one; fio on the raw drive fails with EIO and
+# ends when it is surprise-removed.  The kernel log stays
 # clean (qemu-run checks it).
-# Needs mkfs.ext4, mkfs.xfs, fio, mdadm, lsblk, blkdiscard
+# Needs mkfs.ext4, mkfs.xfs, fio, mdadm, lsblk, blkdiscard, fstrim
 # (scripts/deps.sh).  Uses switch ids 72 and 73.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/switchctl_lib.sh"
 
-for t in mkfs.ext4 mkfs.xfs fio mdadm lsblk blkdiscard; do
+for t in mkfs.ext4 mkfs.xfs fio mdadm lsblk blkdiscard fstrim; do
 	command -v $t >/dev/null || skip_all "$t not installed (scripts/deps.sh)"
 done
 sctl_init 72
@@ -61,6 +69,50 @@ counter() {
 	while read -r l; do
 		[[ $l =~ ^$1\ +[a-z]+\ +$2\ +([0-9]+) ]] && J=${BASH_REMATCH[1]}
 	done <<<"$OUT"
+}
+
+# port_bytes PORT: the payload bytes of port PORT of $SW, both ways, into J
+port_bytes() {
+	local l
+	J=0
+	sc errors show $ID "$1" --all
+	while read -r l; do
+		[[ $l =~ ^$1\ +[a-z]+\ +[a-z-]+-bytes\ +([0-9]+) ]] &&
+			J=$((J + BASH_REMATCH[1]))
+	done <<<"$OUT"
+}
+
+# wait_for [-t MS] CMD...: until CMD succeeds (a deadline of MS, default
+# 5000, more when slow)
+wait_for() {
+	local ms=5000
+	[[ $1 == -t ]] && { ms=$2; shift 2; }
+	deadline $ms
+	until "$@"; do
+		before_deadline || return 1
+		nap 0.01
+	done
+}
+
+# reads NAME MIN: disk NAME has completed (with "started", completed or
+# has in flight) at least MIN reads (/sys/block/NAME/stat, inflight)
+reads() {
+	local st inf=(0)
+	read -r -a st </sys/block/$1/stat
+	[[ ${3:-} == started ]] && read -r -a inf </sys/block/$1/inflight
+	((${st[0]:-0} + ${inf[0]:-0} >= $2))
+}
+
+# tags_busy NAME MIN: at least MIN requests of disk NAME hold a tag, in
+# its hardware queues together (block debugfs): submitted, perhaps waiting
+tags_busy() {
+	local t l n=0
+	for t in /sys/kernel/debug/block/$1/hctx*/tags; do
+		while read -r l; do
+			[[ $l == busy=* ]] && { n=$((n + ${l#busy=})); break; }
+		done <"$t"
+	done
+	((n >= $2))
 }
 
 # wait_disk NAME: until /sys/block/NAME exists (or, with "gone", not)
@@ -102,6 +154,25 @@ fi
 check_eq "ep show names the disk" "${SW}n0" "${BASH_REMATCH[1]:-}"
 sc_err "block-size other than 512/4096 refused" 2 "expected 512 or 4096" \
 	ep add $ID 5 nvme block-size 1024
+# the queues (pciesw(4)): blk_hw_queues hardware queues, at most one per
+# possible CPU, each with blk_queue_depth tags; with no I/O scheduler
+# nr_requests is the depth, with one blk-mq's 2 x min(depth, 128)
+MP=/sys/module/pciesw/parameters
+Q=/sys/block/${SW}n0
+rd $MP/blk_hw_queues; hwq=$R
+rd /sys/devices/system/cpu/possible
+ncpu=$(( ${R##*-} + 1 ))
+((hwq > ncpu)) && hwq=$ncpu
+R=$(ls -d $Q/mq/[0-9]* | wc -l)
+check_eq "hardware queues (mq/N): blk_hw_queues, one per CPU at most" "$hwq" "$R"
+rd $MP/blk_queue_depth; depth=$R
+R=$(sort -u $Q/mq/*/nr_tags)
+check_eq "each hardware queue has blk_queue_depth tags" "$depth" "$R"
+rd $Q/queue/scheduler; sched=$R
+nr=$depth
+[[ $sched == *"[none]"* ]] || nr=$((2 * (depth < 128 ? depth : 128)))
+rd $Q/queue/nr_requests
+check_eq "queue/nr_requests: the depth (scheduler: $sched)" "$nr" "$R"
 
 # --- data, discard, counters on the 4Kn drive ----------------------------
 D3=/dev/${SW}n3
@@ -139,7 +210,6 @@ check "diskstats: the 4 MiB read and written counted" \
 	diag "diskstats: ${ds[*]}"
 
 # --- the module's mem_limit_mb: a write past it fails with ENOSPC --------
-MP=/sys/module/pciesw/parameters
 rd $MP/mem_resident
 res=$R
 lim=$((res / 1048576 + 2))
@@ -210,6 +280,26 @@ sc gds write -j gpu0:1M "$MNT/g" --size 4M
 jnum upstream-bytes
 check_eq "gds write: 0 upstream bytes" 0 "$J" || diag "$RC $ERR"
 check "gds write: the file holds the window" cmp -s "$T_TMP/r4" "$MNT/g"
+# fio with its buffers in gpu0's window, --iomem=mmapshared:/dev/pcieswN
+# (README; gpu0 is endpoint 0, whose window maps at offset 0): the writes
+# read the GPU, the verify reads write it, all peer-to-peer
+D0=/dev/${SW}n0
+sync
+sc errors clear $ID
+check "fio --iomem=mmapshared:/dev/$SW --verify=crc32c on nvme0" fio \
+	--name=m --filename=$D0 --direct=1 --rw=write --bs=64k --size=2M \
+	--ioengine=psync --iomem=mmapshared:/dev/$SW --verify=crc32c \
+	--output=/dev/null
+# (nothing of it upstream: all of nvme0's port's traffic is gpu0's port's;
+# the upstream port itself may carry the mounted XFS's log writes)
+port_bytes 2; n=$J
+port_bytes 1
+check_eq "... nvme0's traffic all through gpu0's port, none upstream" \
+	"$n" "$J"
+counter 1 ingress-completion-bytes
+check_eq "... the writes' data from gpu0's port" $((2 << 20)) "$J"
+counter 1 egress-posted-bytes
+check_eq "... the verify reads' data to gpu0's port" $((2 << 20)) "$J"
 # ext4 on another drive: fio --verify, and a file into gpu0 peer-to-peer
 MNT4=$T_TMP/mnt4
 mkdir -p "$MNT4"
@@ -244,7 +334,6 @@ sc switch set $ID host-p2p on
 sc port set $ID 1 acs off
 
 # --- bad input -------------------------------------------------------------
-D0=/dev/${SW}n0
 dd if=$D3 of=/dev/null bs=512 count=1 iflag=direct status=none 2>"$T_TMP/e"
 check_eq "misaligned O_DIRECT (512 B on the 4Kn drive): EINVAL" \
 	"Invalid argument" "$(grep -o 'Invalid argument' "$T_TMP/e")"
@@ -267,6 +356,13 @@ jnum ep-id; OTHER_GPU=$J
 sc errors clear $ID
 sc gds read -j "$MNT/f" gpu0 --switch $((ID + 1))
 check_eq "gds read into another switch's GPU: done" 0 "$RC" || diag "$ERR"
+# it reports what left the drive's switch for the host, not the GPU's
+# switch's upstream port (which the model leaves alone: host memory)
+jnum upstream-bytes
+check_eq "... gds read reports the drive's switch's upstream bytes" \
+	$((4 << 20)) "$J" || diag "$OUT"
+[[ $OUT =~ \"upstream-switch\":\"([^\"]*)\" ]]
+check_eq "... and names that switch" "$SW" "${BASH_REMATCH[1]:-}"
 counter 0 egress-posted-bytes
 check_eq "... through the drive's switch's upstream port (the host path)" \
 	$((4 << 20)) "$J"
@@ -274,19 +370,50 @@ check "... the other GPU's window holds the file (mmap)" \
 	"$PCIESW_TOOL" window-cmp /dev/pciesw$((ID + 1)) "$OTHER_GPU" 0 "$T_TMP/r4"
 wr "$PCIESW_BUS/del_device" $((ID + 1)) ||
 	fail "del_device $((ID + 1)): $W_ERR"
-# gpu0 unplugged under a paced read into its window: the read fails, the
-# drive and the kernel are fine (a slow link makes the read take ~1 s)
+# gpu0 unplugged under a paced read into its window: the read fails with
+# EIO, as a GDS read whose GPU vanished does, the drive and the kernel are
+# fine.  The read (gds read: one O_DIRECT read, n 1M requests) is queued
+# while nvme0's link is down, so that all its buffer is pinned before the
+# unplug (a read issued after it gets EFAULT from the revoked mapping;
+# faulting in the 256M window and queueing take seconds on a loaded host);
+# the link back at gen1 x1, the requests start within ~0.2 s and their
+# data moves at once, but they end at the bandwidth model's time, ~1 s
+# later: the unplug comes when all have started, some still in flight,
+# which must fail although their data had moved.  Reduced (the debug
+# kernel, where starting a request takes longer than the link takes to
+# move it): 64M, the unplug while the link is still down, so that the
+# requests fail when they start.
 sc_ok "pacing on" switch set $ID pacing on
-sc_ok "nvme0 at gen1 x1" port set $ID 2 speed gen1 failed-lanes 0xe
-( "$SWITCHCTL" gds read /dev/${SW}n0 gpu0 --size 256M >"$T_TMP/o" 2>&1
+sc_ok "nvme0 at gen1 x1, link down" port set $ID 2 speed gen1 \
+	failed-lanes 0xe state down
+rd $Q/mq/0/nr_tags
+n=$((R < 256 ? R : 256))
+if reduced; then
+	n=$((n < 64 ? n : 64))
+	note_reduced "GPU unplug under a read: ${n}M, before the link is up"
+fi
+read -r -a ds </sys/block/${SW}n0/stat
+( "$SWITCHCTL" gds read $D0 gpu0 --size ${n}M >"$T_TMP/o" 2>&1
   echo $? >"$T_TMP/rc" ) &
-nap 0.2
-sc_ok "ep del gpu0 under the read" ep del $ID gpu0
+check "the read's $n requests queued, waiting for the link" \
+	wait_for -t 20000 tags_busy ${SW}n0 $n
+if reduced; then
+	sc_ok "ep del gpu0 under the read" ep del $ID gpu0
+	sc_ok "link up" port set $ID 2 state up
+else
+	sc_ok "link up" port set $ID 2 state up
+	check "... they all start" \
+		wait_for reads ${SW}n0 $((ds[0] + n)) started
+	check "... and some are still in flight" \
+		eval '! reads ${SW}n0 $((ds[0] + n))'
+	sc_ok "ep del gpu0 under the read" ep del $ID gpu0
+fi
 wait
 rd "$T_TMP/rc"
 check_eq "the read into the unplugged window fails (exit 1)" 1 "$R" ||
 	diag "$(cat "$T_TMP/o")"
-diag "gds read: $(tail -n1 "$T_TMP/o")"
+check "... with EIO" grep -q "Input/output error" "$T_TMP/o" ||
+	diag "gds read: $(cat "$T_TMP/o")"
 sc_ok "pacing off" switch set $ID pacing off
 sc_ok "nvme0 back at full width" port set $ID 2 speed gen5 failed-lanes none
 sc_ok "a GPU back on port 1" ep add $ID 1 gpu
@@ -295,6 +422,12 @@ check "nvme0 reads after it" \
 
 # --- errors and the link on nvme0 (port 2) -------------------------------
 echo 300 >/sys/module/pciesw/parameters/blk_timeout_ms
+counter 2 bad-tlp; n=$J
+sc_ok "a correctable error (bad-tlp) on nvme0's port" inject $ID 2 bad-tlp
+check "correctable error: the next read succeeds" \
+	dd if=$D0 of=/dev/null bs=4k count=1 iflag=direct status=none
+counter 2 bad-tlp
+check_eq "... and the error is counted" $((n + 1)) "$J"
 sc inject $ID 2 poisoned-tlp
 check "uncorrectable error: the next read fails" \
 	eval '! dd if=$D0 of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null'
@@ -309,6 +442,14 @@ check "link down, then up: the request waits and succeeds" \
 	dd if=$D0 of=/dev/null bs=4k count=1 iflag=direct status=none
 wait
 echo 30000 >/sys/module/pciesw/parameters/blk_timeout_ms
+
+# --- fstrim: the deleted files' blocks leave the drive --------------------
+rd $PCIESW_DEVS/$SW-nvme2/mem_resident; res=$R
+rm -f "$MNT/f" "$MNT/g" "$MNT/fio" && sync
+check "fstrim on the mounted XFS" fstrim "$MNT"
+rd $PCIESW_DEVS/$SW-nvme2/mem_resident
+check "fstrim: the deleted files' 9M are no longer resident" \
+	test $((res - R)) -ge $((9 << 20)) || diag "resident $res -> $R"
 
 # --- ep del of a mounted drive ------------------------------------------
 sc_quiet "ep del of a mounted drive (XFS)" ep del $ID nvme2
@@ -338,4 +479,33 @@ check "RAID1 keeps the data" eval 'dd if=/dev/md/pcieswt bs=1M count=4 \
 mdadm --stop /dev/md/pcieswt -q 2>/dev/null || mdadm --stop --scan -q
 sc_quiet "hot reset" port set $ID 2 hot-reset
 check "the link back: a new disk" wait_disk ${SW}n0
+
+# --- fio on the raw drive under a surprise down: EIO, it ends -------------
+# Paced at gen1 x1, fio's 1M reads are in flight when the link goes: they
+# fail with EIO (the disk, marked dead, then has no capacity: a read that
+# comes after gets the end of the device).  devtmpfs makes the node a
+# moment after the disk appears: fio must not make a file in its place.
+check "the new disk's node" wait_for test -b $D0
+sc_ok "pacing on, nvme0 at gen1 x1" switch set $ID pacing on
+sc_ok "... nvme0 at gen1 x1" port set $ID 2 speed gen1 failed-lanes 0xe
+read -r -a ds </sys/block/${SW}n0/stat
+fio --name=r --filename=$D0 --direct=1 --rw=randread --bs=1M --size=64M \
+	--ioengine=libaio --iodepth=4 --time_based --runtime=30 \
+	--disk_util=0 --allow_file_create=0 >"$T_TMP/fio.out" 2>&1 &
+FIO=$!
+check "fio reads the raw drive" wait_for reads ${SW}n0 $((ds[0] + 8))
+sc_quiet "surprise down under fio" port set $ID 2 surprise-down
+deadline 10000
+while kill -0 $FIO 2>/dev/null && before_deadline; do
+	nap 0.05
+done
+check "fio ends (no hang)" eval '! kill -0 $FIO 2>/dev/null' ||
+	kill $FIO
+wait $FIO
+rc=$?
+check "fio fails with EIO" eval '((rc != 0)) &&
+	grep -q "Input/output error" "$T_TMP/fio.out"' ||
+	diag "fio $rc: $(grep -m3 'error\|READ:' "$T_TMP/fio.out")"
+check "the drive's disk disappears" wait_disk ${SW}n0 gone
+sc_ok "pacing off" switch set $ID pacing off
 summary
