@@ -456,6 +456,11 @@ int pciesw_port_inject(struct pciesw_port *port, enum pciesw_counter c,
 		       u32 count, const char **why)
 {
 	struct pciesw_switch *sw = port->group->sw;
+	struct pciesw_event ev = {
+		.type = PCIESW_EV_PORT_ERRORS,
+		.sw = sw,
+		.port = port,
+	};
 
 	lockdep_assert_held(&sw->lock);
 	if (!pciesw_counter_is_error(c)) {
@@ -467,6 +472,8 @@ int pciesw_port_inject(struct pciesw_port *port, enum pciesw_counter c,
 		return -EINVAL;
 	}
 	pciesw_stats_error(sw, port->stats, c, count);
+	/* the PCI view sends the port's error messages (AER) */
+	pciesw_event(&ev);
 	pciesw_health_check(sw);
 	return 0;
 }

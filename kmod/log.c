@@ -178,6 +178,9 @@ void pciesw_log_event(const struct pciesw_event *ev)
 	case PCIESW_EV_LINK_TRAINING:
 		/* a step of the LTSSM: the port change after it says it */
 		break;
+	case PCIESW_EV_PORT_ERRORS:
+		/* the counters say it, the PCI view sends the messages */
+		break;
 	}
 }
 

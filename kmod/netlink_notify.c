@@ -105,6 +105,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_LINK_TRAINING:
 		/* config space's Link Training bit; the LTSSM history has it */
 		break;
+	case PCIESW_EV_PORT_ERRORS:
+		/* AER messages of the PCI view; the counters have them */
+		break;
 	}
 	return NULL;
 }

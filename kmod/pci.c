@@ -3,8 +3,16 @@
  * The PCI view: every switch is also a PCI hierarchy the PCI core, lspci and
  * /sys/bus/pci see.  Like the VMD driver, each switch gets a root bus in its
  * own domain (> 0xffff, see pciesw.h) whose config space is emulated by
- * pciesw_pci_ops: an upstream port, a downstream port per model port and an
- * endpoint behind each populated downstream port.
+ * pciesw_pci_ops: a Root Port (the one a card's slot hangs off, as
+ * pci-bridge-emul emulates for host controllers), the card's upstream
+ * port below it, a downstream port per model port and an endpoint behind
+ * each populated downstream port.
+ *
+ * Errors the model counts on a port are signalled as PCIe does
+ * (pciesw_pci_errors()): AER status and header log, then an ERR_COR,
+ * ERR_NONFATAL or ERR_FATAL message up to the Root Port, whose Root Error
+ * Status and Error Source Identification take it and whose MSI the AER
+ * driver handles.
  *
  * Config space is generated from the model: each function keeps a 4 KiB
  * image of what software wrote (command, bus numbers, windows, MSI, control
@@ -67,6 +75,8 @@ MODULE_PARM_DESC(pci_hotplug,
 /* Broadcom, maker of the PEX switches; 0x02b2: its placeholder endpoint */
 #define PCIESW_PCI_VENDOR	0x1000
 #define PCIESW_PCI_EP_DEVICE	0x02b2
+/* the Root Port: no Broadcom part, the module's own */
+#define PCIESW_PCI_RP_DEVICE	0xc0ff
 #define PCIESW_PCI_REVISION	0xb0
 
 /* where the capabilities are, the same in every function */
@@ -133,6 +143,7 @@ MODULE_PARM_DESC(pci_hotplug,
 #define PCIESW_PCI_CFG_LEN	(ECAP_LMR + LMR_LANE(PCIESW_PCI_LANES))
 
 enum pciesw_pci_kind {
+	PCIESW_PCI_RP,
 	PCIESW_PCI_UP,
 	PCIESW_PCI_DOWN,
 	PCIESW_PCI_EP,
@@ -188,7 +199,8 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  * @failed_lanes: the model's failed lanes when @speed and @width were taken
  * @lanes_changed: lanes failed or came back and the retrain that follows
  *	has not ended yet: the bandwidth change it brings is LBMS, not LABS
- * @port_id: the port it is or is behind (0: the upstream port)
+ * @port_id: the port it is or is behind (0: the upstream port and the
+ *	Root Port)
  * @lane_err_base: the port's BER error count when software last cleared
  *	Lane Error Status
  * @lmr_limit: Lane Margining error count limit software set
@@ -203,6 +215,10 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
+ * @aer_seen: counter values when pciesw_pci_errors() last signalled them
+ * @aer_sent_cor: correctable status bits an ERR_COR reported, set until
+ *	software clears them (a message is outstanding while any is)
+ * @aer_sent_unc: the same for uncorrectable ones (ERR_NONFATAL/FATAL)
  * @vpd_addr: the VPD address register, F bit included
  * @vpd_data: the VPD data register
  * @cfg: config space as software wrote it, up to %PCIESW_PCI_CFG_LEN;
@@ -230,6 +246,9 @@ struct pciesw_pci_fn {
 	bool boot;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
+	u64 aer_seen[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
+	u32 aer_sent_cor;
+	u32 aer_sent_unc;
 	u16 vpd_addr;
 	u32 vpd_data;
 	u8 cfg[PCIESW_PCI_CFG_LEN];
@@ -298,6 +317,7 @@ struct pciesw_pci_req {
  * @dsn: Device Serial Number of the switch ports
  * @vpd: the card's VPD image, as the model last built it
  * @vpd_len: bytes of @vpd in use
+ * @rp: the Root Port, from pciesw_pci_new() to pciesw_pci_free()
  * @up: the upstream port
  * @down: downstream port k (port id k + 1), @max_down entries of @fns
  * @ep: the endpoint behind downstream port k, the @max_down after them
@@ -329,6 +349,7 @@ struct pciesw_pci {
 	u64 dsn;
 	u8 vpd[PCIESW_VPD_MAX];
 	unsigned int vpd_len;
+	struct pciesw_pci_fn *rp;
 	struct pciesw_pci_fn *up;
 	struct pciesw_pci_fn **down;
 	struct pciesw_pci_fn **ep;
@@ -379,6 +400,12 @@ static void or16(u8 *b, unsigned int off, u16 v)
 static bool pciesw_pci_bridge(enum pciesw_pci_kind kind)
 {
 	return kind != PCIESW_PCI_EP;
+}
+
+/* the card's ports: the Gen5 capabilities, DSN, the error counters */
+static bool pciesw_pci_switch_port(enum pciesw_pci_kind kind)
+{
+	return kind == PCIESW_PCI_UP || kind == PCIESW_PCI_DOWN;
 }
 
 /* Writable and write-1-to-clear bits of a kind of function. */
@@ -447,6 +474,18 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 		put16(c, CAP_EXP + PCI_EXP_LNKSTA, PCI_EXP_LNKSTA_LBMS |
 		      PCI_EXP_LNKSTA_LABS);
 	}
+	if (kind == PCIESW_PCI_RP) {
+		/* Root Control: stored; Root Status: PME Status */
+		put16(w, CAP_EXP + PCI_EXP_RTCTL, PCI_EXP_RTCTL_SECEE |
+		      PCI_EXP_RTCTL_SENFEE | PCI_EXP_RTCTL_SEFEE |
+		      PCI_EXP_RTCTL_PMEIE | PCI_EXP_RTCTL_CRSSVE);
+		put32(c, CAP_EXP + PCI_EXP_RTSTA, PCI_EXP_RTSTA_PME);
+		/* Root Error Command; Root Error Status is write 1 to clear */
+		put32(w, ECAP_AER + PCI_ERR_ROOT_COMMAND,
+		      PCI_ERR_ROOT_CMD_COR_EN | PCI_ERR_ROOT_CMD_NONFATAL_EN |
+		      PCI_ERR_ROOT_CMD_FATAL_EN);
+		put32(c, ECAP_AER + PCI_ERR_ROOT_STATUS, 0x7f);
+	}
 	put16(w, CAP_EXP + PCI_EXP_DEVCTL2, 0x07ff);
 	/*
 	 * LnkCtl2: stored, and the target speed goes to the model (which
@@ -461,7 +500,7 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	put32(w, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENE |
 	      PCI_ERR_CAP_ECRC_CHKE);
 	/* Gen5: Link Control 3, 32 GT/s control, margining lane control */
-	if (pciesw_pci_bridge(kind)) {
+	if (pciesw_pci_switch_port(kind)) {
 		put32(w, ECAP_SECPCI + SECPCI_LNKCTL3, 0x3);
 		put32(w, ECAP_PL32 + PL_CTL, 0x703);
 		for (i = 0; i < PCIESW_PCI_LANES; i++)
@@ -513,7 +552,8 @@ static void pciesw_pci_gen5_caps(u8 *cfg)
 
 /*
  * A function as firmware leaves it.  @k: the downstream index; @port: the
- * port it is or is behind; @ep: the endpoint (PCIESW_PCI_EP).
+ * port it is or is behind (the Root Port: the upstream port, the other end
+ * of its link); @ep: the endpoint (PCIESW_PCI_EP).
  */
 static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 					       enum pciesw_pci_kind kind,
@@ -524,13 +564,15 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	const struct pciesw_profile *prof = h->profile;
 	struct pciesw_pci_fn *fn;
 	u8 *cfg, max_width, type;
+	unsigned int i;
 	u32 lnkcap;
 
 	fn = kzalloc(sizeof(*fn), GFP_KERNEL);
 	if (!fn)
 		return NULL;
 	fn->kind = kind;
-	fn->port_id = kind == PCIESW_PCI_UP ? 0 : k + 1;
+	fn->port_id = kind == PCIESW_PCI_UP || kind == PCIESW_PCI_RP ? 0 :
+		      k + 1;
 	fn->lmr_limit = 4;	/* the default error count limit */
 	cfg = fn->cfg;
 	put16(cfg, PCI_VENDOR_ID, PCIESW_PCI_VENDOR);
@@ -554,21 +596,31 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		max_width = ep->max_width;
 		type = PCI_EXP_TYPE_ENDPOINT;
 	} else {
-		put16(cfg, PCI_DEVICE_ID, prof->pci_device);
+		put16(cfg, PCI_DEVICE_ID, kind == PCIESW_PCI_RP ?
+		      PCIESW_PCI_RP_DEVICE : prof->pci_device);
 		put32(cfg, PCI_CLASS_REVISION,
 		      PCI_CLASS_BRIDGE_PCI << 16 | PCIESW_PCI_REVISION);
 		cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_BRIDGE;
-		if (kind == PCIESW_PCI_UP) {
+		/* SERR# Enable: firmware lets error messages through */
+		put16(cfg, PCI_BRIDGE_CONTROL, PCI_BRIDGE_CTL_SERR);
+		if (kind == PCIESW_PCI_RP) {
 			cfg[PCI_PRIMARY_BUS] = 0;
-			cfg[PCI_SECONDARY_BUS] = 1;
-			cfg[PCI_SUBORDINATE_BUS] = 1 + h->max_down;
+			cfg[PCI_SECONDARY_BUS] = PCIESW_PCI_UP_BUS;
+			cfg[PCI_SUBORDINATE_BUS] =
+				PCIESW_PCI_EP_BUS(h->max_down - 1);
+			type = PCI_EXP_TYPE_ROOT_PORT;
+		} else if (kind == PCIESW_PCI_UP) {
+			cfg[PCI_PRIMARY_BUS] = PCIESW_PCI_UP_BUS;
+			cfg[PCI_SECONDARY_BUS] = PCIESW_PCI_INT_BUS;
+			cfg[PCI_SUBORDINATE_BUS] =
+				PCIESW_PCI_EP_BUS(h->max_down - 1);
 			type = PCI_EXP_TYPE_UPSTREAM;
 		} else {
 			if (pciesw_pci_multifunction(prof) && !(k % 8))
 				cfg[PCI_HEADER_TYPE] |= 0x80;
-			cfg[PCI_PRIMARY_BUS] = 1;
-			cfg[PCI_SECONDARY_BUS] = 2 + k;
-			cfg[PCI_SUBORDINATE_BUS] = 2 + k;
+			cfg[PCI_PRIMARY_BUS] = PCIESW_PCI_INT_BUS;
+			cfg[PCI_SECONDARY_BUS] = PCIESW_PCI_EP_BUS(k);
+			cfg[PCI_SUBORDINATE_BUS] = PCIESW_PCI_EP_BUS(k);
 			type = PCI_EXP_TYPE_DOWNSTREAM;
 		}
 		/* no windows: I/O F0/00, memory FFF0/0000, prefetchable 64-bit */
@@ -580,7 +632,8 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		put16(cfg, PCI_PREF_MEMORY_LIMIT, 0x0001);
 		fn->max_speed = port->max_speed;
 		max_width = port->nr_lanes;
-		fn->stats = port->stats;
+		if (kind != PCIESW_PCI_RP)
+			fn->stats = port->stats;
 	}
 
 	/* PM: D0, no soft reset from D3hot */
@@ -606,9 +659,9 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	      pciesw_pci_encode(PCIESW_MPS_DEFAULT) << 5 |
 	      pciesw_pci_encode(PCIESW_MRRS_DEFAULT) << 12);
 	lnkcap = fn->max_speed | max_width << 4;
-	if (kind == PCIESW_PCI_DOWN)
+	if (kind == PCIESW_PCI_DOWN || kind == PCIESW_PCI_RP)
 		lnkcap |= PCI_EXP_LNKCAP_DLLLARC | PCI_EXP_LNKCAP_LBNC;
-	if (kind != PCIESW_PCI_EP)
+	if (pciesw_pci_switch_port(kind))
 		lnkcap |= port->id << 24;
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
 	if (kind == PCIESW_PCI_DOWN) {
@@ -637,19 +690,24 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 
 	/* extended: AER, DSN (ports), ACS (downstream ports) */
 	put32(cfg, ECAP_AER, PCI_EXT_CAP_ID_ERR | 2 << 16 |
-	      (kind == PCIESW_PCI_EP ? 0 : ECAP_DSN) << 20);
+	      (pciesw_pci_switch_port(kind) ? ECAP_DSN : 0) << 20);
 	put32(cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER, PCI_ERR_UNC_DLP |
 	      PCI_ERR_UNC_SURPDN | PCI_ERR_UNC_FCP | PCI_ERR_UNC_RX_OVER |
 	      PCI_ERR_UNC_MALF_TLP);
 	put32(cfg, ECAP_AER + PCI_ERR_COR_MASK, PCI_ERR_COR_ADV_NFAT);
-	if (kind != PCIESW_PCI_EP) {
+	if (pciesw_pci_switch_port(kind)) {
 		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
 		      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : ECAP_SECPCI) << 20);
 		put32(cfg, ECAP_DSN + 4, lower_32_bits(h->dsn));
 		put32(cfg, ECAP_DSN + 8, upper_32_bits(h->dsn));
 	}
-	if (kind != PCIESW_PCI_EP)
+	if (pciesw_pci_switch_port(kind))
 		pciesw_pci_gen5_caps(cfg);
+	/* only errors from now on are signalled */
+	if (fn->stats)
+		for (i = 0; i < ARRAY_SIZE(fn->aer_seen); i++)
+			fn->aer_seen[i] =
+				atomic64_read(&fn->stats->counters[i]);
 	if (kind == PCIESW_PCI_DOWN) {
 		put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16 |
 		      ECAP_SECPCI << 20);
@@ -748,7 +806,11 @@ static void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 	}
 }
 
-/* AER status from the counters: bits whose counter moved since cleared */
+/*
+ * AER status from the counters: bits whose counter moved since cleared,
+ * and those an error message reported, until software clears them (the
+ * AER driver must find what the message said, whatever the counters do)
+ */
 static u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr)
 {
 	unsigned int first = corr ? PCIESW_COUNTER_FIRST_CORRECTABLE :
@@ -769,7 +831,7 @@ static u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr)
 		if (v > fn->aer_base[c])
 			status |= pciesw_pci_aer_bit[c];
 	}
-	return status;
+	return status | (corr ? fn->aer_sent_cor : fn->aer_sent_unc);
 }
 
 static void pciesw_pci_aer_clear(struct pciesw_pci_fn *fn, bool corr, u32 bits)
@@ -780,6 +842,10 @@ static void pciesw_pci_aer_clear(struct pciesw_pci_fn *fn, bool corr, u32 bits)
 				   PCIESW_COUNTER_LAST_UNCORRECTABLE;
 	unsigned int c;
 
+	if (corr)
+		fn->aer_sent_cor &= ~bits;
+	else
+		fn->aer_sent_unc &= ~bits;
 	if (!fn->stats)
 		return;
 	for (c = first; c <= last; c++)
@@ -936,7 +1002,8 @@ static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		/* LBMS and LABS are latched in the image */
 		sta = (v >> 16 & (PCI_EXP_LNKSTA_LBMS | PCI_EXP_LNKSTA_LABS)) |
 		      fn->speed | fn->width << 4;
-		if (fn->kind == PCIESW_PCI_DOWN && fn->active)
+		if ((fn->kind == PCIESW_PCI_DOWN || fn->kind == PCIESW_PCI_RP) &&
+		    fn->active)
 			sta |= PCI_EXP_LNKSTA_DLLLA;
 		if (fn->kind == PCIESW_PCI_DOWN && (fn->training || fn->rl))
 			sta |= PCI_EXP_LNKSTA_LT;
@@ -968,23 +1035,24 @@ static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 			v |= (PCI_ACS_RR | PCI_ACS_CR) << 16;
 		return v;
 	case ECAP_SECPCI + SECPCI_LANE_ERR:
-		return fn->kind == PCIESW_PCI_EP ? v : pciesw_pci_lane_errors(fn);
+		return pciesw_pci_switch_port(fn->kind) ?
+		       pciesw_pci_lane_errors(fn) : v;
 	case ECAP_DLF + DLF_STA:
-		if (fn->kind == PCIESW_PCI_EP || !fn->active)
+		if (!pciesw_pci_switch_port(fn->kind) || !fn->active)
 			return v;
 		return DLF_EXCHANGE | DLF_SCALED_FC;
 	case ECAP_PL16 + PL_STA:
-		if (fn->kind == PCIESW_PCI_EP ||
+		if (!pciesw_pci_switch_port(fn->kind) ||
 		    fn->speed < PCIESW_LINK_SPEED_GEN4)
 			return v;
 		return v | PL_STA_EQ;
 	case ECAP_PL32 + PL_STA:
-		if (fn->kind == PCIESW_PCI_EP ||
+		if (!pciesw_pci_switch_port(fn->kind) ||
 		    fn->speed < PCIESW_LINK_SPEED_GEN5)
 			return v;
 		return v | PL_STA_EQ;
 	case ECAP_LMR + LMR_PORT:
-		if (fn->kind == PCIESW_PCI_EP ||
+		if (!pciesw_pci_switch_port(fn->kind) ||
 		    fn->speed < PCIESW_LINK_SPEED_GEN4)
 			return v;
 		return v | LMR_READY << 16;
@@ -1000,6 +1068,26 @@ static u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 }
 
 /*
+ * The Root Port's interrupt condition: a PME with PME Interrupt Enable, or
+ * an error message received whose reporting Root Error Command enables.
+ */
+static bool pciesw_pci_rp_msi_cond(const struct pciesw_pci_fn *fn)
+{
+	u32 cmd = get32(fn->cfg, ECAP_AER + PCI_ERR_ROOT_COMMAND);
+	u32 sta = get32(fn->cfg, ECAP_AER + PCI_ERR_ROOT_STATUS);
+
+	if ((get16(fn->cfg, CAP_EXP + PCI_EXP_RTCTL) & PCI_EXP_RTCTL_PMEIE) &&
+	    (get32(fn->cfg, CAP_EXP + PCI_EXP_RTSTA) & PCI_EXP_RTSTA_PME))
+		return true;
+	return ((cmd & PCI_ERR_ROOT_CMD_COR_EN) &&
+		(sta & PCI_ERR_ROOT_COR_RCV)) ||
+	       ((cmd & PCI_ERR_ROOT_CMD_NONFATAL_EN) &&
+		(sta & PCI_ERR_ROOT_NONFATAL_RCV)) ||
+	       ((cmd & PCI_ERR_ROOT_CMD_FATAL_EN) &&
+		(sta & PCI_ERR_ROOT_FATAL_RCV));
+}
+
+/*
  * A downstream port's interrupt condition (PCIe 6.7.3.4, 7.5.3.7): an
  * enabled hot-plug event's status bit with Hot-Plug Interrupt Enable, or a
  * bandwidth status with its interrupt enable in Link Control.
@@ -1012,6 +1100,8 @@ static bool pciesw_pci_msi_cond(const struct pciesw_pci_fn *fn)
 	u16 lnksta = get16(fn->cfg, CAP_EXP + PCI_EXP_LNKSTA);
 	u16 hp = 0;
 
+	if (fn->kind == PCIESW_PCI_RP)
+		return pciesw_pci_rp_msi_cond(fn);
 	if (fn->kind != PCIESW_PCI_DOWN)
 		return false;
 	if (sltctl & PCI_EXP_SLTCTL_PDCE)
@@ -1047,6 +1137,237 @@ static bool pciesw_pci_msi_eval(struct pciesw_pci_fn *fn)
 	if (!(flags & PCI_MSI_FLAGS_ENABLE))
 		fn->msi_send = false;
 	return fn->msi_send;
+}
+
+/* ---- error messages ---- */
+
+/* The secondary bus number software gave @fn, 0 if none (h->lock held). */
+static unsigned int pciesw_pci_secondary(const struct pciesw_pci_fn *fn)
+{
+	return fn ? fn->cfg[PCI_SECONDARY_BUS] : 0;
+}
+
+/* the errors whose TLP the Header Log keeps (those aer.c reads it for) */
+#define PCIESW_PCI_TLP_ERRORS	(PCI_ERR_UNC_POISON_TLP | PCI_ERR_UNC_ECRC | \
+				 PCI_ERR_UNC_UNSUP | PCI_ERR_UNC_COMP_ABORT | \
+				 PCI_ERR_UNC_UNX_COMP | PCI_ERR_UNC_MALF_TLP)
+
+enum pciesw_pci_msg {
+	PCIESW_PCI_ERR_COR,
+	PCIESW_PCI_ERR_NONFATAL,
+	PCIESW_PCI_ERR_FATAL,
+};
+
+/* @fn's requester ID, by the bus numbers software left; h->lock held */
+static u16 pciesw_pci_fn_id(struct pciesw_pci *h, const struct pciesw_pci_fn *fn)
+{
+	unsigned int k = fn->port_id - 1;
+
+	switch (fn->kind) {
+	case PCIESW_PCI_RP:
+		return PCI_DEVID(h->busn.start, 0);
+	case PCIESW_PCI_UP:
+		return PCI_DEVID(h->rp->cfg[PCI_SECONDARY_BUS], 0);
+	case PCIESW_PCI_DOWN:
+		return PCI_DEVID(pciesw_pci_secondary(h->up),
+				 pciesw_pci_down_devfn(h->profile, k));
+	default:
+		return PCI_DEVID(pciesw_pci_secondary(h->down[k]), 0);
+	}
+}
+
+/* A bridge forwards error messages from below with SERR# Enable. */
+static bool pciesw_pci_forwards(const struct pciesw_pci_fn *bridge)
+{
+	return bridge &&
+	       (get16(bridge->cfg, PCI_BRIDGE_CONTROL) & PCI_BRIDGE_CTL_SERR);
+}
+
+/*
+ * The Root Port receives error message @msg from @id (PCIe 6.2.4.1.2,
+ * 7.8.4.10-11): Root Error Status takes the first of each class (and the
+ * source's ID) or says there were several; its interrupt follows.  With
+ * h->lock held.
+ */
+static void pciesw_pci_rp_receive(struct pciesw_pci *h, enum pciesw_pci_msg msg,
+				  u16 id)
+{
+	u8 *cfg = h->rp->cfg;
+	u32 sta = get32(cfg, ECAP_AER + PCI_ERR_ROOT_STATUS);
+	u32 src = get32(cfg, ECAP_AER + PCI_ERR_ROOT_ERR_SRC);
+
+	if (msg == PCIESW_PCI_ERR_COR) {
+		if (sta & PCI_ERR_ROOT_COR_RCV) {
+			sta |= PCI_ERR_ROOT_MULTI_COR_RCV;
+		} else {
+			sta |= PCI_ERR_ROOT_COR_RCV;
+			src = (src & 0xffff0000) | id;
+		}
+	} else {
+		if (sta & PCI_ERR_ROOT_UNCOR_RCV) {
+			sta |= PCI_ERR_ROOT_MULTI_UNCOR_RCV;
+		} else {
+			sta |= PCI_ERR_ROOT_UNCOR_RCV;
+			if (msg == PCIESW_PCI_ERR_FATAL)
+				sta |= PCI_ERR_ROOT_FIRST_FATAL;
+			src = (src & 0xffff) | (u32)id << 16;
+		}
+		sta |= msg == PCIESW_PCI_ERR_FATAL ? PCI_ERR_ROOT_FATAL_RCV :
+						     PCI_ERR_ROOT_NONFATAL_RCV;
+	}
+	put32(cfg, ECAP_AER + PCI_ERR_ROOT_STATUS, sta);
+	put32(cfg, ECAP_AER + PCI_ERR_ROOT_ERR_SRC, src);
+	pciesw_pci_msi_eval(h->rp);
+}
+
+/*
+ * @fn sends @msg upstream, with h->lock held: through the bridges above it
+ * (the downstream port above an endpoint, the upstream port), each of
+ * which forwards it with SERR# Enable, over the upstream port's link to
+ * the Root Port.
+ */
+static void pciesw_pci_signal(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
+			      enum pciesw_pci_msg msg)
+{
+	if (fn->kind == PCIESW_PCI_EP &&
+	    !pciesw_pci_forwards(h->down[fn->port_id - 1]))
+		return;
+	if ((fn->kind == PCIESW_PCI_EP || fn->kind == PCIESW_PCI_DOWN) &&
+	    !pciesw_pci_forwards(h->up))
+		return;
+	if (fn->kind != PCIESW_PCI_RP && !h->rp->active)
+		return;
+	pciesw_pci_rp_receive(h, msg, pciesw_pci_fn_id(h, fn));
+}
+
+/*
+ * The Header Log of an uncorrectable TLP error: the TLP it was found in,
+ * a one-dword memory write (3DW header, first byte enables 1111b) from
+ * the other end of the function's link (the endpoint below a downstream
+ * port, the Root Port above the upstream port) to address 0.
+ */
+static void pciesw_pci_header_log(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
+{
+	unsigned int k = fn->port_id - 1;
+	u16 req = 0;
+
+	if (fn->kind == PCIESW_PCI_DOWN)
+		req = PCI_DEVID(pciesw_pci_secondary(h->down[k]), 0);
+	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG, 0x40000001);
+	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG + 4, (u32)req << 16 | 0xf);
+	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG + 8, 0);
+	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG + 12, 0);
+}
+
+/*
+ * The uncorrectable errors @fn does not signal: those masked, and Surprise
+ * Down on a port not Surprise Down Error Reporting Capable (LnkCap; none
+ * of the card's is: pciehp sees a surprise down)
+ */
+static u32 pciesw_pci_unc_mask(const struct pciesw_pci_fn *fn)
+{
+	u32 m = get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_MASK);
+
+	if (!(get32(fn->cfg, CAP_EXP + PCI_EXP_LNKCAP) & PCI_EXP_LNKCAP_SDERC))
+		m |= PCI_ERR_UNC_SURPDN;
+	return m;
+}
+
+/*
+ * With h->lock: @fn reports its unmasked AER status, one message of each
+ * class at a time: ERR_COR with Correctable Error Reporting Enable, and by
+ * severity ERR_FATAL or ERR_NONFATAL with its reporting enable in Device
+ * Control or SERR# Enable in Command.  While a message's bits are set
+ * (software has not cleared them) no other of its class goes: the AER
+ * driver reads the whole status when it handles the first, and a message
+ * whose status it then finds clear would cost it a device reference.
+ */
+static void pciesw_pci_report(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
+{
+	u16 devctl = get16(fn->cfg, CAP_EXP + PCI_EXP_DEVCTL);
+	u16 cmd = get16(fn->cfg, PCI_COMMAND);
+	u32 sev = get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER);
+	u32 cor, unc;
+
+	if (!fn->stats)
+		return;
+	cor = pciesw_pci_aer_status(fn, true) &
+	      ~get32(fn->cfg, ECAP_AER + PCI_ERR_COR_MASK);
+	unc = pciesw_pci_aer_status(fn, false) & ~pciesw_pci_unc_mask(fn);
+	if (cor && !fn->aer_sent_cor && (devctl & PCI_EXP_DEVCTL_CERE)) {
+		fn->aer_sent_cor = cor;
+		pciesw_pci_signal(h, fn, PCIESW_PCI_ERR_COR);
+	}
+	if (!unc || fn->aer_sent_unc)
+		return;
+	if ((unc & sev) &&
+	    ((devctl & PCI_EXP_DEVCTL_FERE) || (cmd & PCI_COMMAND_SERR))) {
+		fn->aer_sent_unc = unc;
+		pciesw_pci_signal(h, fn, PCIESW_PCI_ERR_FATAL);
+	} else if ((unc & ~sev) &&
+		   ((devctl & PCI_EXP_DEVCTL_NFERE) ||
+		    (cmd & PCI_COMMAND_SERR))) {
+		fn->aer_sent_unc = unc;
+		pciesw_pci_signal(h, fn, PCIESW_PCI_ERR_NONFATAL);
+	}
+}
+
+/*
+ * With h->lock: the errors @fn's counters took since the last call, as
+ * PCIe's error flow goes (6.2.5): every error sets its status bit (the
+ * counters did), a masked one nothing else; the first unmasked
+ * uncorrectable one (no unmasked status before) of a TLP type fills the
+ * Header Log; then @fn reports (pciesw_pci_report()).
+ */
+static void pciesw_pci_errors(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
+{
+	u32 cor = 0, unc = 0, before = 0, umask, bit;
+	unsigned int c;
+
+	if (!fn || !fn->stats)
+		return;
+	for (c = 0; c < ARRAY_SIZE(fn->aer_seen); c++) {
+		u64 v = atomic64_read(&fn->stats->counters[c]);
+
+		bit = pciesw_pci_aer_bit[c];
+		/* cleared counters clear the status (pciesw_pci_aer_status()) */
+		if (v < fn->aer_base[c])
+			fn->aer_base[c] = v;
+		if (v < fn->aer_seen[c])
+			fn->aer_seen[c] = v;
+		if (c > PCIESW_COUNTER_LAST_CORRECTABLE &&
+		    fn->aer_seen[c] > fn->aer_base[c])
+			before |= bit;
+		if (v > fn->aer_seen[c]) {
+			if (c <= PCIESW_COUNTER_LAST_CORRECTABLE)
+				cor |= bit;
+			else
+				unc |= bit;
+		}
+		fn->aer_seen[c] = v;
+	}
+	cor &= ~get32(fn->cfg, ECAP_AER + PCI_ERR_COR_MASK);
+	umask = pciesw_pci_unc_mask(fn);
+	unc &= ~umask;
+	if ((unc & PCIESW_PCI_TLP_ERRORS) && !(before & ~umask) &&
+	    !fn->aer_sent_unc && __ffs(unc) == __ffs(unc & PCIESW_PCI_TLP_ERRORS))
+		pciesw_pci_header_log(h, fn);
+	if (cor || unc)
+		pciesw_pci_report(h, fn);
+}
+
+/* With sw->lock: signal the errors @port counted (by its function). */
+static void pciesw_pci_port_errors(struct pciesw_pci *h,
+				   const struct pciesw_port *port)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&h->lock, flags);
+	if (port->role == PCIESW_PORT_ROLE_UPSTREAM)
+		pciesw_pci_errors(h, h->up);
+	else if (port->id && port->id - 1 < h->max_down)
+		pciesw_pci_errors(h, h->down[port->id - 1]);
+	raw_spin_unlock_irqrestore(&h->lock, flags);
 }
 
 /* Queue a request for the model; with h->lock held. */
@@ -1172,10 +1493,13 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 
 	switch (off) {
 	case ECAP_AER + PCI_ERR_UNCOR_STATUS:
-		pciesw_pci_aer_clear(fn, false, val & mask);
-		return;
 	case ECAP_AER + PCI_ERR_COR_STATUS:
-		pciesw_pci_aer_clear(fn, true, val & mask);
+		pciesw_pci_aer_clear(fn, off == ECAP_AER + PCI_ERR_COR_STATUS,
+				     val & mask);
+		/* what is still set is reported again; sent by the work */
+		pciesw_pci_report(h, fn);
+		if (h->rp && pciesw_pci_msi_eval(h->rp))
+			queue_work(system_wq, &h->req_work);
 		return;
 	case CAP_VPD:
 		if (fn->kind != PCIESW_PCI_UP)
@@ -1190,11 +1514,13 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		return;
 	case ECAP_SECPCI + SECPCI_LANE_ERR:
 		/* write 1 to clear: the BER's part; failed lanes stay */
-		if (fn->kind != PCIESW_PCI_EP && (val & mask))
+		if (!pciesw_pci_switch_port(fn->kind))
+			break;
+		if (val & mask)
 			fn->lane_err_base = pciesw_pci_ber_errors(fn);
 		return;
 	}
-	if (fn->kind != PCIESW_PCI_EP && off >= ECAP_LMR + LMR_LANE(0) &&
+	if (pciesw_pci_switch_port(fn->kind) && off >= ECAP_LMR + LMR_LANE(0) &&
 	    off < ECAP_LMR + LMR_LANE(PCIESW_PCI_LANES) && (mask & 0xffff)) {
 		unsigned int lane = (off - ECAP_LMR - LMR_LANE(0)) / 4;
 		u16 ctl = (get16(fn->cfg, off) & ~mask) | (val & mask);
@@ -1229,13 +1555,19 @@ static struct pciesw_pci_fn *pciesw_pci_fn_find(struct pciesw_pci *h,
 						unsigned int busnr,
 						unsigned int devfn)
 {
-	struct pciesw_pci_fn *up = h->up;
+	struct pciesw_pci_fn *rp = h->rp, *up = h->up;
 	unsigned int sec, sub, k;
 	int i;
 
-	if (h->dead || !up)
+	if (h->dead || !rp)
 		return NULL;
 	if (busnr == h->busn.start)
+		return devfn ? NULL : rp;
+	sec = rp->cfg[PCI_SECONDARY_BUS];
+	sub = rp->cfg[PCI_SUBORDINATE_BUS];
+	if (!sec || busnr < sec || busnr > sub || !up)
+		return NULL;
+	if (busnr == sec)
 		return devfn ? NULL : up;
 	sec = up->cfg[PCI_SECONDARY_BUS];
 	sub = up->cfg[PCI_SUBORDINATE_BUS];
@@ -1357,6 +1689,8 @@ static bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 			}
 			raw_spin_lock_irqsave(&h->lock, flags);
 			pciesw_pci_fn_link(fn, port);
+			if (h->rp)
+				pciesw_pci_fn_link(h->rp, port);
 			swap(h->up, fn);
 			raw_spin_unlock_irqrestore(&h->lock, flags);
 			kfree(fn);
@@ -1390,12 +1724,6 @@ static bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 	return all;
 }
 
-/* The secondary bus number software gave @fn, 0 if none (h->lock held). */
-static unsigned int pciesw_pci_secondary(struct pciesw_pci_fn *fn)
-{
-	return fn ? fn->cfg[PCI_SECONDARY_BUS] : 0;
-}
-
 /* With the rescan lock: the bus software numbered @busnr, if it exists. */
 static struct pci_bus *pciesw_pci_bus(struct pciesw_pci *h, unsigned int busnr)
 {
@@ -1406,7 +1734,7 @@ static struct pci_bus *pciesw_pci_bus(struct pciesw_pci *h, unsigned int busnr)
  * What a removal takes away: the functions already detached from the
  * hierarchy when the model changed (config cycles find no device there, as
  * after a surprise removal), freed once the PCI devices are gone.
- * @bus: the bus whose devices go, 0 for the root bus
+ * @bus: the bus whose devices go (0: software numbered none, nothing goes)
  * @ports: with @bus the internal bus, only the downstream ports in it
  * @all: every device on @bus
  * @n: entries of @fns
@@ -1419,23 +1747,38 @@ struct pciesw_pci_gone {
 	struct pciesw_pci_fn *fns[];
 };
 
+/* what a bus that is gone has */
+static LIST_HEAD(pciesw_pci_no_devs);
+
+/* With the rescan lock: the bridges below @bus, each before its own. */
+static void pciesw_pci_bridges_below(struct pci_bus *bus, struct pci_dev **devs,
+				     unsigned int *n, unsigned int max)
+{
+	struct pci_dev *dev;
+
+	list_for_each_entry(dev, &bus->devices, bus_list) {
+		if (!dev->subordinate || *n >= max)
+			continue;
+		devs[(*n)++] = pci_dev_get(dev);
+		pciesw_pci_bridges_below(dev->subordinate, devs, n, max);
+	}
+}
+
 /*
  * Before the view removes ports: their drivers are unbound first, without
  * the rescan lock.  pciehp's remove waits for its interrupt thread, which
  * may be waiting for the rescan lock (a slot whose link went down as the
  * ports went), so removing a bound hot-plug port under that lock could
- * deadlock.  The bridges on @bus (0: the root bus) that @ports names (all
- * with @all) and the bridges below them, deepest first; a sysfs rescan
- * that binds one again meanwhile only brings that wait back.
+ * deadlock.  The bridges on bus @busnr (0: the root bus) that @ports
+ * names (all with @all) and the bridges below them, deepest last in the
+ * list and unbound first; a sysfs rescan that binds one again meanwhile
+ * only brings that wait back.
  */
-/* what a bus that is gone has */
-static LIST_HEAD(pciesw_pci_no_devs);
-
 static void pciesw_pci_unbind_ports(struct pciesw_pci *h, unsigned int busnr,
 				    const unsigned long *ports, bool all)
 {
-	struct pci_dev *dev, *sub, **devs;
-	unsigned int n = 0, max = h->max_down + 1;
+	struct pci_dev *dev, **devs;
+	unsigned int n = 0, max = h->max_down + 2;
 	struct pci_bus *bus;
 	int k;
 
@@ -1449,14 +1792,11 @@ static void pciesw_pci_unbind_ports(struct pciesw_pci *h, unsigned int busnr,
 	list_for_each_entry(dev, bus ? &bus->devices : &pciesw_pci_no_devs,
 			    bus_list) {
 		k = pciesw_pci_down_index(h->profile, dev->devfn);
-		if (!dev->subordinate ||
+		if (!dev->subordinate || n >= max ||
 		    (!all && (k < 0 || !test_bit(k + 1, ports))))
 			continue;
-		list_for_each_entry(sub, &dev->subordinate->devices, bus_list)
-			if (sub->subordinate && n < max)
-				devs[n++] = pci_dev_get(sub);
-		if (n < max)
-			devs[n++] = pci_dev_get(dev);
+		devs[n++] = pci_dev_get(dev);
+		pciesw_pci_bridges_below(dev->subordinate, devs, &n, max);
 	}
 	pci_unlock_rescan_remove();
 	while (n--) {
@@ -1477,9 +1817,10 @@ static void pciesw_pci_gone_apply(struct pciesw_pci *h,
 	struct pci_bus *bus;
 	int k;
 
-	pciesw_pci_unbind_ports(h, g->bus, g->ports, g->all);
+	if (g->bus)
+		pciesw_pci_unbind_ports(h, g->bus, g->ports, g->all);
 	pci_lock_rescan_remove();
-	bus = g->bus ? pciesw_pci_bus(h, g->bus) : h->root;
+	bus = pciesw_pci_bus(h, g->bus);
 	if (bus) {
 		list_for_each_entry_safe_reverse(dev, tmp, &bus->devices,
 						 bus_list) {
@@ -1509,7 +1850,8 @@ static void pciesw_pci_later_begin(struct pciesw_pci *h)
 {
 	if (!h->hotplug)
 		return;
-	h->later = kcalloc(h->max_down + 1, sizeof(*h->later), GFP_KERNEL);
+	/* the Root Port, the upstream port and the downstream ports */
+	h->later = kcalloc(h->max_down + 2, sizeof(*h->later), GFP_KERNEL);
 	h->nr_later = 0;
 }
 
@@ -1576,7 +1918,7 @@ static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
 	bitmap_copy(g->ports, ports, PCIESW_MAX_PORTS);
 	raw_spin_lock_irqsave(&h->lock, flags);
 	g->all = test_bit(0, ports);
-	g->bus = g->all ? 0 : pciesw_pci_secondary(h->up);
+	g->bus = pciesw_pci_secondary(g->all ? h->rp : h->up);
 	for (k = 0; k < h->max_down; k++) {
 		if (!g->all && !test_bit(k + 1, ports))
 			continue;
@@ -1695,6 +2037,7 @@ static void pciesw_pci_port_change(struct pciesw_pci *h,
 	}
 	raw_spin_lock_irqsave(&h->lock, flags);
 	if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
+		pciesw_pci_fn_link(h->rp, port);
 		if (h->up)
 			pciesw_pci_fn_link(h->up, port);
 	} else if (k < h->max_down && h->down[k]) {
@@ -1840,8 +2183,9 @@ static void pciesw_pci_req_resync(struct pciesw_pci *h)
 
 /*
  * With sw->lock (which keeps the functions), after the model or software
- * changed config space: the downstream ports send their due messages,
- * without h->lock, which the handlers take through config space.
+ * changed config space: the Root Port and the downstream ports send their
+ * due messages, without h->lock, which the handlers take through config
+ * space.
  */
 static void pciesw_pci_msi_fire(struct pciesw_pci *h)
 {
@@ -1853,10 +2197,11 @@ static void pciesw_pci_msi_fire(struct pciesw_pci *h)
 	u16 data = 0;
 
 	lockdep_assert_held(&h->sw->lock);
-	for (k = 0; k < h->max_down; k++) {
+	/* the Root Port (k == 0), then downstream port k - 1 */
+	for (k = 0; k <= h->max_down; k++) {
 		send = false;
 		raw_spin_lock_irqsave(&h->lock, flags);
-		fn = h->down[k];
+		fn = k ? h->down[k - 1] : h->rp;
 		if (fn && pciesw_pci_msi_eval(fn)) {
 			fn->msi_send = false;
 			addr = (u64)get32(fn->cfg, CAP_MSI + PCI_MSI_ADDRESS_HI) << 32 |
@@ -1929,6 +2274,7 @@ static void pciesw_pci_free(struct pciesw_pci *h)
 		kfree(h->ep[k]);
 	}
 	kfree(h->up);
+	kfree(h->rp);
 	pciesw_msi_domain_remove(h->msi);
 	pciesw_switch_put(h->sw);
 	kfree(h);
@@ -1981,16 +2327,18 @@ static struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	h->dsn = pciesw_pci_dsn(sw);
 	h->busn.name = "pciesw";
 	h->busn.start = 0;
-	h->busn.end = 1 + h->max_down;
+	h->busn.end = PCIESW_PCI_EP_BUS(h->max_down - 1);
 	h->busn.flags = IORESOURCE_BUS | IORESOURCE_PCI_FIXED;
 	raw_spin_lock_init(&h->lock);
 	INIT_WORK(&h->req_work, pciesw_pci_req_work);
 	h->mps = pciesw_switch_setting(sw, PCIESW_SETTING_MPS);
 	h->mrrs = pciesw_switch_mrrs(sw);
 	pciesw_pci_vpd_load(h);
+	/* the Root Port stays as long as the hierarchy; no one else sees it yet */
+	h->rp = pciesw_pci_fn_new(h, PCIESW_PCI_RP, 0, up, NULL);
 	bitmap_fill(all, PCIESW_MAX_PORTS);
 	/* the whole hierarchy or none: a partial view would show a lie */
-	if (!pciesw_pci_fns_add(h, all) || !h->up) {
+	if (!h->rp || !pciesw_pci_fns_add(h, all) || !h->up) {
 		pciesw_pci_free(h);
 		return NULL;
 	}
@@ -2180,8 +2528,8 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 			pr_warn("pciesw: %s: out of memory: ports missing from the PCI view\n",
 				ev->sw->name);
 		}
-		bus = test_bit(0, ev->ports) ? 0 :
-		      pciesw_pci_secondary_of(h, &h->up);
+		bus = pciesw_pci_secondary_of(h, test_bit(0, ev->ports) ?
+						 &h->rp : &h->up);
 		return pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL);
 	case PCIESW_EV_EP_ADD:
 		if (!pciesw_pci_ep_attach(h, ev))
@@ -2199,8 +2547,15 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 		return gone ? pciesw_pci_job(PCIESW_PCI_REMOVE, h, 0, gone) :
 			      NULL;
 	case PCIESW_EV_PORT_CHANGE:
+		pciesw_pci_port_change(h, ev->port);
+		/* a surprise down counts its error as the link goes */
+		pciesw_pci_port_errors(h, ev->port);
+		return NULL;
 	case PCIESW_EV_LINK_TRAINING:
 		pciesw_pci_port_change(h, ev->port);
+		return NULL;
+	case PCIESW_EV_PORT_ERRORS:
+		pciesw_pci_port_errors(h, ev->port);
 		return NULL;
 	case PCIESW_EV_VPD_CHANGE:
 		pciesw_pci_vpd_load(h);
@@ -2389,10 +2744,39 @@ static void pciesw_pci_remove(struct pci_dev *dev)
 {
 }
 
+/*
+ * Error recovery (the AER and DPC drivers): nothing to stop or restart,
+ * the endpoint has no registers; a reset (frozen link) is asked for.
+ */
+static pci_ers_result_t pciesw_pci_error_detected(struct pci_dev *dev,
+						  pci_channel_state_t state)
+{
+	pci_info(dev, "pciesw: error detected (channel state %d)\n", state);
+	return state == pci_channel_io_normal ? PCI_ERS_RESULT_CAN_RECOVER :
+						PCI_ERS_RESULT_NEED_RESET;
+}
+
+static pci_ers_result_t pciesw_pci_slot_reset(struct pci_dev *dev)
+{
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void pciesw_pci_resume(struct pci_dev *dev)
+{
+	pci_info(dev, "pciesw: resumed after the error\n");
+}
+
+static const struct pci_error_handlers pciesw_pci_err_handler = {
+	.error_detected = pciesw_pci_error_detected,
+	.slot_reset = pciesw_pci_slot_reset,
+	.resume = pciesw_pci_resume,
+};
+
 static struct pci_driver pciesw_pci_driver = {
 	.name = "pciesw",
 	.probe = pciesw_pci_probe,
 	.remove = pciesw_pci_remove,
+	.err_handler = &pciesw_pci_err_handler,
 };
 
 static int pciesw_pci_notify(struct notifier_block *nb, unsigned long action,
@@ -2406,7 +2790,7 @@ static int pciesw_pci_notify(struct notifier_block *nb, unsigned long action,
 	if (dev->hdr_type != PCI_HEADER_TYPE_NORMAL) {
 		/* in the view's own scan (rescan lock): bound after it */
 		h = pciesw_pci_of(dev->bus);
-		if (!h->later || h->nr_later > h->max_down)
+		if (!h->later || h->nr_later >= h->max_down + 2)
 			return NOTIFY_DONE;
 		if (pciesw_pci_set_override(dev, "pciesw-later"))
 			return NOTIFY_DONE;

@@ -54,10 +54,10 @@ void pciesw_port_pci_name(const struct pciesw_port *port, char *buf,
 			  size_t len)
 {
 	const struct pciesw_switch *sw = port->group->sw;
-	u8 devfn = 0, bus = 0;
+	u8 devfn = 0, bus = PCIESW_PCI_UP_BUS;
 
 	if (port->role == PCIESW_PORT_ROLE_DOWNSTREAM) {
-		bus = 1;
+		bus = PCIESW_PCI_INT_BUS;
 		devfn = pciesw_pci_down_devfn(sw->profile, port->id - 1);
 	}
 	snprintf(buf, len, "%05x:%02x:%02x.%u", pciesw_pci_domain(sw), bus,
@@ -68,5 +68,5 @@ void pciesw_ep_pci_name(const struct pciesw_endpoint *ep, char *buf,
 			size_t len)
 {
 	snprintf(buf, len, "%05x:%02x:00.0", pciesw_pci_domain(ep->sw),
-		 ep->port->id + 1);
+		 PCIESW_PCI_EP_BUS(ep->port->id - 1));
 }

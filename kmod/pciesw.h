@@ -611,16 +611,21 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 			    const char **why);
 
 /*
- * The card's PCI topology, as its firmware numbers it (pci_addr.c): the
- * upstream port is device 0 of its own root bus 00 in the domain the PCI
- * view found free for it when the switch was created (the lowest above
- * 0xffff, as VMD's are; sw->pci_domain), its internal bus is 01,
+ * The card's PCI topology, as its firmware numbers it (pci_addr.c): an
+ * emulated Root Port (the one the card's slot hangs off, which collects
+ * its error messages) is device 0 of its own root bus 00 in the domain
+ * the PCI view found free for it when the switch was created (the lowest
+ * above 0xffff, as VMD's are; sw->pci_domain); the upstream port is device
+ * 0 on the Root Port's secondary bus 01, its internal bus is 02,
  * downstream port k (port number k + 1, so the address of a port never
- * changes: see profile.c) is a device on bus 01 whose secondary bus is
- * 2 + k, and the endpoint behind it is device 0 there.  More than 32
- * downstream ports make the devices on bus 01 multi-function, 8 ports
+ * changes: see profile.c) is a device on bus 02 whose secondary bus is
+ * 3 + k, and the endpoint behind it is device 0 there.  More than 32
+ * downstream ports make the devices on bus 02 multi-function, 8 ports
  * each.
  */
+#define PCIESW_PCI_UP_BUS	1	/* the upstream port's */
+#define PCIESW_PCI_INT_BUS	2	/* the downstream ports' */
+#define PCIESW_PCI_EP_BUS(k)	(3 + (k))	/* behind downstream port k */
 #define PCIESW_PCI_DOMAIN_MIN	0x10000
 #define PCIESW_PCI_DOMAIN_MAX	0xfffff	/* five hex digits in a PCI name */
 #define PCIESW_PCI_NAME_LEN	16	/* "1000f:01:1f.7" */
@@ -1035,6 +1040,10 @@ enum pciesw_event_type {
 					 * Training); only the PCI view shows it
 					 */
 	PCIESW_EV_FW_CHANGE,		/* a partition or what runs changed */
+	PCIESW_EV_PORT_ERRORS,		/* @port counted errors (injected);
+					 * only the PCI view shows it (AER
+					 * messages), the counters say it
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */

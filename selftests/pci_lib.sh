@@ -4,7 +4,7 @@
 # Helpers of the PCI-view selftests, on top of lib.sh and switchctl_lib.sh:
 #
 #   dom ID                      # PCI domain of switch ID (its pci_domain)
-#   pci_port SW PORT / pci_ep SW PORT   # PCI names, into $P
+#   pci_rp SW / pci_port SW PORT / pci_ep SW PORT   # PCI names, into $P
 #   tree_ok DESC SW             # PCI devices = the model's ports + endpoints
 #   links_ok DESC SW            # PCI link width/speed = the model's
 #   pci_count SW                # PCI devices in the switch's domain, in $N
@@ -56,30 +56,66 @@ pci_layout() {
 	PCI_MF[$1]=$((n > 32))
 }
 
-# pci_port SW PORT: PCI name of a port
-pci_port() {
-	local k=$(($2 - 1))
+# pci_rp SW: PCI name of the Root Port above the card's upstream port:
+# the one device of the root bus of the switch's domain (the lowest bus
+# there), into P
+pci_rp() {
+	local b
 	pci_dom "${1#pciesw}"
-	pci_layout "$1"
-	if (($2 == 0)); then
-		P="$PD:00:00.0"
-	elif ((PCI_MF[$1])); then
-		printf -v P '%s:01:%02x.%u' "$PD" $((k / 8)) $((k % 8))
+	P=$PD:00:00.0
+	for b in /sys/class/pci_bus/"$PD":*; do
+		[[ -e $b ]] || break
+		P=${b##*/}:00.0
+		break
+	done
+}
+
+# pci_sec DEV DEFAULT: the secondary bus number of bridge DEV as two hex
+# digits, DEFAULT if DEV is not there (removed, or the view is off)
+pci_sec() {
+	local b
+	if IFS= read -r b 2>/dev/null <"$PCI/$1/secondary_bus_number"; then
+		printf -v R '%02x' "$b"
 	else
-		printf -v P '%s:01:%02x.0' "$PD" "$k"
+		printf -v R '%02x' "$2"
 	fi
 }
 
-# pci_ep SW PORT: PCI name of the endpoint behind a downstream port
-pci_ep() {
-	pci_dom "${1#pciesw}"
-	printf -v P '%s:%02x:00.0' "$PD" $(($2 + 1))
+# pci_port SW PORT: PCI name of a port, found as the kernel numbered the
+# bridges above it: the upstream port on the Root Port's secondary bus,
+# the downstream ports (at device or function k) on the upstream port's;
+# where a bridge is missing, the bus numbers the card's firmware gives
+# (1, 2; see pciesw(4))
+pci_port() {
+	local k=$(($2 - 1)) up
+	pci_rp "$1"
+	pci_layout "$1"
+	pci_sec "$P" 1; up=$PD:$R:00.0
+	if (($2 == 0)); then
+		P=$up
+		return
+	fi
+	pci_sec "$up" 2
+	if ((PCI_MF[$1])); then
+		printf -v P '%s:%s:%02x.%u' "$PD" "$R" $((k / 8)) $((k % 8))
+	else
+		printf -v P '%s:%s:%02x.0' "$PD" "$R" "$k"
+	fi
 }
 
-# expected SW: ports + endpoints of the model, into N
+# pci_ep SW PORT: PCI name of the endpoint behind a downstream port: device
+# 0 of the port's secondary bus (firmware's 3 + k if the port is missing)
+pci_ep() {
+	local pp
+	pci_port "$1" "$2"; pp=$P
+	pci_sec "$pp" $(($2 + 2))
+	P=$PD:$R:00.0
+}
+
+# expected SW: the Root Port, ports + endpoints of the model, into N
 expected() {
 	local p
-	N=0
+	N=1
 	for p in "$D/$1"-port*; do
 		N=$((N + 1))
 		rd "$p/endpoint"
@@ -97,15 +133,18 @@ pci_count() {
 	done
 }
 
-# tree_ok DESC SW: the PCI devices are exactly the model's ports and eps
+# tree_ok DESC SW: the PCI devices are exactly the Root Port and the
+# model's ports and eps
 tree_ok() {
 	local want p i port bad=
 	expected "$2"; want=$N
 	pci_count "$2"
 	if ((N != want)); then
-		fail "$1: $N PCI devices, model has $want ports + endpoints"
+		fail "$1: $N PCI devices, model has the Root Port + $((want - 1)) ports + endpoints"
 		return 1
 	fi
+	pci_rp "$2"
+	[[ -e $PCI/$P ]] || bad+=" $P"
 	for p in "$D/$2"-port*; do
 		i=${p##*-port}
 		pci_port "$2" "$i"; port=$P

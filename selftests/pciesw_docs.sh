@@ -43,7 +43,7 @@ for cmd in "${examples[@]}"; do
 	case $cmd in
 	*ynl_status.py\ 0\ --acs\ 2)
 		[[ $out == "pciesw0 (pex89048, 48 lanes, serial "* &&
-			$out == *"port  0 host   up   gen5  x16  l0 "*":00:00.0"* &&
+			$out == *"port  0 host   up   gen5  x16  l0 "*":01:00.0"* &&
 			$out == *"port-change-ntf: port 2 acs-redirect 1"*"port-change-ntf: port 2 acs-redirect 0"* ]]
 		check_eq "ynl_status.py: the ports and two notifications, through the kernel's ynl library" 0 "$?" ||
 			diag "$out" ;;

@@ -1134,7 +1134,7 @@ static int pci_lnkcap_port(const char *name)
 	return ret;
 }
 
-/* Downstream port @id's address: device (id - 1) on bus 01, or function. */
+/* Downstream port @id's address: device (id - 1) on bus 02, or function. */
 static void down_pci_name(const struct exp_profile *exp, unsigned int id,
 			  const char *domain, char *buf, size_t len)
 {
@@ -1142,9 +1142,9 @@ static void down_pci_name(const struct exp_profile *exp, unsigned int id,
 
 	exp_port_at(exp, 0, &slots);
 	if (slots - 1 > 32)
-		snprintf(buf, len, "%s:01:%02x.%u", domain, k >> 3, k & 7);
+		snprintf(buf, len, "%s:02:%02x.%u", domain, k >> 3, k & 7);
 	else
-		snprintf(buf, len, "%s:01:%02x.0", domain, k);
+		snprintf(buf, len, "%s:02:%02x.0", domain, k);
 }
 
 /* The gpu group's ports now: the documented numbers, devices, addresses. */

@@ -197,7 +197,8 @@ if [[ $OUT == *'"switch-pci-view":true'* ]]; then
 		[[ $R == "$w" ]] || bad+=" $port:$name:$R!=$w"
 	done < <(jq -r '.ports[] | [."port-id", ."port-pci-name", ."port-width"] | @tsv' <<<"$OUT")
 	check_eq "status -j: every port-pci-name is a PCI device with the port's width" "" "$bad"
-	name=$dom:00:00.0
+	# port 0's name as the module gives it (checked above to be a device)
+	name=$(jq -r '.ports[] | select(."port-id" == 0) | ."port-pci-name"' <<<"$OUT")
 	sc status $SW
 	check "status: the PCI column" eval '[[ $OUT == *PCI*"$name"* ]]'
 	sc port show $SW 0
