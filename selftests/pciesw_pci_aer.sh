@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The PCI view's error messages reach the kernel's AER driver through the
+# emulated Root Port above the card: the Root Port is bound to pcieport
+# with the AER service ("aer ... enabled with IRQ"); an error injected with
+# switchctl on a port makes the AER driver log it for that port, with the
+# type of the error ("PCIe Bus Error: severity=Correctable, type=Data Link
+# Layer" for bad-tlp on the upstream port, "Physical Layer" for
+# receiver-error on a downstream port, "Uncorrectable (Non-Fatal),
+# type=Transaction Layer" and the Header Log's TLP for poisoned-tlp), and
+# clear the port's status (write 1 to clear); a non-fatal error runs the
+# endpoint driver's error handlers and the recovery succeeds; an error
+# masked in the port's AER Correctable Error Mask sets its status bit but
+# logs nothing.
+#
+# Skipped when the kernel has no PCI support or no AER driver, or pciutils
+# are missing; fails without switchctl.  Uses pciesw0, the runner's card.
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/switchctl_lib.sh"
+. "$(dirname "$0")/pci_lib.sh"
+
+pci_require
+[[ -d /sys/bus/pci_express/drivers/aer ]] ||
+	skip_all "kernel without the AER driver (CONFIG_PCIEAER)"
+sctl_init
+
+SW=pciesw0
+[[ -e $D/$SW ]] || bail "$SW is not there (the runner loads the module with it)"
+settled $SW || diag "$SW did not settle"
+pci_rp $SW; RP=$P
+pci_port $SW 0; UP=$P
+pci_port $SW 1; DP1=$P
+pci_port $SW 2; DP2=$P
+pci_ep $SW 1; EP1=$P
+
+# log_mark: later log_since reads only what the kernel logged after it
+log_mark() {
+	MARK="pciesw_pci_aer: mark $((++NMARK))"
+	echo "$MARK" >/dev/kmsg
+}
+NMARK=0 MARK=
+# log_since: the kernel log after the last mark (all of it before the
+# first), into R
+log_since() {
+	if [[ -n $MARK ]]; then
+		R=$(dmesg | sed -n "/$MARK\$/,\$p")
+	else
+		R=$(dmesg)
+	fi
+}
+# log_wait ERE: until the log after the mark matches ERE (5 s, 25 s debug)
+log_wait() {
+	deadline 5000
+	while :; do
+		log_since
+		[[ $R =~ $1 ]] && return 0
+		before_deadline || return 1
+		nap 0.05
+	done
+}
+# aer_reg DEV OFF: a dword of DEV's AER capability, as a number, into R
+aer_reg() {
+	R=$((0x$(setpci -s "$1" "ECAP_AER+$2.l")))
+}
+
+log_wait "$RP: AER: enabled with IRQ" || true
+if dmesg | grep -q "$RP: AER: enabled with IRQ"; then
+	ok "Root Port $RP: the AER service is enabled"
+else
+	fail "Root Port $RP: the AER service is enabled"
+	diag "$(dmesg | grep -F "$RP" | tail -n 20)"
+fi
+check "Root Port: its AER service is bound to the aer driver" \
+	test -e "$PCI/$RP/$RP:pcie002/driver"
+
+# ERE-quoted PCI names (the dots)
+q() { R=${1//./\\.}; }
+
+# correctable, on the upstream port: bad-tlp is a Data Link Layer error
+q "$UP"; qup=$R
+log_mark
+sc inject $SW 0 bad-tlp
+check_eq "inject $SW 0 bad-tlp" 0 "$RC" || diag "$ERR"
+if log_wait "$qup: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Data Link Layer, \(Receiver ID\)"; then
+	ok "bad-tlp on port 0: the AER driver's Correctable line for $UP"
+else
+	fail "bad-tlp on port 0: the AER driver's Correctable line for $UP"
+	diag "$R"
+fi
+log_since
+[[ $R =~ $qup:\ (AER:\ )?\ +\[\ 6\]\ BadTLP ]]
+check_eq "bad-tlp: decoded as BadTLP (bit 6)" 0 "$?" || diag "$R"
+[[ $R =~ AER:\ (Correctable|Corrected)\ error\ message\ received\ from\ $qup ]]
+check_eq "the Root Port names the source ($UP)" 0 "$?" || diag "$R"
+aer_reg "$UP" 0x10
+check_eq "the AER driver cleared the Correctable Error Status" 0 "$R"
+
+# correctable, on a downstream port: receiver-error is a Physical Layer one
+q "$DP2"; qdp2=$R
+log_mark
+sc inject $SW 2 receiver-error --count 3
+check_eq "inject $SW 2 receiver-error --count 3" 0 "$RC" || diag "$ERR"
+if log_wait "$qdp2: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Physical Layer, \(Receiver ID\)"; then
+	ok "receiver-error on port 2: the Correctable line for $DP2"
+else
+	fail "receiver-error on port 2: the Correctable line for $DP2"
+	diag "$R"
+fi
+
+# uncorrectable (non-fatal): poisoned-tlp on downstream port 1, its header
+# log, the endpoint driver's handlers, the recovery
+q "$DP1"; qdp1=$R
+log_mark
+sc inject $SW 1 poisoned-tlp
+check_eq "inject $SW 1 poisoned-tlp" 0 "$RC" || diag "$ERR"
+if log_wait "$qdp1: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Non-Fatal\), type=Transaction Layer, \(Receiver ID\)"; then
+	ok "poisoned-tlp on port 1: the Non-Fatal line for $DP1"
+else
+	fail "poisoned-tlp on port 1: the Non-Fatal line for $DP1"
+	diag "$R"
+fi
+log_wait "$qdp1: AER: device recovery (successful|failed)"
+log_since
+[[ $R =~ $qdp1:\ (AER:\ )?\ +\[12\]\ (TLP|PoisonTLP|Poisoned\ TLP) ]]
+check_eq "poisoned-tlp: decoded as PoisonTLP (bit 12)" 0 "$?" || diag "$R"
+epbus=${EP1:6:2}
+[[ $R =~ $qdp1:\ (AER:\ )?\ +TLP\ Header:\ 40000001\ ${epbus}00000f\ 00000000\ 00000000 ]]
+check_eq "the Header Log: the endpoint's (${epbus}:00.0) memory write" 0 "$?" ||
+	diag "$R"
+q "$EP1"; qep1=$R
+log_since
+[[ $R =~ $qep1:\ pciesw:\ error\ detected.*$qep1:\ pciesw:\ resumed ]]
+check_eq "the endpoint driver's error_detected and resume ran" 0 "$?"
+log_since
+[[ $R =~ $qdp1:\ AER:\ device\ recovery\ successful ]]
+check_eq "the AER driver's recovery is successful" 0 "$?" || diag "$R"
+aer_reg "$DP1" 0x04
+check_eq "the AER driver cleared the Uncorrectable Error Status" 0 "$R"
+
+# masked: bad-tlp masked on downstream port 2 sets its status bit and logs
+# nothing; an unmasked error after it is logged alone
+setpci -s "$DP2" ECAP_AER+0x14.l=0x40:0x40
+log_mark
+sc inject $SW 2 bad-tlp
+check_eq "inject $SW 2 bad-tlp (masked)" 0 "$RC" || diag "$ERR"
+nap 0.3
+aer_reg "$DP2" 0x10
+check_eq "masked bad-tlp: its status bit is set" $((0x40)) "$((R & 0x40))"
+sc inject $SW 2 bad-dllp
+check_eq "inject $SW 2 bad-dllp (unmasked)" 0 "$RC" || diag "$ERR"
+log_wait "$qdp2: (AER: )? +\[ 7\] BadDLLP"
+check_eq "unmasked bad-dllp after it: logged" 0 "$?" || diag "$R"
+log_since
+[[ $R =~ BadTLP ]]
+check_eq "masked bad-tlp: no line for it" 1 "$?" || diag "$R"
+n=$(grep -c "PCIe Bus Error" <<<"$R")
+check_eq "one error logged after the mark (bad-dllp)" 1 "$n" || diag "$R"
+setpci -s "$DP2" ECAP_AER+0x14.l=0:0x40
+summary
