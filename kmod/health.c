@@ -383,6 +383,15 @@ int pciesw_threshold_set(struct pciesw_switch *sw, struct pciesw_port *port,
 			*why = "too many thresholds (at most 64 per switch)";
 			return -ENOSPC;
 		}
+		if (!sw->thresholds) {
+			sw->thresholds = kcalloc(PCIESW_MAX_THRESHOLDS,
+						 sizeof(*sw->thresholds),
+						 GFP_KERNEL);
+			if (!sw->thresholds) {
+				*why = "out of memory";
+				return -ENOMEM;
+			}
+		}
 		t = &sw->thresholds[sw->nr_thresholds++];
 		t->lane = port ? port->first_lane : PCIESW_THRESHOLD_SWITCH;
 		t->counter = c;
@@ -571,5 +580,6 @@ void pciesw_health_stop(struct pciesw_switch *sw)
 void pciesw_health_release(struct pciesw_switch *sw)
 {
 	pciesw_health_stop(sw);
+	kfree(sw->thresholds);
 	kvfree(sw->stats);
 }

@@ -504,7 +504,9 @@ struct pciesw_port {
  * @ep_type_ids: allocates the per-type index in endpoint names
  * @vpd: the card's VPD
  * @nr_thresholds: entries of @thresholds in use
- * @thresholds: counter thresholds, in the order they were set
+ * @thresholds: counter thresholds, in the order they were set; room for
+ *	PCIESW_MAX_THRESHOLDS made when the first is set (most switches have
+ *	none, and without the array the switch fits a 4 KiB allocation)
  * @thermal: the thermal model
  * @host_p2p: the host bridge above the card forwards peer-to-peer traffic
  * @dma_pacing: DMA completions wait for the modelled end of their transfer
@@ -560,7 +562,7 @@ struct pciesw_switch {
 	struct ida ep_type_ids[PCIESW_EP_TYPE_MAX + 1];
 	struct pciesw_vpd vpd;
 	unsigned int nr_thresholds;
-	struct pciesw_threshold thresholds[PCIESW_MAX_THRESHOLDS];
+	struct pciesw_threshold *thresholds;
 	struct pciesw_thermal thermal;
 	bool host_p2p;
 	bool dma_pacing;
