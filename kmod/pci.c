@@ -347,7 +347,7 @@ struct pciesw_pci {
 	u32 mps;
 	u32 mrrs;
 	u64 dsn;
-	u8 vpd[PCIESW_VPD_MAX];
+	u8 *vpd;
 	unsigned int vpd_len;
 	struct pciesw_pci_fn *rp;
 	struct pciesw_pci_fn *up;
@@ -1648,20 +1648,24 @@ static struct pci_ops pciesw_pci_ops = {
 
 static void pciesw_pci_vpd_load(struct pciesw_pci *h)
 {
-	u8 *img = kmalloc(PCIESW_VPD_MAX, GFP_KERNEL);
+	u8 *img = kmalloc(PCIESW_VPD_MAX, GFP_KERNEL), *vpd = NULL;
 	unsigned long flags;
 	ssize_t n;
 
 	if (!img)
 		return;
 	n = pciesw_vpd_read(h->sw, img, 0, PCIESW_VPD_MAX);
-	raw_spin_lock_irqsave(&h->lock, flags);
-	if (n > 0) {
-		memcpy(h->vpd, img, n);
-		h->vpd_len = n;
-	}
-	raw_spin_unlock_irqrestore(&h->lock, flags);
+	/* kept at its size: the image is a few hundred bytes of the 1024 */
+	if (n > 0)
+		vpd = kmemdup(img, n, GFP_KERNEL);
 	kfree(img);
+	if (!vpd)
+		return;
+	raw_spin_lock_irqsave(&h->lock, flags);
+	swap(h->vpd, vpd);
+	h->vpd_len = n;
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	kfree(vpd);
 }
 
 /*
@@ -2275,6 +2279,7 @@ static void pciesw_pci_free(struct pciesw_pci *h)
 	}
 	kfree(h->up);
 	kfree(h->rp);
+	kfree(h->vpd);
 	pciesw_msi_domain_remove(h->msi);
 	pciesw_switch_put(h->sw);
 	kfree(h);
