@@ -69,15 +69,21 @@ module_param_named(blk_timeout_ms, pciesw_blk_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(blk_timeout_ms,
 		 "How long a request waits for a drive's link that is down before it fails, ms (default 30000)");
 
-static unsigned int pciesw_blk_hw_queues = 4;
+/*
+ * Each drive is its own controller with its own tag set.  The defaults are
+ * what a small controller advertises: one I/O queue, 64 deep (null_blk's
+ * defaults too), which is all a memory copy needs; every queue costs its
+ * requests, tags and per-CPU context maps.
+ */
+static unsigned int pciesw_blk_hw_queues = 1;
 module_param_named(blk_hw_queues, pciesw_blk_hw_queues, uint, 0444);
 MODULE_PARM_DESC(blk_hw_queues,
-		 "Hardware queues of each NVMe drive's disk, 1-64 (default 4)");
+		 "Hardware queues of each NVMe drive's disk, 1-64 (default 1)");
 
-static unsigned int pciesw_blk_queue_depth = 256;
+static unsigned int pciesw_blk_queue_depth = 64;
 module_param_named(blk_queue_depth, pciesw_blk_queue_depth, uint, 0444);
 MODULE_PARM_DESC(blk_queue_depth,
-		 "Depth of each hardware queue, 1-1024 (default 256)");
+		 "Depth of each hardware queue, 1-1024 (default 64)");
 
 /* the largest request: 1 MiB, an NVMe drive's typical MDTS */
 #define PCIESW_BLK_MAX_SECTORS	(SZ_1M >> SECTOR_SHIFT)
@@ -687,7 +693,13 @@ static bool pciesw_blk_disk_add(struct pciesw_blk_disk *d)
 	d->set.queue_depth = clamp(pciesw_blk_queue_depth, 1U, 1024U);
 	d->set.numa_node = NUMA_NO_NODE;
 	d->set.cmd_size = sizeof(struct pciesw_blk_cmd);
-	d->set.flags = BLK_MQ_F_BLOCKING | BLK_MQ_F_SHOULD_MERGE;
+	/*
+	 * no I/O scheduler unless one is chosen (as a multi-queue drive): it
+	 * would allocate a second set of requests and gains a RAM disk
+	 * nothing
+	 */
+	d->set.flags = BLK_MQ_F_BLOCKING | BLK_MQ_F_SHOULD_MERGE |
+		       BLK_MQ_F_NO_SCHED_BY_DEFAULT;
 	d->set.driver_data = d;
 	err = blk_mq_alloc_tag_set(&d->set);
 	if (err)
