@@ -489,35 +489,56 @@ static __poll_t pciesw_chardev_poll(struct file *file, poll_table *wait)
 
 /*
  * Memory window mappings.  The vma holds a reference to the window's page
- * store, so the pages outlive an unplug (or the switch) while mapped.
+ * store, so the pages outlive an unplug (or the switch) while mapped, and
+ * counts as one of its mappings (pciesw_mem_map()): a page made where a
+ * read mapped the zero page zaps that.
  */
 static void pciesw_vm_open(struct vm_area_struct *vma)
 {
-	pciesw_mem_get(vma->vm_private_data);
+	struct pciesw_mem *mem = pciesw_mem_get(vma->vm_private_data);
+	u64 span = pciesw_map_span(pciesw_mem_size(mem));
+
+	pciesw_mem_map(mem, vma->vm_file->f_mapping,
+		       vma->vm_pgoff & ~(span - 1));
 }
 
 static void pciesw_vm_close(struct vm_area_struct *vma)
 {
+	pciesw_mem_unmap(vma->vm_private_data);
 	pciesw_mem_put(vma->vm_private_data);
+}
+
+/*
+ * The window's page index of the fault, or -1 when the fault is past the
+ * window (a mapping never reaches past the window its offset names) or
+ * the window is gone.
+ */
+static s64 pciesw_vm_idx(struct vm_fault *vmf)
+{
+	struct pciesw_mem *mem = vmf->vma->vm_private_data;
+	u64 span = pciesw_map_span(pciesw_mem_size(mem));
+	/* the window's offset is aligned to its span (endpoint.c) */
+	u64 base = vmf->vma->vm_pgoff & ~(span - 1);
+
+	if ((vmf->pgoff & ~(span - 1)) != base || pciesw_mem_gone(mem))
+		return -1;
+	return vmf->pgoff - base;
 }
 
 static vm_fault_t pciesw_vm_fault(struct vm_fault *vmf)
 {
-	struct vm_area_struct *vma = vmf->vma;
-	struct pciesw_mem *mem = vma->vm_private_data;
-	u64 span = pciesw_map_span(pciesw_mem_size(mem));
-	/* the window's offset is aligned to its span (endpoint.c) */
-	u64 base = vma->vm_pgoff & ~(span - 1);
+	struct pciesw_mem *mem = vmf->vma->vm_private_data;
+	s64 idx = pciesw_vm_idx(vmf);
 	struct page *page;
 
-	/* a mapping never reaches past the window its offset names */
-	if ((vmf->pgoff & ~(span - 1)) != base || pciesw_mem_gone(mem))
+	if (idx < 0)
 		return VM_FAULT_SIGBUS;
 	/*
 	 * referenced: a discard of the window cannot free it under us;
-	 * locked: nor leave it mapped (pciesw_mem_discard())
+	 * locked: nor leave it mapped (pciesw_mem_discard()); a read of a
+	 * hole maps the zero page, which the first write replaces
 	 */
-	page = pciesw_mem_fault_page(mem, vmf->pgoff - base);
+	page = pciesw_mem_fault_page(mem, idx, vmf->flags & FAULT_FLAG_WRITE);
 	/*
 	 * as shmem: the memory cgroup's limit (-ENOMEM) is VM_FAULT_OOM,
 	 * the module's limit (-ENOSPC, a full tmpfs) SIGBUS
@@ -528,10 +549,24 @@ static vm_fault_t pciesw_vm_fault(struct vm_fault *vmf)
 	return VM_FAULT_LOCKED;
 }
 
+/*
+ * A write to a page mapped read only: a shared writable mapping has its
+ * pages so until first written, because this exists (vma_wants_writenotify()).
+ */
+static vm_fault_t pciesw_vm_page_mkwrite(struct vm_fault *vmf)
+{
+	s64 idx = pciesw_vm_idx(vmf);
+
+	if (idx < 0)
+		return VM_FAULT_SIGBUS;
+	return pciesw_mem_mkwrite(vmf->vma->vm_private_data, idx, vmf->page);
+}
+
 static const struct vm_operations_struct pciesw_vm_ops = {
 	.open = pciesw_vm_open,
 	.close = pciesw_vm_close,
 	.fault = pciesw_vm_fault,
+	.page_mkwrite = pciesw_vm_page_mkwrite,
 };
 
 static int pciesw_chardev_mmap(struct file *file, struct vm_area_struct *vma)
@@ -558,8 +593,10 @@ static int pciesw_chardev_mmap(struct file *file, struct vm_area_struct *vma)
 		ep = NULL;
 	else
 		start = (u64)(vma->vm_pgoff - ep->map_pgoff) << PAGE_SHIFT;
-	if (ep && start <= ep->mem_size && len <= ep->mem_size - start)
+	if (ep && start <= ep->mem_size && len <= ep->mem_size - start) {
 		mem = pciesw_mem_get(ep->mem);
+		pciesw_mem_map(mem, file->f_mapping, ep->map_pgoff);
+	}
 	mutex_unlock(&sw->lock);
 	if (!mem)
 		return ep ? -EINVAL : -ENXIO;

@@ -84,6 +84,7 @@ err_cache:
 static void __exit pciesw_exit(void)
 {
 	pciesw_dev_exit();
+	pciesw_mem_exit();
 	pciesw_pci_exit();
 	pciesw_netlink_exit();
 	pciesw_bus_exit();

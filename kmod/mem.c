@@ -36,6 +36,12 @@ static DEFINE_XARRAY(pciesw_mem_pfns);
 /* pages in pciesw_mem_pfns: lookups cost nothing while there are none */
 static atomic_long_t pciesw_mem_nr_tagged = ATOMIC_LONG_INIT(0);
 
+/*
+ * The zero page that holes of untagged windows map, made on the first such
+ * fault, freed at module exit (pciesw_mem_exit()): mappings pin the module.
+ */
+static struct page *pciesw_mem_zero_shared;
+
 /* resident pages of all stores of the module, at most the limit */
 static atomic_long_t pciesw_mem_nr_pages = ATOMIC_LONG_INIT(0);
 /* mem_limit_mb: MiB, 0 for the default (half of RAM); read locklessly */
@@ -128,6 +134,15 @@ static void pciesw_mem_uncharge(void)
  * @resident: pages in @pages
  * @pages: page index -> struct page; its lock serialises insertions,
  *	   lookups run under RCU (inside xa_load())
+ * @zero: a tagged window's own zero page, NULL until a hole is mapped
+ * @zero_mapped: a fault mapped the zero page (never cleared): making a
+ *	page must zap the zero page's mappings at its index
+ * @map_lock: protects @mapping and @nr_maps; taken before the mapping's
+ *	i_mmap_rwsem (unmap_mapping_range())
+ * @mapping: the address space of the file its mappings map, NULL without
+ *	mappings (valid while one exists: it holds the file)
+ * @map_pgoff: the window's page offset in @mapping
+ * @nr_maps: mappings (vmas) of the window
  * @rcu: frees the store after lookups through pciesw_mem_pfns are done
  */
 struct pciesw_mem {
@@ -139,6 +154,12 @@ struct pciesw_mem {
 	u32 owner_ep;
 	atomic64_t resident;
 	struct xarray pages;
+	struct page *zero;
+	bool zero_mapped;
+	struct mutex map_lock;	/* protects mapping, nr_maps */
+	struct address_space *mapping;
+	u64 map_pgoff;
+	unsigned int nr_maps;
 	struct rcu_head rcu;
 };
 
@@ -154,6 +175,7 @@ struct pciesw_mem *pciesw_mem_create(u64 size)
 	atomic64_set(&mem->resident, 0);
 	/* the index's nodes are charged as the page cache's are */
 	xa_init_flags(&mem->pages, XA_FLAGS_ACCOUNT);
+	mutex_init(&mem->map_lock);
 	return mem;
 }
 
@@ -190,6 +212,11 @@ static void pciesw_mem_release(struct kref *kref)
 		put_page(page);
 	}
 	xa_destroy(&mem->pages);
+	if (mem->zero) {
+		pciesw_mem_untag(mem, mem->zero);
+		put_page(mem->zero);
+	}
+	mutex_destroy(&mem->map_lock);
 	kfree_rcu(mem, rcu);
 }
 
@@ -282,6 +309,99 @@ bool pciesw_mem_gone(const struct pciesw_mem *mem)
 	return READ_ONCE(mem->gone);
 }
 
+/* The zero page @mem's holes map, made if need be; an ERR_PTR if not. */
+static struct page *pciesw_mem_zero_page(struct pciesw_mem *mem)
+{
+	struct page **slot = mem->tagged ? &mem->zero : &pciesw_mem_zero_shared;
+	struct page *page = READ_ONCE(*slot), *cur;
+
+	if (page)
+		return page;
+	/* not resident in the window, not charged: one page, read only */
+	page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	if (!page)
+		return ERR_PTR(-ENOMEM);
+	if (mem->tagged) {
+		int err = xa_insert(&pciesw_mem_pfns, page_to_pfn(page), mem,
+				    GFP_KERNEL);
+
+		if (err) {
+			__free_page(page);
+			return ERR_PTR(err);
+		}
+		atomic_long_inc(&pciesw_mem_nr_tagged);
+	}
+	/* zeroed before it is published (a full barrier) */
+	cur = cmpxchg(slot, NULL, page);
+	if (cur) {
+		pciesw_mem_untag(mem, page);
+		__free_page(page);
+		return cur;
+	}
+	return page;
+}
+
+/* The zero page @mem's holes map, NULL if none was made yet. */
+static struct page *pciesw_mem_zero_peek(struct pciesw_mem *mem)
+{
+	return mem->tagged ? READ_ONCE(mem->zero) :
+			     READ_ONCE(pciesw_mem_zero_shared);
+}
+
+/*
+ * Page @idx of @mem was just made: no mapping may keep the zero page there.
+ * A fault that found the hole holds the zero page's lock until its entry
+ * is in place (pciesw_mem_fault_page()): waiting for the lock means it is,
+ * and the zap takes it out; a fault after that finds the page.  The
+ * barrier pairs with the fault's between setting @zero_mapped and looking
+ * for the page: one of the two sees the other's store.
+ */
+static void pciesw_mem_zap_zero(struct pciesw_mem *mem, pgoff_t idx)
+{
+	struct page *zero;
+
+	/* the page is published before zero_mapped is read (see above) */
+	smp_mb();
+	if (!READ_ONCE(mem->zero_mapped))
+		return;
+	zero = pciesw_mem_zero_peek(mem);
+	might_sleep();
+	mutex_lock(&mem->map_lock);
+	if (mem->mapping && zero) {
+		lock_page(zero);
+		unlock_page(zero);
+		unmap_mapping_range(mem->mapping,
+				    (loff_t)(mem->map_pgoff + idx) << PAGE_SHIFT,
+				    PAGE_SIZE, 1);
+	}
+	mutex_unlock(&mem->map_lock);
+}
+
+/**
+ * pciesw_mem_map - a mapping (vma) of the window now exists
+ * @mem: the store
+ * @mapping: the address space of the file it maps
+ * @map_pgoff: the window's page offset there
+ */
+void pciesw_mem_map(struct pciesw_mem *mem, struct address_space *mapping,
+		    u64 map_pgoff)
+{
+	mutex_lock(&mem->map_lock);
+	mem->mapping = mapping;
+	mem->map_pgoff = map_pgoff;
+	mem->nr_maps++;
+	mutex_unlock(&mem->map_lock);
+}
+
+/* A mapping of the window is gone (before its file is put). */
+void pciesw_mem_unmap(struct pciesw_mem *mem)
+{
+	mutex_lock(&mem->map_lock);
+	if (!--mem->nr_maps)
+		mem->mapping = NULL;
+	mutex_unlock(&mem->map_lock);
+}
+
 /*
  * The page at index @idx, allocated when it does not exist yet: filled with
  * the PAGE_SIZE bytes at @fill (then *@filled is set: nothing is left to
@@ -342,6 +462,7 @@ struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, pgoff_t idx,
 		return xa_is_err(cur) ? ERR_PTR(xa_err(cur)) : cur;
 	}
 	atomic64_inc(&mem->resident);
+	pciesw_mem_zap_zero(mem, idx);
 	if (filled)
 		*filled = !!fill;
 	return page;
@@ -449,26 +570,85 @@ u64 pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
  * pciesw_mem_fault_page - the page at @idx for a fault of a mapping
  * @mem: the store
  * @idx: page index
+ * @write: a write fault: the page is made if need be; else a hole gives
+ *	   the zero page (mapped read only: the mapping has page_mkwrite)
  *
- * Made if need be, referenced and locked (VM_FAULT_LOCKED), and still the
- * store's page at @idx when it was locked: a discard that took it out
- * waits for the lock (pciesw_mem_discard()), then zaps the mappings.  An
- * ERR_PTR as pciesw_mem_page_fill().
+ * Referenced and locked (VM_FAULT_LOCKED), and still the store's page at
+ * @idx when it was locked: a discard that took it out waits for the lock
+ * (pciesw_mem_discard()), then zaps the mappings.  The zero page is
+ * returned locked with @idx still a hole: whoever makes the page waits for
+ * the lock, then zaps it (pciesw_mem_zap_zero()).  An ERR_PTR as
+ * pciesw_mem_page_fill().
  */
-struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, pgoff_t idx)
+struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, pgoff_t idx,
+				   bool write)
 {
 	struct page *page;
 
 	for (;;) {
-		page = pciesw_mem_get_page_alloc(mem, idx);
+		page = write ? pciesw_mem_get_page_alloc(mem, idx) :
+			       pciesw_mem_get_page(mem, idx);
 		if (IS_ERR(page))
 			return page;
+		if (!page) {
+			page = pciesw_mem_zero_page(mem);
+			if (IS_ERR(page))
+				return page;
+			WRITE_ONCE(mem->zero_mapped, true);
+			/* pairs with pciesw_mem_zap_zero()'s */
+			smp_mb();
+			lock_page(page);
+			if (likely(!xa_load(&mem->pages, idx))) {
+				get_page(page);
+				return page;
+			}
+			unlock_page(page);
+			continue;
+		}
 		lock_page(page);
 		if (likely(xa_load(&mem->pages, idx) == page))
 			return page;
 		unlock_page(page);
 		put_page(page);
 	}
+}
+
+/**
+ * pciesw_mem_mkwrite - a mapping's first write to @page, mapped at @idx
+ * @mem: the store
+ * @idx: page index
+ * @page: the page mapped there
+ *
+ * VM_FAULT_LOCKED with @page locked when it is still the store's page at
+ * @idx; for the zero page, the window's page is made (which zaps the zero
+ * page's mappings of @idx) and VM_FAULT_NOPAGE retries the access, which
+ * faults the page in; VM_FAULT_NOPAGE too when a discard took @page out.
+ */
+vm_fault_t pciesw_mem_mkwrite(struct pciesw_mem *mem, pgoff_t idx,
+			      struct page *page)
+{
+	if (page == pciesw_mem_zero_peek(mem)) {
+		struct page *p = pciesw_mem_page(mem, idx);
+
+		if (IS_ERR(p))
+			return vmf_error(PTR_ERR(p));
+		/* made by someone else, who may not have zapped it yet */
+		pciesw_mem_zap_zero(mem, idx);
+		return VM_FAULT_NOPAGE;
+	}
+	lock_page(page);
+	if (likely(xa_load(&mem->pages, idx) == page))
+		return VM_FAULT_LOCKED;
+	unlock_page(page);
+	return VM_FAULT_NOPAGE;
+}
+
+/* At module exit, no mapping left: the shared zero page goes. */
+void pciesw_mem_exit(void)
+{
+	if (pciesw_mem_zero_shared)
+		put_page(pciesw_mem_zero_shared);
+	pciesw_mem_zero_shared = NULL;
 }
 
 /* The page at index @idx if it exists, NULL if it reads as zeros. */

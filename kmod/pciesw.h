@@ -22,6 +22,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/math64.h>
+#include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -700,7 +701,14 @@ struct page *pciesw_mem_peek(struct pciesw_mem *mem, unsigned long idx);
 struct page *pciesw_mem_get_page(struct pciesw_mem *mem, unsigned long idx);
 struct page *pciesw_mem_get_page_alloc(struct pciesw_mem *mem,
 				       unsigned long idx);
-struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, unsigned long idx);
+struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, unsigned long idx,
+				   bool write);
+vm_fault_t pciesw_mem_mkwrite(struct pciesw_mem *mem, unsigned long idx,
+			      struct page *page);
+void pciesw_mem_map(struct pciesw_mem *mem, struct address_space *mapping,
+		    u64 map_pgoff);
+void pciesw_mem_unmap(struct pciesw_mem *mem);
+void pciesw_mem_exit(void);
 u64 pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
 		       unsigned long nr);
 void pciesw_mem_set_owner(struct pciesw_mem *mem, const void *owner,

@@ -175,10 +175,15 @@ TEST_F(mem, sparse_window)
 		if (q[n / 2 + i] != pattern(n + i))
 			break;
 	EXPECT_EQ(n / 2, i);
-	/* reading a page nobody wrote gives zeros (and backs that page) */
+	/* reading a page nobody wrote gives zeros and backs nothing */
 	EXPECT_EQ(0ULL, q[0]);
 	EXPECT_EQ(0ULL, q[n / 2 - 1]);
-	EXPECT_EQ((long)MiB + 2 * self->page,
+	EXPECT_EQ((long)MiB, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	/* a write there, after the read, backs that page and reads back */
+	q[0] = pattern(7);
+	EXPECT_EQ(pattern(7), q[0]);
+	EXPECT_EQ(0ULL, q[1]);
+	EXPECT_EQ((long)MiB + self->page,
 		  ep_attr(MEM_ID, "gpu0", "mem_resident"));
 	ASSERT_EQ(0, munmap(q, MiB));
 }
@@ -383,6 +388,64 @@ static struct pciesw_dma_loc loc_host(const void *p)
 }
 
 /*
+ * A hole read through mappings maps a zero page that backs nothing, for a
+ * GPU window (its own) and an NVMe one (the module's); once the page is
+ * written, by DMA or through another mapping, every mapping that read the
+ * hole sees the data, a read-only one of another open file too, and the
+ * window's resident bytes count that one page.
+ */
+TEST_F(mem, hole_read_then_written)
+{
+	const char *eps[] = { "gpu0", "nvme0" };
+	long pg = self->page, words = pg / 8;
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		long id = ep_attr(MEM_ID, eps[k], "id");
+		long r0 = ep_attr(MEM_ID, eps[k], "mem_resident");
+		volatile uint64_t *a, *b, *ro;
+		struct pciesw_ep_map map;
+		uint64_t v = pattern(40 + k);
+		char dev[32];
+		int rfd;
+
+		ASSERT_LE(0, id);
+		snprintf(dev, sizeof(dev), "/dev/pciesw%u", MEM_ID);
+		rfd = open(dev, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, rfd);
+		ASSERT_EQ(0, ep_map(rfd, id, &map));
+		ro = mmap(NULL, 4 * pg, PROT_READ, MAP_SHARED, rfd, map.offset);
+		ASSERT_NE(MAP_FAILED, ro);
+		a = map_ep(self->fd, eps[k], 0, 4 * pg, MAP_SHARED);
+		b = map_ep(self->fd, eps[k], 0, 4 * pg, MAP_SHARED);
+		ASSERT_NE(MAP_FAILED, a);
+		ASSERT_NE(MAP_FAILED, b);
+		EXPECT_EQ(0ULL, a[0]);
+		EXPECT_EQ(0ULL, b[words]);
+		EXPECT_EQ(0ULL, ro[0]);
+		EXPECT_EQ(0ULL, ro[words]);
+		EXPECT_EQ(r0, ep_attr(MEM_ID, eps[k], "mem_resident"));
+
+		/* DMA into page 0: both mappings that read it see it */
+		EXPECT_EQ(PCIESW_DMA_STATUS_OK,
+			  dma1(self->fd, loc_host(&v), loc_ep(id, 8), 8));
+		EXPECT_EQ(v, a[1]);
+		EXPECT_EQ(v, ro[1]);
+		EXPECT_EQ(r0 + pg, ep_attr(MEM_ID, eps[k], "mem_resident"));
+		/* a write through b to page 1, which a and ro read as zeros */
+		b[words] = v + 1;
+		EXPECT_EQ(v + 1, a[words]);
+		EXPECT_EQ(v + 1, ro[words]);
+		EXPECT_EQ(0ULL, a[2 * words]);
+		EXPECT_EQ(r0 + 2 * pg, ep_attr(MEM_ID, eps[k], "mem_resident"));
+		munmap((void *)a, 4 * pg);
+		munmap((void *)b, 4 * pg);
+		munmap((void *)ro, 4 * pg);
+		close(rfd);
+	}
+}
+
+/*
  * A hole punched in a mapped window: the pages go (resident drops, of the
  * endpoint and of the module), mapped ones read as zeros at once, the
  * pages around keep their data; bad ranges and a read-only file refused.
@@ -422,8 +485,9 @@ TEST_F(mem, discard_range)
 	EXPECT_EQ(0ULL, freed);
 	p[words] = 5;
 	EXPECT_EQ(5ULL, p[words]);
-	/* the reads of the hole above backed its two pages again */
-	EXPECT_EQ(4 * pg, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	/* the reads of the hole above backed nothing: the write one page */
+	EXPECT_EQ(3 * pg, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	EXPECT_EQ(0ULL, p[2 * words]);
 
 	EXPECT_EQ(-EINVAL, ep_discard(self->fd, gpu, 1, pg, NULL));
 	EXPECT_EQ(-EINVAL, ep_discard(self->fd, gpu, 0, pg + 1, NULL));
@@ -514,7 +578,11 @@ TEST_F(mem, module_limit)
 	/* every page up to the limit, then SIGBUS */
 	EXPECT_EQ(room, i);
 	EXPECT_EQ(lim * (long long)MiB, mod_param(MOD_PARAMS "mem_resident"));
-	EXPECT_TRUE(gets_sigbus(&p[i * words], false));
+	EXPECT_TRUE(gets_sigbus(&p[i * words], true));
+	/* reading a hole past the limit needs no page: zeros */
+	EXPECT_FALSE(gets_sigbus(&p[i * words], false));
+	EXPECT_EQ(0ULL, p[i * words]);
+	EXPECT_EQ(lim * (long long)MiB, mod_param(MOD_PARAMS "mem_resident"));
 
 	buf = mmap(NULL, 64 * 1024, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
