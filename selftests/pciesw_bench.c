@@ -6,11 +6,13 @@
  * guest, printed with its target and PASS or MISS; the exit status is 1
  * when one missed.
  *
- *   pciesw_bench [PCIESW_KO [SWITCHCTL]]
+ *   pciesw_bench [--only P6] [PCIESW_KO [SWITCHCTL]]
  *
- * With PCIESW_BENCH_ONLY=P4 in the environment it runs P6's set-up (the
+ * --only P6 runs the memory figures alone, --only P4 P6's set-up (the
  * switches it needs) and P4 alone, for work on the engine's per-descriptor
- * path.
+ * path (in a guest: selftests/pciesw_bench --only P6 build/KVER/pciesw.ko,
+ * the module not loaded); PCIESW_BENCH_ONLY=P4 in the environment is the
+ * same as --only P4.
  * With PCIESW_KO and the module not loaded, it loads it (finit_module) to
  * measure what the module and its default card cost (P6).  Uses switch
  * ids 84-99, then (P5) deletes every switch and makes 100-163.  SWITCHCTL
@@ -31,8 +33,13 @@
  * The PCI view's share is what turning it off on 15 of the switches frees
  * of the slab objects in use (/proc/slabinfo): freed objects do not give
  * their slab pages back while others share them, so "free" would hide it.
- * Holes: reading them through a mapping, and DMA from holes to holes,
- * should leave mem_resident where it was.
+ * The drives' disks: the module loaded again with blk=0 gives the
+ * per-switch figure without them; the difference over a card's drives is
+ * a disk's cost, compared with a null_blk disk of the same queues and
+ * depth (the drop over loading null_blk with 17 disks instead of 1, /16):
+ * what the block layer itself costs.  Holes: reading them through a
+ * mapping (of a GPU window and of an NVMe one), and DMA from holes to
+ * holes, should leave mem_resident where it was.
  */
 #define _GNU_SOURCE
 #define PCIESW_NO_HARNESS
@@ -47,7 +54,7 @@
 #define WAIT_MS		60000
 
 static int npass, nmiss;
-static char out[24][600];	/* the figures, printed in P order at the end */
+static char out[24][800];	/* the figures, printed in P order at the end */
 static int nout;
 
 static void fail(const char *what, int err)
@@ -988,16 +995,31 @@ static void bench_p5(struct pnl *p, const char *switchctl)
 		sw_del(FIRST + i);
 }
 
-static int load_module(const char *ko)
+static int load_module(const char *ko, const char *args)
 {
 	int fd = open(ko, O_RDONLY | O_CLOEXEC), err = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (syscall(SYS_finit_module, fd, "", 0))
+	if (syscall(SYS_finit_module, fd, args, 0))
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+/* P6: unload module @name (no switches left), or fail */
+static void unload_module(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!syscall(SYS_delete_module, name, O_NONBLOCK))
+			return;
+		if (errno != EAGAIN && errno != EBUSY)
+			break;
+		usleep(100000);
+	}
+	fail(name, errno);
 }
 
 /*
@@ -1022,31 +1044,167 @@ static void pci_view_set(unsigned int id, bool on)
 		fail(path, errno);
 }
 
-/* P6: memory */
+/* P6: entries of /sys/block whose name starts with @prefix */
+static unsigned int block_devs(const char *prefix)
+{
+	DIR *dir = opendir("/sys/block");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+/*
+ * P6: the PCI views and the drives' disks are made by work that goes on
+ * after the links trained: wait until there are @disks pciesw disks (or
+ * 30 s) and the PCI devices stopped changing.
+ */
+static void settle_disks(unsigned int disks)
+{
+	uint64_t end = tp_now_ns() + 30000000000ULL;
+
+	while (block_devs("pciesw") < disks && tp_now_ns() < end)
+		usleep(100000);
+	settle();
+}
+
+/* P6: the NVMe drives of switch @id (with blk=1, a disk each) */
+static unsigned int nvme_count(unsigned int id)
+{
+	char ep[16], buf[32];
+	unsigned int k;
+
+	for (k = 0; k < 64; k++) {
+		snprintf(ep, sizeof(ep), "nvme%u", k);
+		if (ep_attr(id, ep, "id", buf, sizeof(buf)) || !buf[0])
+			break;
+	}
+	return k;
+}
+
+/* P6: the module's blk parameter: the drives are disks */
+static bool blk_on(void)
+{
+	char buf[8] = "";
+	FILE *f = fopen("/sys/module/pciesw/parameters/blk", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return buf[0] == 'Y';
+}
+
+/* P6: make switches BID..BID+NSW-1 with their links up and views made */
+static void make_switches(struct pnl *p)
+{
+	unsigned int i, before = block_devs("pciesw");
+
+	for (i = 0; i < NSW; i++)
+		if (sw_new(BID + i, NULL))
+			fail("new_device", errno);
+	for (i = 0; i < NSW; i++)
+		tp_wait_trained(p, BID + i);
+	settle_disks(blk_on() ? before + NSW * nvme_count(BID) : 0);
+}
+
+/* P6: what one null_blk disk costs, @q queues @depth deep, KiB */
+static double null_blk_disk_kib(unsigned int q, unsigned int depth,
+				char *extra, size_t len)
+{
+	enum { NR = 16 };
+	struct mem a, b;
+	char cmd[256];
+	unsigned int n;
+
+	snprintf(cmd, sizeof(cmd),
+		 "modprobe null_blk nr_devices=%%u submit_queues=%u "
+		 "hw_queue_depth=%u no_sched=1 blocking=1 memory_backed=1 "
+		 "queue_mode=2 gb=4", q, depth);
+	for (n = 1; n <= NR + 1; n += NR) {
+		char c[300];
+
+		snprintf(c, sizeof(c), cmd, n);
+		if (system(c)) {
+			snprintf(extra, len, "(modprobe null_blk failed)");
+			return -1;
+		}
+		usleep(500000);
+		mem_take(n == 1 ? &a : &b);
+		if (block_devs("nullb") != n) {
+			snprintf(extra, len, "(null_blk made %u disks, not %u)",
+				 block_devs("nullb"), n);
+			unload_module("null_blk");
+			return -1;
+		}
+		unload_module("null_blk");
+	}
+	snprintf(extra, len,
+		 "null_blk %u disks more: free -%lld KiB; slab %+lld, "
+		 "vmalloc %+lld, percpu %+lld, other pages %+lld KiB; "
+		 "%u queue(s) %u deep, no scheduler, blocking, memory backed",
+		 NR, a.free - b.free, b.slab - a.slab, b.vmalloc - a.vmalloc,
+		 b.percpu - a.percpu, mem_other(&a, &b), q, depth);
+	return (a.free - b.free) / (double)NR;
+}
+
+/* P6: a module parameter of pciesw (unsigned), @def if unreadable */
+static unsigned int pciesw_param(const char *name, unsigned int def)
+{
+	char path[96], buf[32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/pciesw/parameters/%s",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return def;
+	if (fgets(buf, sizeof(buf), f))
+		def = strtoul(buf, NULL, 10);
+	fclose(f);
+	return def;
+}
+
+/*
+ * P6: memory.  The per-switch figure with the block view (the module's
+ * default) and, the module loaded again with blk=0, without its disks;
+ * the difference, a drive's disk, against a null_blk disk of the same
+ * queues and depth: what the block layer itself costs for a disk.
+ */
 static void bench_memory(struct pnl *p, const char *ko)
 {
 	struct mem a, b, c;
 	long long msize;
-	unsigned int i;
-	char extra[320];
+	unsigned int i, q, depth, drives;
+	double with, without, nb, drive;
+	char extra[640], nbx[300];
 
 	if (ko && !pciesw_present()) {
 		mem_take(&a);
-		if (load_module(ko))
+		if (load_module(ko, ""))
 			fail("finit_module", errno);
 		if (pnl_open(p))
 			fail("netlink", ENOENT);
 		tp_wait_trained(p, 0);
+		settle_disks(blk_on() ? nvme_count(0) : 0);
 		mem_take(&b);
 		msize = module_size();
 		snprintf(extra, sizeof(extra),
 			 "(free -%lld KiB; module %lld KiB in /proc/modules; "
 			 "slab %+lld (unreclaimable %+lld), vmalloc %+lld, "
-			 "percpu %+lld, stacks %+lld, other pages %+lld KiB)",
+			 "percpu %+lld, stacks %+lld, other pages %+lld KiB; "
+			 "the card's %u disks included)",
 			 a.free - b.free, msize / 1024, b.slab - a.slab,
 			 b.unrecl - a.unrecl, b.vmalloc - a.vmalloc,
 			 b.percpu - a.percpu, b.stack - a.stack,
-			 mem_other(&a, &b));
+			 mem_other(&a, &b), block_devs("pciesw0n"));
 		line("P6", "insmod: module + default card (KiB)",
 		     a.free - b.free, "", "<= 512 KiB", a.free - b.free <= 512,
 		     extra);
@@ -1056,63 +1214,160 @@ static void bench_memory(struct pnl *p, const char *ko)
 
 	for (i = 0; i < NSW; i++)
 		sw_del(BID + i);
+	settle();
 	mem_take(&a);
-	for (i = 0; i < NSW; i++)
-		if (sw_new(BID + i, NULL))
-			fail("new_device", errno);
-	for (i = 0; i < NSW; i++)
-		tp_wait_trained(p, BID + i);
+	make_switches(p);
 	mem_take(&b);
+	{
+		char name[16];
+
+		snprintf(name, sizeof(name), "pciesw%un", BID);
+		drives = block_devs(name);
+	}
+	q = pciesw_param("blk_hw_queues", 1);
+	depth = pciesw_param("blk_queue_depth", 64);
 	/* the share of the PCI view: turn it off on all but BID */
 	for (i = 1; i < NSW; i++)
 		pci_view_set(BID + i, false);
 	mem_take(&c);
+	with = (a.free - b.free) / (double)NSW;
 	snprintf(extra, sizeof(extra),
 		 "(16 switches: free -%lld KiB; slab %+lld (unreclaimable "
 		 "%+lld), vmalloc %+lld, percpu %+lld, stacks %+lld, other "
 		 "pages %+lld KiB; of it the PCI view %.0f KiB of slab "
 		 "objects a switch (PCI core and config images); module "
-		 "%lld KiB)",
+		 "%lld KiB",
 		 a.free - b.free, b.slab - a.slab, b.unrecl - a.unrecl,
 		 b.vmalloc - a.vmalloc,
 		 b.percpu - a.percpu, b.stack - a.stack, mem_other(&a, &b),
 		 (b.objs - c.objs) / (double)(NSW - 1),
 		 module_size() / 1024);
-	line("P6", "default card with PCI view, per switch (KiB)",
-	     (a.free - b.free) / (double)NSW, "", "<= 256 KiB",
-	     (a.free - b.free) / (double)NSW <= 256, extra);
 	for (i = 1; i < NSW; i++)
 		sw_del(BID + i);
+	if (!ko) {
+		strcat(extra, "; the disks' share not measured: no PCIESW_KO to load with blk=0)");
+		line("P6", "default card with PCI view, per switch (KiB)",
+		     with, "", "<= 256 KiB", with <= 256, extra);
+		return;
+	}
+
+	/* again without the disks: the module loaded with blk=0 */
+	sw_del(BID);
+	for (i = 0; i < 256; i++)
+		if (sw_exists(i))
+			sw_del(i);
+	settle();
+	pnl_close(p);
+	unload_module("pciesw");
+	if (load_module(ko, "blk=0 nr_switches=0"))
+		fail("finit_module blk=0", errno);
+	if (pnl_open(p))
+		fail("netlink", ENOENT);
+	mem_take(&a);
+	make_switches(p);
+	mem_take(&b);
+	without = (a.free - b.free) / (double)NSW;
+	for (i = 0; i < NSW; i++)
+		sw_del(BID + i);
+	settle();
+	pnl_close(p);
+	unload_module("pciesw");
+	drive = drives ? (with - without) / drives : 0;
+	nb = null_blk_disk_kib(q, depth, nbx, sizeof(nbx));
+
+	snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+		 "; its %u disks %.0f KiB: %.0f KiB a disk, the block layer's "
+		 "own about %.0f KiB (a null_blk disk))", drives,
+		 with - without, drive, nb);
+	line("P6", "default card with PCI view, per switch (KiB)",
+	     with, "", "<= 256 KiB", with <= 256, extra);
+	snprintf(extra, sizeof(extra),
+		 "(module loaded with blk=0, 16 switches: free -%lld KiB; "
+		 "slab %+lld (unreclaimable %+lld), vmalloc %+lld, percpu "
+		 "%+lld, stacks %+lld, other pages %+lld KiB)",
+		 a.free - b.free, b.slab - a.slab, b.unrecl - a.unrecl,
+		 b.vmalloc - a.vmalloc, b.percpu - a.percpu,
+		 b.stack - a.stack, mem_other(&a, &b));
+	line("P6", "the same without the drives' disks (KiB)", without, "",
+	     "<= 256 KiB", without <= 256, extra);
+	snprintf(extra, sizeof(extra),
+		 "(a drive's disk %.0f KiB: the per-switch difference over "
+		 "its %u drives, %u queue(s) %u deep; a null_blk disk "
+		 "%.0f KiB: %s)", drive, drives, q, depth, nb, nbx);
+	line("P6", "block view: one drive vs a null_blk disk (same queues/depth)",
+	     nb > 0 ? drive / nb : 99, "x", "<= 1.2x",
+	     nb > 0 && drive / nb <= 1.2, extra);
+
+	/* the module as the rest of the bench wants it */
+	if (load_module(ko, "nr_switches=0"))
+		fail("finit_module", errno);
+	if (pnl_open(p))
+		fail("netlink", ENOENT);
+	if (sw_new(BID, NULL))
+		fail("new_device", errno);
+	tp_wait_trained(p, BID);
+	settle_disks(drives);
+}
+
+/*
+ * P6: reading 256 pages of holes of endpoint @ep's window through a
+ * mapping, one byte of each, @stride apart from @first: what it made
+ * resident (KiB), and whether they read as zeros.
+ */
+static void hole_read(int fd, const char *ep, size_t len, size_t first,
+		      size_t stride, const char *kind)
+{
+	long long r0 = dma_ep_resident(BID, ep), r1;
+	volatile unsigned char *w = dma_map(fd, dma_ep_id(BID, ep), 0, len);
+	unsigned int sum = 0, n = 0;
+	char what[64], extra[200];
+	size_t off;
+
+	if (w == MAP_FAILED)
+		fail("mmap", errno);
+	for (off = first; off < len && n < 256; off += stride, n++)
+		sum += w[off];
+	r1 = dma_ep_resident(BID, ep);
+	munmap((void *)w, len);
+	snprintf(what, sizeof(what), "resident after reading 1 MiB of holes, %s",
+		 ep);
+	snprintf(extra, sizeof(extra),
+		 "(%s; %u pages read, %s; mem_resident %lld -> %lld bytes)",
+		 kind, n, sum ? "NOT zeros" : "zeros", r0, r1);
+	line("P6", what, (r1 - r0) / 1024.0, "", "0 KiB",
+	     r1 == r0 && !sum && n == 256, extra);
+}
+
+/* P6: the bytes of endpoint @ep's window */
+static size_t ep_mem_size(const char *ep)
+{
+	char buf[32];
+
+	if (ep_attr(BID, ep, "mem_size", buf, sizeof(buf)) || !buf[0])
+		fail("mem_size", ENOENT);
+	return strtoull(buf, NULL, 10);
 }
 
 /*
  * P6: holes cost nothing to read, through a mapping (one byte of 256 pages
- * between the pages bench_resident() wrote) or by DMA into another
- * endpoint's holes (16 MiB, gpu0 at 1 GiB + 1 MiB, clear of the pages
- * written and read, to nvme0 at 1 GiB).
+ * of gpu0 between the pages bench_resident() wrote; of 256 pages spread
+ * over nvme0's window) or by DMA into another endpoint's holes (16 MiB,
+ * gpu0 at 1 GiB + 1 MiB, clear of the pages written and read, to nvme0
+ * at 1 GiB).
  */
 static void bench_holes(int fd, uint32_t gpu)
 {
-	size_t len = 16 * GiB, stride = 64 * MiB, off;
 	uint32_t nvme = dma_ep_id(BID, "nvme0");
-	long long g0 = dma_ep_resident(BID, "gpu0"), g1, g2;
-	long long n0 = dma_ep_resident(BID, "nvme0"), n2;
-	volatile unsigned char *w = dma_map(fd, gpu, 0, len);
-	unsigned int sum = 0;
+	size_t nlen = ep_mem_size("nvme0");
+	long long g1, g2, n0, n2;
 	char extra[160];
 
-	if (w == MAP_FAILED)
-		fail("mmap 16 GiB", errno);
-	for (off = stride / 2; off < len; off += stride)
-		sum += w[off];
+	hole_read(fd, "gpu0", 16 * GiB, 32 * MiB, 64 * MiB,
+		  "a GPU window: its own read-only zero page");
+	hole_read(fd, "nvme0", nlen, nlen / 512, nlen / 256,
+		  "an NVMe window: the module's shared zero page");
 	g1 = dma_ep_resident(BID, "gpu0");
-	munmap((void *)w, len);
-	snprintf(extra, sizeof(extra),
-		 "(256 pages read, %s; mem_resident %lld -> %lld bytes)",
-		 sum ? "NOT zeros" : "zeros", g0, g1);
-	line("P6", "resident after reading 1 MiB of holes (KiB)",
-	     (g1 - g0) / 1024.0, "", "0 KiB", g1 == g0 && !sum, extra);
-
+	n0 = dma_ep_resident(BID, "nvme0");
 	xfer(fd, dma_ep(gpu, GiB + MiB), dma_ep(nvme, GiB), 16 * MiB,
 	     16 * MiB, 1);
 	g2 = dma_ep_resident(BID, "gpu0");
@@ -1153,10 +1408,8 @@ static void bench_resident(int fd, uint32_t gpu)
 
 int main(int argc, char **argv)
 {
-	const char *ko = argc > 1 ? argv[1] : getenv("PCIESW_KO");
-	const char *switchctl = argc > 2 ? argv[2] : "userspace/switchctl";
-	const char *only = getenv("PCIESW_BENCH_ONLY");
-	bool only_p4 = only && !strcmp(only, "P4");
+	const char *ko, *switchctl, *only = getenv("PCIESW_BENCH_ONLY");
+	bool only_p4, only_p6;
 	struct pnl p;
 	uint32_t gpu, nvme;
 	unsigned int i, r;
@@ -1164,6 +1417,27 @@ int main(int argc, char **argv)
 	int fd;
 	struct utsname u;
 
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: pciesw_bench [--only P4|P6] [PCIESW_KO [SWITCHCTL]]\n"
+		       "  the benchmarks P1..P6 (make bench runs them in a guest);\n"
+		       "  --only P6: the memory figures alone (loads PCIESW_KO\n"
+		       "  itself, with the module not loaded, for all of them);\n"
+		       "  --only P4 (or PCIESW_BENCH_ONLY=P4): P6's set-up, then P4\n");
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--only")) {
+		only = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
+	only_p4 = only && !strcmp(only, "P4");
+	only_p6 = only && !strcmp(only, "P6");
+	if (only && !only_p4 && !only_p6) {
+		fprintf(stderr, "pciesw_bench: --only takes P4 or P6, the parts that run alone\n");
+		return 2;
+	}
+	ko = argc > 1 ? argv[1] : getenv("PCIESW_KO");
+	switchctl = argc > 2 ? argv[2] : "userspace/switchctl";
 	uname(&u);
 	bench_memory(&p, ko);
 	snprintf(path, sizeof(path), "/dev/pciesw%u", BID);
@@ -1174,6 +1448,10 @@ int main(int argc, char **argv)
 	nvme = dma_ep_id(BID, "nvme0");
 	if (only_p4) {
 		bench_p4(fd, gpu, nvme);
+		close(fd);
+		sw_del(BID);
+	} else if (only_p6) {
+		bench_resident(fd, gpu);
 		close(fd);
 		sw_del(BID);
 	} else {
