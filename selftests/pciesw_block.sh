@@ -379,7 +379,9 @@ wr "$PCIESW_BUS/del_device" $((ID + 1)) ||
 # the link back at gen1 x1, the requests start within ~0.2 s and their
 # data moves at once, but they end at the bandwidth model's time, ~1 s
 # later: the unplug comes when all have started, some still in flight,
-# which must fail although their data had moved.  Reduced (the debug
+# which must fail although their data had moved (run.sh loads the module
+# with blk_queue_depth=256 for this test: 64 requests would all be over
+# about when the test sees them started).  Reduced (the debug
 # kernel, where starting a request takes longer than the link takes to
 # move it): 64M, the unplug while the link is still down, so that the
 # requests fail when they start.

@@ -184,6 +184,10 @@ modargs() {
 		[[ $v == "$1" ]] && blk=1
 	done
 	((blk)) || args+=(blk=0)
+	# its GPU-unplug case unplugs while 1M reads it queued at once are in
+	# flight: 256 of them at gen1 x1 are ~1 s, the default depth's 64 end
+	# about when the test sees them all started
+	[[ $1 == pciesw_block.sh ]] && args+=(blk_queue_depth=256)
 	for v in "${HOTPLUG_TESTS[@]}"; do
 		[[ $v == "$1" ]] && hp=1
 	done
