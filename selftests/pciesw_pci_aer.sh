@@ -75,6 +75,16 @@ fi
 check "Root Port: its AER service is bound to the aer driver" \
 	test -e "$PCI/$RP/$RP:pcie002/driver"
 
+# logged DESC ERE: one case, a kernel log line matching ERE comes
+logged() {
+	if log_wait "$2"; then
+		ok "$1"
+	else
+		fail "$1"
+		diag "$R"
+	fi
+}
+
 # ERE-quoted PCI names (the dots)
 q() { R=${1//./\\.}; }
 
@@ -83,12 +93,8 @@ q "$UP"; qup=$R
 log_mark
 sc inject $SW 0 bad-tlp
 check_eq "inject $SW 0 bad-tlp" 0 "$RC" || diag "$ERR"
-if log_wait "$qup: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Data Link Layer, \(Receiver ID\)"; then
-	ok "bad-tlp on port 0: the AER driver's Correctable line for $UP"
-else
-	fail "bad-tlp on port 0: the AER driver's Correctable line for $UP"
-	diag "$R"
-fi
+logged "bad-tlp on port 0: the AER driver's Correctable line for $UP" \
+	"$qup: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Data Link Layer, \(Receiver ID\)"
 log_since
 [[ $R =~ $qup:\ (AER:\ )?\ +\[\ 6\]\ BadTLP ]]
 check_eq "bad-tlp: decoded as BadTLP (bit 6)" 0 "$?" || diag "$R"
@@ -102,12 +108,8 @@ q "$DP2"; qdp2=$R
 log_mark
 sc inject $SW 2 receiver-error --count 3
 check_eq "inject $SW 2 receiver-error --count 3" 0 "$RC" || diag "$ERR"
-if log_wait "$qdp2: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Physical Layer, \(Receiver ID\)"; then
-	ok "receiver-error on port 2: the Correctable line for $DP2"
-else
-	fail "receiver-error on port 2: the Correctable line for $DP2"
-	diag "$R"
-fi
+logged "receiver-error on port 2: the Correctable line for $DP2" \
+	"$qdp2: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Physical Layer, \(Receiver ID\)"
 
 # uncorrectable (non-fatal): poisoned-tlp on downstream port 1, its header
 # log, the endpoint driver's handlers, the recovery
@@ -115,12 +117,8 @@ q "$DP1"; qdp1=$R
 log_mark
 sc inject $SW 1 poisoned-tlp
 check_eq "inject $SW 1 poisoned-tlp" 0 "$RC" || diag "$ERR"
-if log_wait "$qdp1: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Non-Fatal\), type=Transaction Layer, \(Receiver ID\)"; then
-	ok "poisoned-tlp on port 1: the Non-Fatal line for $DP1"
-else
-	fail "poisoned-tlp on port 1: the Non-Fatal line for $DP1"
-	diag "$R"
-fi
+logged "poisoned-tlp on port 1: the Non-Fatal line for $DP1" \
+	"$qdp1: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Non-Fatal\), type=Transaction Layer, \(Receiver ID\)"
 log_wait "$qdp1: AER: device recovery (successful|failed)"
 log_since
 [[ $R =~ $qdp1:\ (AER:\ )?\ +\[12\]\ (TLP|PoisonTLP|Poisoned\ TLP) ]]
