@@ -71,14 +71,14 @@ MODULE_PARM_DESC(blk_timeout_ms,
 
 /*
  * Each drive is its own controller with its own tag set.  The defaults are
- * what a small controller advertises: one I/O queue, 64 deep (null_blk's
- * defaults too), which is all a memory copy needs; every queue costs its
- * requests, tags and per-CPU context maps.
+ * what a small controller advertises: two I/O queues (submitters on two
+ * CPUs do not share tags, as on NVMe), 64 deep (null_blk's depth); every
+ * queue costs its requests, tags and per-CPU context maps.
  */
-static unsigned int pciesw_blk_hw_queues = 1;
+static unsigned int pciesw_blk_hw_queues = 2;
 module_param_named(blk_hw_queues, pciesw_blk_hw_queues, uint, 0444);
 MODULE_PARM_DESC(blk_hw_queues,
-		 "Hardware queues of each NVMe drive's disk, 1-64 (default 1)");
+		 "Hardware queues of each NVMe drive's disk, 1-64 (default 2)");
 
 static unsigned int pciesw_blk_queue_depth = 64;
 module_param_named(blk_queue_depth, pciesw_blk_queue_depth, uint, 0444);
