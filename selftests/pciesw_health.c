@@ -377,7 +377,11 @@ TEST_F_TIMEOUT(health, inject_every_counter, 120)
 }
 
 /* No inject-count is 1; 1000000 is allowed; counts are 64-bit. */
-TEST_F(health, inject_counts)
+/*
+ * 5000 injects, each a netlink round trip and an event for the PCI view:
+ * ~30 s on the debug kernel, more with a guest beside it.
+ */
+TEST_F_TIMEOUT(health, inject_counts, 120)
 {
 	unsigned int i;
 
