@@ -91,8 +91,7 @@ q() { R=${1//./\\.}; }
 # correctable, on the upstream port: bad-tlp is a Data Link Layer error
 q "$UP"; qup=$R
 log_mark
-sc inject $SW 0 bad-tlp
-check_eq "inject $SW 0 bad-tlp" 0 "$RC" || diag "$ERR"
+sc_ok "inject $SW 0 bad-tlp" inject $SW 0 bad-tlp
 logged "bad-tlp on port 0: the AER driver's Correctable line for $UP" \
 	"$qup: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Data Link Layer, \(Receiver ID\)"
 log_since
@@ -106,8 +105,7 @@ check_eq "the AER driver cleared the Correctable Error Status" 0 "$R"
 # correctable, on a downstream port: receiver-error is a Physical Layer one
 q "$DP2"; qdp2=$R
 log_mark
-sc inject $SW 2 receiver-error --count 3
-check_eq "inject $SW 2 receiver-error --count 3" 0 "$RC" || diag "$ERR"
+sc_ok "inject $SW 2 receiver-error --count 3" inject $SW 2 receiver-error --count 3
 logged "receiver-error on port 2: the Correctable line for $DP2" \
 	"$qdp2: (AER: )?PCIe Bus Error: severity=(Correctable|Corrected), type=Physical Layer, \(Receiver ID\)"
 
@@ -115,8 +113,7 @@ logged "receiver-error on port 2: the Correctable line for $DP2" \
 # log, the endpoint driver's handlers, the recovery
 q "$DP1"; qdp1=$R
 log_mark
-sc inject $SW 1 poisoned-tlp
-check_eq "inject $SW 1 poisoned-tlp" 0 "$RC" || diag "$ERR"
+sc_ok "inject $SW 1 poisoned-tlp" inject $SW 1 poisoned-tlp
 logged "poisoned-tlp on port 1: the Non-Fatal line for $DP1" \
 	"$qdp1: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Non-Fatal\), type=Transaction Layer, \(Receiver ID\)"
 log_wait "$qdp1: AER: device recovery (successful|failed)"
@@ -141,13 +138,11 @@ check_eq "the AER driver cleared the Uncorrectable Error Status" 0 "$R"
 # nothing; an unmasked error after it is logged alone
 setpci -s "$DP2" ECAP_AER+0x14.l=0x40:0x40
 log_mark
-sc inject $SW 2 bad-tlp
-check_eq "inject $SW 2 bad-tlp (masked)" 0 "$RC" || diag "$ERR"
+sc_ok "inject $SW 2 bad-tlp (masked)" inject $SW 2 bad-tlp
 nap 0.3
 aer_reg "$DP2" 0x10
 check_eq "masked bad-tlp: its status bit is set" $((0x40)) "$((R & 0x40))"
-sc inject $SW 2 bad-dllp
-check_eq "inject $SW 2 bad-dllp (unmasked)" 0 "$RC" || diag "$ERR"
+sc_ok "inject $SW 2 bad-dllp (unmasked)" inject $SW 2 bad-dllp
 log_wait "$qdp2: (AER: )? +\[ 7\] BadDLLP"
 check_eq "unmasked bad-dllp after it: logged" 0 "$?" || diag "$R"
 log_since
