@@ -31,6 +31,7 @@
 # Exit status: COMMAND's, when the kernel log is clean and kmemleak found
 # nothing; else 120 = kernel problem (offending lines printed), 124 = timeout,
 # 125 = QEMU or guest setup failed (no status recorded), 2 = usage.
+# A kernel that dies before COMMAND starts boots once more (console-boot1.log).
 # The guest: COMMAND runs as root via bash in the host's current directory,
 # stdin /dev/null, output on the serial console (this script's stdout), env
 # PCIESW_GUEST=1, PCIESW_OUT, PCIESW_KERNEL. Writes outside $PCIESW_OUT and
@@ -57,7 +58,7 @@ guest_out=/run/pciesw-out
 
 log() { printf 'qemu-run: %s\n' "$*" >&2; }
 usage() {
-	sed -n '7,40s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '7,41s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-2}"
 }
 
