@@ -226,7 +226,7 @@ void pciesw_link_start(struct pciesw_port *port, enum pciesw_link_goal goal)
 	u8 w;
 
 	/* links first train when the switch is published (power-on) */
-	if (!link->enabled || !port_sw(port)->published)
+	if (!link->enabled || link->contained || !port_sw(port)->published)
 		return;
 	link->goal = goal;
 	switch (goal) {
@@ -367,6 +367,10 @@ int pciesw_port_check_retrain(const struct pciesw_port *port,
 		*why = "link is disabled";
 		return -ENETDOWN;
 	}
+	if (port->link.contained) {
+		*why = "link is held by DPC containment until software clears DPC Trigger Status";
+		return -ENETDOWN;
+	}
 	return 0;
 }
 
@@ -501,9 +505,33 @@ int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,
 	if (port->power_off == !on)
 		return 0;
 	port->power_off = !on;
-	if (!on && port->link.enabled)
+	if (!on && port->link.enabled && !port->link.contained)
 		pciesw_link_drop(port, PCIESW_LTSSM_DETECT);
 	else if (on)
+		pciesw_link_start(port, PCIESW_LINK_TRAIN);
+	pciesw_port_changed(port);
+	return 0;
+}
+
+/*
+ * Downstream Port Containment (PCIe 6.2.10), which the PCI view's DPC
+ * capability triggers and releases: the link goes to Disabled at once and
+ * stays there, whatever else software asks of it, until the release; then
+ * it trains from Detect, as after any link-down reset.
+ */
+int pciesw_port_set_contained(struct pciesw_port *port, bool on,
+			      const char **why)
+{
+	if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM) {
+		*why = "DPC exists on downstream ports only";
+		return -EINVAL;
+	}
+	if (port->link.contained == on)
+		return 0;
+	port->link.contained = on;
+	if (on)
+		__pciesw_link_drop(port, PCIESW_LTSSM_DISABLED);
+	else
 		pciesw_link_start(port, PCIESW_LINK_TRAIN);
 	pciesw_port_changed(port);
 	return 0;

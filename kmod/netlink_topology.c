@@ -137,9 +137,11 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 	    nla_put_u64_64bit(msg, PCIESW_A_PORT_BANDWIDTH,
 			      pciesw_port_bandwidth(port), PCIESW_A_PAD))
 		return -EMSGSIZE;
-	/* ACS is a capability of downstream ports only */
+	/* ACS and DPC are capabilities of downstream ports only */
 	if (port->role == PCIESW_PORT_ROLE_DOWNSTREAM &&
-	    nla_put_u8(msg, PCIESW_A_PORT_ACS_REDIRECT, port->acs_redirect))
+	    (nla_put_u8(msg, PCIESW_A_PORT_ACS_REDIRECT, port->acs_redirect) ||
+	     nla_put_u8(msg, PCIESW_A_PORT_DPC_CONTAINED,
+			port->link.contained)))
 		return -EMSGSIZE;
 	if (port->ep &&
 	    (nla_put_u32(msg, PCIESW_A_EP_ID, port->ep->id) ||

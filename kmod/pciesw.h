@@ -198,6 +198,8 @@ enum pciesw_link_goal {
  * @goal: what the pending steps lead to
  * @step_at: when the next LTSSM step is due (ns), 0 when none is
  * @enabled: software has not disabled the link
+ * @contained: Downstream Port Containment holds the link in Disabled until
+ *	software releases it (the PCI view's DPC, pciesw_port_set_contained())
  * @target_speed: Target Link Speed (Link Control 2)
  * @speed: negotiated speed, NONE when down
  * @width: negotiated width, 0 when down
@@ -215,6 +217,7 @@ struct pciesw_link {
 	enum pciesw_link_goal goal;
 	u64 step_at;
 	bool enabled;
+	bool contained;
 	enum pciesw_link_speed target_speed;
 	enum pciesw_link_speed speed;
 	u8 width;
@@ -670,6 +673,8 @@ int pciesw_port_set_target_speed(struct pciesw_port *port,
 int pciesw_port_set_failed_lanes(struct pciesw_port *port, u32 mask,
 				 const char **why);
 int pciesw_port_set_acs(struct pciesw_port *port, bool on, const char **why);
+int pciesw_port_set_contained(struct pciesw_port *port, bool on,
+			      const char **why);
 int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,
 			       const char **why);
 int pciesw_port_surprise_down(struct pciesw_port *port, const char **why);

@@ -162,6 +162,14 @@ int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
 	}
 	if (changed)
 		pciesw_switch_changed(sw);
+	/* containment is the PCI view's DPC: what holds a link goes with it */
+	if (changed && !sw->pci_view) {
+		struct pciesw_port *port;
+
+		pciesw_for_each_port(sw, port)
+			if (port->link.contained)
+				pciesw_port_set_contained(port, false, why);
+	}
 	return 0;
 }
 

@@ -112,6 +112,7 @@ PCIESW_PORT_ATTR_RO(degraded, "%u", port->link.degraded);
 PCIESW_PORT_ATTR_RO(enabled, "%u", port->link.enabled);
 PCIESW_PORT_ATTR_RO(failed_lanes, "0x%x", port->link.failed_lanes);
 PCIESW_PORT_ATTR_RO(acs_redirect, "%u", port->acs_redirect);
+PCIESW_PORT_ATTR_RO(dpc_contained, "%u", port->link.contained);
 PCIESW_PORT_ATTR_RO(surprise_down_count, "%llu", port->link.surprise_down);
 PCIESW_PORT_ATTR_RO(endpoint, "%s", port->ep ? port->ep->name : "");
 /* modelled bytes/s in each direction, 0 while the link is down */
@@ -449,6 +450,7 @@ static struct attribute *pciesw_port_attrs[] = {
 	&dev_attr_enabled.attr,
 	&dev_attr_failed_lanes.attr,
 	&dev_attr_acs_redirect.attr,
+	&dev_attr_dpc_contained.attr,
 	&dev_attr_surprise_down_count.attr,
 	&dev_attr_endpoint.attr,
 	&dev_attr_bandwidth.attr,

@@ -48,7 +48,7 @@ struct transition {
 /* The last state of a port that the monitor saw (or a new port's). */
 struct port_state {
 	bool known;
-	bool enabled, active, degraded, acs;
+	bool enabled, active, degraded, acs, contained;
 	bool target_known;		/* false for a new port */
 	uint32_t group;			/* group-id */
 	uint32_t ltssm, speed, width, target, failed;
@@ -181,6 +181,7 @@ static void port_state_read(const struct nlmsghdr *nlh, struct nlattr **tb,
 	st->active = get_flag(tb, PCIESW_A_PORT_LINK_ACTIVE, false);
 	st->degraded = get_flag(tb, PCIESW_A_PORT_DEGRADED, false);
 	st->acs = get_flag(tb, PCIESW_A_PORT_ACS_REDIRECT, false);
+	st->contained = get_flag(tb, PCIESW_A_PORT_DPC_CONTAINED, false);
 	st->ltssm = get_u32(tb, PCIESW_A_PORT_LTSSM, 0);
 	st->speed = get_u32(tb, PCIESW_A_PORT_SPEED, 0);
 	st->width = get_u32(tb, PCIESW_A_PORT_WIDTH, 0);
@@ -312,6 +313,9 @@ static void diff_link(struct changes *c, const struct port_state *o,
 	if (o->enabled != n->enabled)
 		change(c, n->enabled ? "enabled" : "disabled", "%s",
 		       n->enabled ? "enabled" : "disabled");
+	if (o->contained != n->contained)
+		change(c, n->contained ? "dpc-contained" : "dpc-released",
+		       "%s", n->contained ? "DPC contained" : "DPC released");
 	if (o->active != n->active) {
 		if (n->active)
 			change(c, "link-up", "link up %s x%u (%s)",

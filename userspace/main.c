@@ -704,6 +704,7 @@ static const struct command commands[] = {
 			"                port-change also has \"changes\": link-up,\n"
 			"                link-down, degraded, degraded-cleared, width,\n"
 			"                speed, ltssm, retrain, enabled, disabled,\n"
+			"                dpc-contained, dpc-released,\n"
 			"                target-speed, failed-lanes, acs-redirect, ber,\n"
 			"                surprise-down, ep-attached, ep-detached, or state\n"
 			"                (nothing to compare with);\n"

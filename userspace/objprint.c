@@ -391,11 +391,17 @@ static void width_text(char *buf, size_t len, const struct nlattr *max,
 		snprintf(buf + n, len - n, "-");
 }
 
-/* "up", "down", or "disabled" when software disabled the link. */
+/*
+ * "up", "down", "disabled" when software disabled the link, or "dpc" while
+ * Downstream Port Containment holds it.
+ */
 static const char *link_text(struct nlattr **tb)
 {
 	if (tb[PCIESW_A_PORT_ENABLED] && !nla_get_u8(tb[PCIESW_A_PORT_ENABLED]))
 		return "disabled";
+	if (tb[PCIESW_A_PORT_DPC_CONTAINED] &&
+	    nla_get_u8(tb[PCIESW_A_PORT_DPC_CONTAINED]))
+		return "dpc";
 	if (!tb[PCIESW_A_PORT_LINK_ACTIVE])
 		return NULL;
 	return nla_get_u8(tb[PCIESW_A_PORT_LINK_ACTIVE]) ? "up" : "down";
@@ -481,6 +487,8 @@ void print_port_line(struct nlattr **tb)
 			tb[PCIESW_A_PORT_LINK_ACTIVE], NULL, NULL);
 	print_attr_flag(PRINT_JSON, "port-enabled", NULL,
 			tb[PCIESW_A_PORT_ENABLED], NULL, NULL);
+	print_attr_flag(PRINT_JSON, "port-dpc-contained", NULL,
+			tb[PCIESW_A_PORT_DPC_CONTAINED], NULL, NULL);
 	print_string(PRINT_TEXT, NULL, "%-8s ", link_text(tb));
 	print_acs("%-4s ", tb);
 	print_attr_flag(PRINT_ANY, "port-degraded", "%-8s ",
@@ -586,6 +594,8 @@ void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
 			tb[PCIESW_A_PORT_LINK_ACTIVE], NULL, NULL);
 	print_attr_flag(PRINT_JSON, "port-enabled", NULL,
 			tb[PCIESW_A_PORT_ENABLED], NULL, NULL);
+	print_attr_flag(PRINT_JSON, "port-dpc-contained", NULL,
+			tb[PCIESW_A_PORT_DPC_CONTAINED], NULL, NULL);
 	print_attr_enum(PRINT_ANY, "port-ltssm", " %s",
 			tb[PCIESW_A_PORT_LTSSM], &ltssm_names);
 	print_attr_enum(up ? PRINT_ANY : PRINT_JSON, "port-speed", ", %s",
