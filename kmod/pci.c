@@ -68,6 +68,17 @@ module_param(pci_hotplug, bool, 0444);
 MODULE_PARM_DESC(pci_hotplug,
 		 "Downstream ports of new PCI views are hot-plug slots that pciehp drives, default 1");
 
+/*
+ * After a reset or power-up an endpoint takes this long to initialise and
+ * answers config requests with Configuration Request Retry Status until
+ * then (PCIe 2.3.1): the kernel waits 100 ms after the link comes up
+ * before it asks, and polls through the rest.
+ */
+static unsigned int pci_ready_ms = 200;
+module_param(pci_ready_ms, uint, 0444);
+MODULE_PARM_DESC(pci_ready_ms,
+		 "An endpoint answers config reads with Retry Status for this long after its link comes up from a reset, ms (0-10000), default 200");
+
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
 #include <linux/pci.h>
@@ -94,6 +105,7 @@ MODULE_PARM_DESC(pci_hotplug,
 #define ECAP_PL16	0x1a0	/* Physical Layer 16.0 GT/s */
 #define ECAP_PL32	0x1d0	/* Physical Layer 32.0 GT/s */
 #define ECAP_LMR	0x200	/* Lane Margining at the Receiver */
+#define ECAP_DPC	0x248	/* Downstream Port Containment (downstream ports) */
 #define PCIESW_PCI_LANES	16
 
 /* not in every kernel's pci_regs.h */
@@ -128,6 +140,15 @@ MODULE_PARM_DESC(pci_hotplug,
 #define LMR_TYPE_TIMING		3
 #define LMR_TYPE_VOLTAGE	4
 #define LMR_TYPE_NONE		7
+/* DPC Control: Trigger Enable, Completion Control; Software Trigger */
+#define DPC_CTL_EN		0x0003
+#define DPC_CTL_COMPL		0x0004
+#define DPC_CTL_SW_TRIGGER	0x0040
+/* DPC Status: Trigger Reason (and Extension); not all in 6.1's headers */
+#define DPC_STATUS_REASON	(PCI_EXP_DPC_STATUS_TRIGGER_RSN | \
+				 PCI_EXP_DPC_STATUS_TRIGGER_RSN_EXT)
+#define DPC_RSN_UNCOR		0x0000	/* an unmasked uncorrectable error */
+#define DPC_RSN_SW		0x0026	/* in the extension: Software Trigger */
 /* what the receivers report: steps and offsets (PCIe 5.0 8.4.4) */
 #define LMR_TIMING_STEPS	16
 #define LMR_VOLTAGE_STEPS	32
@@ -135,12 +156,12 @@ MODULE_PARM_DESC(pci_hotplug,
 /* Link Status 2: Equalization 8.0 GT/s Complete, Phase 1, 2 and 3 Successful */
 #define PCIESW_LNKSTA2_EQ	0x001e
 /*
- * Bytes of config space a function keeps: through the last lane of Lane
- * Margining, the last register it implements.  Above it config space reads
- * as zeros and ignores writes (no bit there is writable), so an image is
- * ~600 bytes, not 4 KiB.
+ * Bytes of config space a function keeps: through DPC's Source ID, the
+ * last register it implements.  Above it config space reads as zeros and
+ * ignores writes (no bit there is writable), so an image is ~600 bytes,
+ * not 4 KiB.
  */
-#define PCIESW_PCI_CFG_LEN	(ECAP_LMR + LMR_LANE(PCIESW_PCI_LANES))
+#define PCIESW_PCI_CFG_LEN	(ECAP_DPC + PCI_EXP_DPC_SOURCE_ID + 2)
 
 enum pciesw_pci_kind {
 	PCIESW_PCI_RP,
@@ -212,6 +233,8 @@ static const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1] = {
  *	up yet: its first training is firmware's, done before software
  *	looked, so it latches no Data Link Layer State Changed (pciehp would
  *	take it for a link that bounced and re-add the endpoint)
+ * @ready_at: an endpoint answers config requests with Retry Status until
+ *	then (ktime ns), after its link came up from a reset
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
@@ -244,6 +267,7 @@ struct pciesw_pci_fn {
 	bool msi_line;
 	bool msi_send;
 	bool boot;
+	u64 ready_at;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u64 aer_seen[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
@@ -271,6 +295,7 @@ enum pciesw_pci_req_op {
 	PCIESW_PCI_REQ_MRRS,		/* Max_Read_Request_Size @a bytes */
 	PCIESW_PCI_REQ_VPD,		/* VPD write: dword @b at address @a */
 	PCIESW_PCI_REQ_POWER,		/* Power Controller Control: @a is on */
+	PCIESW_PCI_REQ_DPC,		/* DPC triggered (@a 1) or released */
 };
 
 struct pciesw_pci_req {
@@ -309,9 +334,9 @@ struct pciesw_pci_req {
  * @req_head: requests ever queued
  * @req_tail: requests ever taken by @req_work
  * @req_lost: the ring was full: @req_work makes the model follow the
- *	stateful registers (Link Disable, Target Link Speed, ACS, MPS, MRRS)
- *	once more; the lost edges (retrain, reset, VPD) time out as a lost
- *	request does on hardware
+ *	stateful registers (Link Disable, Target Link Speed, ACS, DPC, MPS,
+ *	MRRS) once more; the lost edges (retrain, reset, VPD) time out as a
+ *	lost request does on hardware
  * @mps: the switch's Max_Payload_Size, every function's Device Control
  * @mrrs: the switch's Max_Read_Request_Size, the endpoints' Device Control
  * @dsn: Device Serial Number of the switch ports
@@ -510,6 +535,17 @@ static void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	if (kind == PCIESW_PCI_DOWN)
 		put16(w, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_SV | PCI_ACS_RR |
 		      PCI_ACS_CR | PCI_ACS_UF);
+	/*
+	 * DPC: trigger and interrupt enables are stored; clearing Trigger
+	 * Status releases the link (pciesw_pci_store_model()), Software
+	 * Trigger reads 0
+	 */
+	if (kind == PCIESW_PCI_DOWN) {
+		put16(w, ECAP_DPC + PCI_EXP_DPC_CTL, DPC_CTL_EN | DPC_CTL_COMPL |
+		      PCI_EXP_DPC_CTL_INT_EN);
+		put16(c, ECAP_DPC + PCI_EXP_DPC_STATUS,
+		      PCI_EXP_DPC_STATUS_TRIGGER | PCI_EXP_DPC_STATUS_INTERRUPT);
+	}
 }
 
 /* Supported Link Speeds Vector: bit n for generation n */
@@ -661,6 +697,9 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	lnkcap = fn->max_speed | max_width << 4;
 	if (kind == PCIESW_PCI_DOWN || kind == PCIESW_PCI_RP)
 		lnkcap |= PCI_EXP_LNKCAP_DLLLARC | PCI_EXP_LNKCAP_LBNC;
+	/* a downstream port reports a surprise down (and DPC contains it) */
+	if (kind == PCIESW_PCI_DOWN)
+		lnkcap |= PCI_EXP_LNKCAP_SDERC;
 	if (pciesw_pci_switch_port(kind))
 		lnkcap |= port->id << 24;
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
@@ -675,6 +714,9 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		      PCI_EXP_SLTCTL_PWR_IND_ON);
 	}
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP2, pciesw_pci_speeds(fn->max_speed));
+	/* Retry Status of a resetting endpoint can be shown to software */
+	if (kind == PCIESW_PCI_RP)
+		put16(cfg, CAP_EXP + PCI_EXP_RTCAP, PCI_EXP_RTCAP_CRSVIS);
 
 	if (kind != PCIESW_PCI_EP) {
 		cfg[CAP_SSVID] = PCI_CAP_ID_SSVID;
@@ -703,6 +745,12 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	}
 	if (pciesw_pci_switch_port(kind))
 		pciesw_pci_gen5_caps(cfg);
+	/* DPC after margining: software can trigger it, no RP extensions */
+	if (kind == PCIESW_PCI_DOWN) {
+		put32(cfg, ECAP_LMR, get32(cfg, ECAP_LMR) | ECAP_DPC << 20);
+		put32(cfg, ECAP_DPC, PCI_EXT_CAP_ID_DPC | 1 << 16);
+		put16(cfg, ECAP_DPC + PCI_EXP_DPC_CAP, PCI_EXP_DPC_CAP_SW_TRIGGER);
+	}
 	/* only errors from now on are signalled */
 	if (fn->stats)
 		for (i = 0; i < ARRAY_SIZE(fn->aer_seen); i++)
@@ -1088,9 +1136,10 @@ static bool pciesw_pci_rp_msi_cond(const struct pciesw_pci_fn *fn)
 }
 
 /*
- * A downstream port's interrupt condition (PCIe 6.7.3.4, 7.5.3.7): an
- * enabled hot-plug event's status bit with Hot-Plug Interrupt Enable, or a
- * bandwidth status with its interrupt enable in Link Control.
+ * A downstream port's interrupt condition (PCIe 6.7.3.4, 7.5.3.7, 6.2.10):
+ * an enabled hot-plug event's status bit with Hot-Plug Interrupt Enable,
+ * DPC Interrupt Status with DPC Interrupt Enable, or a bandwidth status
+ * with its interrupt enable in Link Control.
  */
 static bool pciesw_pci_msi_cond(const struct pciesw_pci_fn *fn)
 {
@@ -1111,6 +1160,10 @@ static bool pciesw_pci_msi_cond(const struct pciesw_pci_fn *fn)
 	if (sltctl & PCI_EXP_SLTCTL_CCIE)
 		hp |= PCI_EXP_SLTSTA_CC;
 	if ((sltctl & PCI_EXP_SLTCTL_HPIE) && (sltsta & hp))
+		return true;
+	if ((get16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_CTL) & PCI_EXP_DPC_CTL_INT_EN) &&
+	    (get16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_STATUS) &
+	     PCI_EXP_DPC_STATUS_INTERRUPT))
 		return true;
 	return ((lnkctl & PCI_EXP_LNKCTL_LBMIE) &&
 		(lnksta & PCI_EXP_LNKSTA_LBMS)) ||
@@ -1137,6 +1190,24 @@ static bool pciesw_pci_msi_eval(struct pciesw_pci_fn *fn)
 	if (!(flags & PCI_MSI_FLAGS_ENABLE))
 		fn->msi_send = false;
 	return fn->msi_send;
+}
+
+/* Queue a request for the model; with h->lock held. */
+static void pciesw_pci_req(struct pciesw_pci *h, const struct pciesw_pci_fn *fn,
+			   enum pciesw_pci_req_op op, u32 a, u32 b)
+{
+	struct pciesw_pci_req *r;
+
+	if (h->req_head - h->req_tail >= PCIESW_PCI_NR_REQS) {
+		h->req_lost = true;
+	} else {
+		r = &h->req[h->req_head++ % PCIESW_PCI_NR_REQS];
+		r->op = op;
+		r->port_id = fn->port_id;
+		r->a = a;
+		r->b = b;
+	}
+	queue_work(system_wq, &h->req_work);
 }
 
 /* ---- error messages ---- */
@@ -1261,8 +1332,8 @@ static void pciesw_pci_header_log(struct pciesw_pci *h, struct pciesw_pci_fn *fn
 
 /*
  * The uncorrectable errors @fn does not signal: those masked, and Surprise
- * Down on a port not Surprise Down Error Reporting Capable (LnkCap; none
- * of the card's is: pciehp sees a surprise down)
+ * Down on a port not Surprise Down Error Reporting Capable (LnkCap; the
+ * downstream ports are)
  */
 static u32 pciesw_pci_unc_mask(const struct pciesw_pci_fn *fn)
 {
@@ -1313,6 +1384,38 @@ static void pciesw_pci_report(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
 }
 
 /*
+ * With h->lock: DPC triggers on downstream port @fn for @reason, unless it
+ * is already triggered: Trigger and Interrupt Status are set, and the
+ * model holds the link in Disabled until software clears Trigger Status.
+ */
+static void pciesw_pci_dpc_trigger(struct pciesw_pci *h,
+				   struct pciesw_pci_fn *fn, u16 reason)
+{
+	u16 sta = get16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_STATUS);
+
+	if (sta & PCI_EXP_DPC_STATUS_TRIGGER)
+		return;
+	put16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_STATUS,
+	      PCI_EXP_DPC_STATUS_TRIGGER | PCI_EXP_DPC_STATUS_INTERRUPT | reason);
+	pciesw_pci_req(h, fn, PCIESW_PCI_REQ_DPC, 1, 0);
+}
+
+/*
+ * With h->lock: do the uncorrectable errors @unc, unmasked, trigger DPC on
+ * @fn?  Trigger Enable says which: 01b fatal ones (by severity), 10b all.
+ */
+static bool pciesw_pci_dpc_triggers(const struct pciesw_pci_fn *fn, u32 unc)
+{
+	u16 en = get16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_CTL) & DPC_CTL_EN;
+
+	if (fn->kind != PCIESW_PCI_DOWN || !unc)
+		return false;
+	if (en == PCI_EXP_DPC_CTL_EN_FATAL)
+		return unc & get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER);
+	return en == PCI_EXP_DPC_CTL_EN_NONFATAL;
+}
+
+/*
  * With h->lock: the errors @fn's counters took since the last call, as
  * PCIe's error flow goes (6.2.5): every error sets its status bit (the
  * counters did), a masked one nothing else; the first unmasked
@@ -1352,6 +1455,16 @@ static void pciesw_pci_errors(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
 	if ((unc & PCIESW_PCI_TLP_ERRORS) && !(before & ~umask) &&
 	    !fn->aer_sent_unc && __ffs(unc) == __ffs(unc & PCIESW_PCI_TLP_ERRORS))
 		pciesw_pci_header_log(h, fn);
+	/*
+	 * An error that triggers DPC is logged but sends no message (PCIe
+	 * 6.2.10): the DPC driver reads the status and clears it, until
+	 * then no uncorrectable message goes
+	 */
+	if (pciesw_pci_dpc_triggers(fn, unc)) {
+		pciesw_pci_dpc_trigger(h, fn, DPC_RSN_UNCOR);
+		fn->aer_sent_unc |= pciesw_pci_aer_status(fn, false) & ~umask;
+		unc = 0;
+	}
 	if (cor || unc)
 		pciesw_pci_report(h, fn);
 }
@@ -1368,24 +1481,6 @@ static void pciesw_pci_port_errors(struct pciesw_pci *h,
 	else if (port->id && port->id - 1 < h->max_down)
 		pciesw_pci_errors(h, h->down[port->id - 1]);
 	raw_spin_unlock_irqrestore(&h->lock, flags);
-}
-
-/* Queue a request for the model; with h->lock held. */
-static void pciesw_pci_req(struct pciesw_pci *h, const struct pciesw_pci_fn *fn,
-			   enum pciesw_pci_req_op op, u32 a, u32 b)
-{
-	struct pciesw_pci_req *r;
-
-	if (h->req_head - h->req_tail >= PCIESW_PCI_NR_REQS) {
-		h->req_lost = true;
-	} else {
-		r = &h->req[h->req_head++ % PCIESW_PCI_NR_REQS];
-		r->op = op;
-		r->port_id = fn->port_id;
-		r->a = a;
-		r->b = b;
-	}
-	queue_work(system_wq, &h->req_work);
 }
 
 /*
@@ -1482,6 +1577,20 @@ static void pciesw_pci_store_model(struct pciesw_pci *h,
 			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_ACS,
 				       !!(val & mask & v), 0);
 		break;
+	case ECAP_DPC + PCI_EXP_DPC_CAP:	/* DPC Control is the upper half */
+		v = get16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_CTL);
+		if (down && (mask & val & DPC_CTL_SW_TRIGGER << 16) &&
+		    (v & DPC_CTL_EN))
+			pciesw_pci_dpc_trigger(h, fn, DPC_RSN_SW);
+		break;
+	case ECAP_DPC + PCI_EXP_DPC_STATUS:
+		/* Trigger Status cleared: the port leaves DPC, the link trains */
+		v = PCI_EXP_DPC_STATUS_TRIGGER;
+		if (down && (old & v) && (mask & val & v)) {
+			put16(fn->cfg, off, get16(fn->cfg, off) & ~DPC_STATUS_REASON);
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_DPC, 0, 0);
+		}
+		break;
 	}
 }
 
@@ -1577,13 +1686,28 @@ static struct pciesw_pci_fn *pciesw_pci_fn_find(struct pciesw_pci *h,
 		i = pciesw_pci_down_index(h->profile, devfn);
 		return i < 0 ? NULL : h->down[i];
 	}
+	/*
+	 * An endpoint behind a link that is down does not answer; one whose
+	 * first training is firmware's (@boot) was up before software looked
+	 */
 	for (k = 0; k < h->max_down; k++) {
 		struct pciesw_pci_fn *d = h->down[k];
 
 		if (d && d->cfg[PCI_SECONDARY_BUS] == busnr)
-			return devfn ? NULL : h->ep[k];
+			return devfn || !(d->active || d->boot) ? NULL :
+								  h->ep[k];
 	}
 	return NULL;
+}
+
+/*
+ * With h->lock: @fn is an endpoint still initialising after a reset; it
+ * completes config requests with Retry Status (pciesw_pci_read()).
+ */
+static bool pciesw_pci_retry(const struct pciesw_pci_fn *fn)
+{
+	return fn->kind == PCIESW_PCI_EP && fn->ready_at &&
+	       ktime_get_ns() < fn->ready_at;
 }
 
 static struct pciesw_pci *pciesw_pci_of(struct pci_bus *bus)
@@ -1605,7 +1729,16 @@ static int pciesw_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
 	}
 	raw_spin_lock_irqsave(&h->lock, flags);
 	fn = pciesw_pci_fn_find(h, bus->number, devfn);
-	if (fn)
+	/*
+	 * Retry Status: with Software Visibility on at the Root Port a read
+	 * of the Vendor ID completes as 0001h (the rest of the dword all
+	 * ones); the Root Port retries any other until it gives up, all ones
+	 */
+	if (fn && pciesw_pci_retry(fn))
+		v = !where && size >= 2 &&
+		    (get16(h->rp->cfg, CAP_EXP + PCI_EXP_RTCTL) &
+		     PCI_EXP_RTCTL_CRSSVE) ? 0xffff0001 : ~0U;
+	else if (fn)
 		v = pciesw_pci_dword(h, fn, where & ~3);
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 	if (!fn) {
@@ -1633,7 +1766,8 @@ static int pciesw_pci_write(struct pci_bus *bus, unsigned int devfn, int where,
 	mask = (size == 4 ? ~0U : BIT(8 * size) - 1) << shift;
 	raw_spin_lock_irqsave(&h->lock, flags);
 	fn = pciesw_pci_fn_find(h, bus->number, devfn);
-	if (fn)
+	/* a write that only ever gets Retry Status is lost */
+	if (fn && !pciesw_pci_retry(fn))
 		pciesw_pci_store(h, fn, where & ~3, val << shift, mask);
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 	return fn ? PCIBIOS_SUCCESSFUL : PCIBIOS_DEVICE_NOT_FOUND;
@@ -2020,14 +2154,18 @@ static bool pciesw_pci_ep_resets(struct pciesw_pci *h, unsigned int k,
 		(h->down[k]->active && !pciesw_link_active(port)));
 }
 
-/* With sw->lock: a port's link or setting, into its config space. */
-static void pciesw_pci_port_change(struct pciesw_pci *h,
+/*
+ * With sw->lock: a port's link or setting, into its config space.  True
+ * when a downstream port's link came up to an endpoint that the module
+ * adds itself (no pciehp drives the slot): its bus is to be scanned.
+ */
+static bool pciesw_pci_port_change(struct pciesw_pci *h,
 				   const struct pciesw_port *port)
 {
 	struct pciesw_pci_fn *fresh = NULL;
 	unsigned long flags;
 	unsigned int k = port->id - 1;
-	bool reset = false;
+	bool reset = false, scan = false;
 
 	lockdep_assert_held(&h->sw->lock);
 	if (port->role != PCIESW_PORT_ROLE_UPSTREAM && k < h->max_down) {
@@ -2045,14 +2183,23 @@ static void pciesw_pci_port_change(struct pciesw_pci *h,
 		if (h->up)
 			pciesw_pci_fn_link(h->up, port);
 	} else if (k < h->max_down && h->down[k]) {
+		bool up = h->down[k]->active, boot = h->down[k]->boot;
+
 		if (fresh && h->ep[k])
 			swap(h->ep[k], fresh);
 		pciesw_pci_fn_link(h->down[k], port);
+		/* up from a reset or power-up that software saw: initialising */
+		if (h->ep[k] && !up && !boot && h->down[k]->active) {
+			h->ep[k]->ready_at = ktime_get_ns() +
+				(u64)min(pci_ready_ms, 10000U) * NSEC_PER_MSEC;
+			scan = !pciesw_pci_slot_driven(h, k);
+		}
 		if (h->ep[k])
 			pciesw_pci_fn_link(h->ep[k], port);
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 	kfree(fresh);
+	return scan;
 }
 
 /* ---- config writes, applied by the model ---- */
@@ -2125,6 +2272,10 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
 		if (port)
 			err = pciesw_port_set_slot_power(port, r->a, &why);
 		break;
+	case PCIESW_PCI_REQ_DPC:
+		if (port)
+			err = pciesw_port_set_contained(port, r->a, &why);
+		break;
 	case PCIESW_PCI_REQ_MPS:
 		set.val[PCIESW_SETTING_MPS] = r->a;
 		err = pciesw_switch_set(sw, &set, &bad, &why);
@@ -2154,10 +2305,10 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
  */
 static void pciesw_pci_req_resync(struct pciesw_pci *h)
 {
-	struct pciesw_pci_req reqs[3];
+	struct pciesw_pci_req reqs[4];
 	unsigned int k, i, n;
 	unsigned long flags;
-	u16 ctl, ctl2, acs;
+	u16 ctl, ctl2, acs, dpc;
 
 	pr_warn_ratelimited("pciesw: %s: config writes came faster than the model took them; retrains, resets and VPD writes among them were lost\n",
 			    h->sw->name);
@@ -2168,6 +2319,8 @@ static void pciesw_pci_req_resync(struct pciesw_pci *h)
 			ctl = get16(h->down[k]->cfg, CAP_EXP + PCI_EXP_LNKCTL);
 			ctl2 = get16(h->down[k]->cfg, CAP_EXP + PCI_EXP_LNKCTL2);
 			acs = get16(h->down[k]->cfg, ECAP_ACS + PCI_ACS_CTRL);
+			dpc = get16(h->down[k]->cfg,
+				    ECAP_DPC + PCI_EXP_DPC_STATUS);
 			reqs[n++] = (struct pciesw_pci_req){
 				PCIESW_PCI_REQ_ENABLE, k + 1,
 				!(ctl & PCI_EXP_LNKCTL_LD), 0 };
@@ -2178,6 +2331,9 @@ static void pciesw_pci_req_resync(struct pciesw_pci *h)
 			reqs[n++] = (struct pciesw_pci_req){
 				PCIESW_PCI_REQ_ACS, k + 1,
 				!!(acs & (PCI_ACS_RR | PCI_ACS_CR)), 0 };
+			reqs[n++] = (struct pciesw_pci_req){
+				PCIESW_PCI_REQ_DPC, k + 1,
+				!!(dpc & PCI_EXP_DPC_STATUS_TRIGGER), 0 };
 		}
 		raw_spin_unlock_irqrestore(&h->lock, flags);
 		for (i = 0; i < n; i++)
@@ -2479,8 +2635,8 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 	struct pciesw_pci *h = pdev ? pdev->pci : NULL;
 	struct pciesw_pci_gone *gone;
 	unsigned long flags;
-	unsigned int k, bus;
-	bool on;
+	unsigned int bus;
+	bool on, scan;
 
 	if (!pdev)
 		return NULL;
@@ -2537,28 +2693,29 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 						 &h->rp : &h->up);
 		return pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL);
 	case PCIESW_EV_EP_ADD:
-		if (!pciesw_pci_ep_attach(h, ev))
-			return NULL;
-		k = ev->port_id - 1;
-		raw_spin_lock_irqsave(&h->lock, flags);
-		/* pciehp adds it on Presence Detect Changed */
-		bus = pciesw_pci_slot_driven(h, k) ? 0 :
-		      pciesw_pci_secondary(h->down[k]);
-		raw_spin_unlock_irqrestore(&h->lock, flags);
-		return bus ? pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL) :
-			     NULL;
+		/*
+		 * It answers once its link is up: pciehp adds it then, or the
+		 * module does (PCIESW_EV_PORT_CHANGE)
+		 */
+		pciesw_pci_ep_attach(h, ev);
+		return NULL;
 	case PCIESW_EV_EP_DEL:
 		gone = pciesw_pci_ep_detach(h, ev);
 		return gone ? pciesw_pci_job(PCIESW_PCI_REMOVE, h, 0, gone) :
 			      NULL;
 	case PCIESW_EV_PORT_CHANGE:
-		pciesw_pci_port_change(h, ev->port);
-		/* a surprise down counts its error as the link goes */
-		pciesw_pci_port_errors(h, ev->port);
-		return NULL;
 	case PCIESW_EV_LINK_TRAINING:
-		pciesw_pci_port_change(h, ev->port);
-		return NULL;
+		scan = pciesw_pci_port_change(h, ev->port);
+		/* a surprise down counts its error as the link goes */
+		if (ev->type == PCIESW_EV_PORT_CHANGE)
+			pciesw_pci_port_errors(h, ev->port);
+		if (!scan)
+			return NULL;
+		raw_spin_lock_irqsave(&h->lock, flags);
+		bus = pciesw_pci_secondary(h->down[ev->port->id - 1]);
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+		return bus ? pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL) :
+			     NULL;
 	case PCIESW_EV_PORT_ERRORS:
 		pciesw_pci_port_errors(h, ev->port);
 		return NULL;
@@ -2761,8 +2918,10 @@ static pci_ers_result_t pciesw_pci_error_detected(struct pci_dev *dev,
 						PCI_ERS_RESULT_NEED_RESET;
 }
 
+/* the reset (the link went down) left config space at its defaults */
 static pci_ers_result_t pciesw_pci_slot_reset(struct pci_dev *dev)
 {
+	pci_restore_state(dev);
 	return PCI_ERS_RESULT_RECOVERED;
 }
 
