@@ -148,7 +148,7 @@ declare -A debug_cost=(
 	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=25
 	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=10 [pciesw_events]=10
 	[pciesw_mem]=23 [pciesw_block.sh]=150 [pciesw_soak]=56 [pciesw_fuzz]=30
-	[pciesw_faults.sh]=60 [pciesw_pci_hotplug.sh]=30 [pciesw_pci_aer.sh]=55
+	[pciesw_faults.sh]=60 [pciesw_pci_hotplug.sh]=30 [pciesw_pci_aer.sh]=55 [pciesw_pci_dpc.sh]=60
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the

@@ -180,6 +180,10 @@ qpath() { printf '%s' "${1//,/,,}"; }
 # lockup (20 s) detectors fire falsely when emulated vCPUs starve on a busy
 # host: raise them to 100/120 s, still well inside --timeout.
 append="console=ttyS0 loglevel=5 panic=-1 rcupdate.rcu_cpu_stall_timeout=100 watchdog_thresh=60"
+# pcie_ports=dpc-native: since 6.2 the kernel gives DPC only to ports
+# that have the AER service, Root Ports; with it, the card's downstream
+# ports get the DPC driver too (6.1 binds it there anyway).
+append+=" pcie_ports=dpc-native"
 append+=" pciesw.out=$guest_out pciesw.rootflags=$rootflags"
 # shellcheck disable=SC2054 # commas are QEMU option syntax
 qemu=(

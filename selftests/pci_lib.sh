@@ -11,6 +11,9 @@
 #   lspci_has / lspci_hasnt DESC DEV REGEX   # lspci -vvv of DEV
 #   driver DEV                  # the driver bound to DEV, in $R
 #   pci_require                 # skip_all without PCI, lspci or setpci
+#   log_mark, log_wait, logged  # what the kernel logged since a mark
+#   ep_ready DEV                # until the endpoint answers config reads
+#   dev_wait DEV                # until the PCI device DEV exists
 
 D=$PCIESW_DEVS
 PCI=/sys/bus/pci/devices
@@ -137,8 +140,15 @@ pci_count() {
 # model's ports and eps
 tree_ok() {
 	local want p i port bad=
-	expected "$2"; want=$N
-	pci_count "$2"
+	# endpoints whose link just came up answer after their readiness
+	# time (pci_ready_ms), then are scanned: a few hundred ms
+	deadline 10000
+	while :; do
+		expected "$2"; want=$N
+		pci_count "$2"
+		((N == want)) || ! before_deadline && break
+		nap 0.05
+	done
 	if ((N != want)); then
 		fail "$1: $N PCI devices, model has the Root Port + $((want - 1)) ports + endpoints"
 		return 1
@@ -176,7 +186,8 @@ links_ok() {
 		rd "$PCI/$P/current_link_speed"
 		[[ $R == "$s" ]] || bad+=" $P:speed:$R!=$s"
 		rd "$p/endpoint"
-		if [[ -n $R ]]; then
+		# an endpoint behind a link that is down answers nothing
+		if [[ -n $R && $w != 0 ]]; then
 			pci_ep "$2" "$i"
 			rd "$PCI/$P/current_link_width"
 			[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
@@ -225,4 +236,68 @@ pci_require() {
 	[[ -d /sys/bus/pci/devices ]] || skip_all "kernel without PCI support"
 	command -v lspci >/dev/null || skip_all "lspci (pciutils) not installed"
 	command -v setpci >/dev/null || skip_all "setpci (pciutils) not installed"
+}
+
+# ---- the kernel log, for the error-handling tests --------------------------
+#   log_mark; log_since; log_wait ERE; logged DESC ERE; q NAME
+
+# log_mark: later log_since reads only what the kernel logged after it
+log_mark() {
+	MARK="${0##*/}: mark $((++NMARK))"
+	echo "$MARK" >/dev/kmsg
+}
+NMARK=0 MARK=
+# log_since: the kernel log after the last mark (all of it before the
+# first), into R
+log_since() {
+	if [[ -n $MARK ]]; then
+		R=$(dmesg | sed -n "/$MARK\$/,\$p")
+	else
+		R=$(dmesg)
+	fi
+}
+# log_wait ERE: until the log after the mark matches ERE (5 s, 25 s debug)
+log_wait() {
+	deadline 5000
+	while :; do
+		log_since
+		[[ $R =~ $1 ]] && return 0
+		before_deadline || return 1
+		nap 0.05
+	done
+}
+# logged DESC ERE: one case, a kernel log line matching ERE comes
+logged() {
+	if log_wait "$2"; then
+		ok "$1"
+	else
+		fail "$1"
+		diag "$R"
+	fi
+}
+# q NAME: NAME ERE-quoted (the dots of a PCI name), into R
+q() { R=${1//./\\.}; }
+# aer_reg DEV OFF: a dword of DEV's AER capability, as a number, into R
+aer_reg() {
+	R=$((0x$(setpci -s "$1" "ECAP_AER+$2.l")))
+}
+# ep_ready DEV: until endpoint DEV answers config reads with its IDs, not
+# all ones (link down) or Retry Status (resetting): 20 s, 100 s debug
+ep_ready() {
+	deadline 20000
+	while :; do
+		[[ $(setpci -s "$1" 0.l) == 02b21000 ]] && return 0
+		before_deadline || return 1
+		nap 0.05
+	done
+}
+# dev_wait DEV: until PCI device DEV exists (10 s, 50 s debug): one that
+# was hot-added is scanned once it has answered
+dev_wait() {
+	deadline 10000
+	while :; do
+		[[ -e $PCI/$1 ]] && return 0
+		before_deadline || return 1
+		nap 0.05
+	done
 }

@@ -171,13 +171,16 @@ lspci_has "AER: RxErr+ after injected receiver errors" "$P2" \
 	"DevSta:[^$NL]*CorrErr\+.*CESta:[^$NL]*RxErr\+"
 setpci -s "$P2" ECAP_AER+0x10.l=0x00000001
 lspci_has "AER: RxErr- after software clears it" "$P2" "CESta:[^$NL]*RxErr-"
+# (and DPC off: the DPC driver would contain the fatal one and clear it)
+dpcctl=$(setpci -s "$P2" ECAP_DPC+6.w)
+setpci -s "$P2" ECAP_DPC+6.w=0:3
 sc inject $SW 2 malformed-tlp
 lspci_has "AER: MalfTLP+ (fatal by severity: FatalErr+)" "$P2" \
 	"DevSta:[^$NL]*FatalErr\+.*UESta:[^$NL]*MalfTLP\+"
 sc errors clear $SW 2
 lspci_has "AER: clear counters clears the status" "$P2" \
 	"UESta:[^$NL]*MalfTLP-"
-setpci -s "$P2" CAP_EXP+8.w=7:7
+setpci -s "$P2" CAP_EXP+8.w=7:7 ECAP_DPC+6.w="$dpcctl"
 
 # ACS control follows the model's redirect
 lspci_has "ACS: redirect off" "$P2" "ACSCtl:[^$NL]*ReqRedir- CmpltRedir-"
@@ -283,6 +286,7 @@ setpci -s "$P2" BRIDGE_CONTROL=0x0040:0x0040 BRIDGE_CONTROL=0x0000:0x0040
 wait_attr "$D/$SW-port2/ltssm_state" l0
 check "Secondary Bus Reset: the model's link went through hot-reset" \
 	hist_has hot-reset
+check "... the endpoint answers again once its reset is over" ep_ready "$E2"
 check_eq "... the endpoint's Command register is reset" 0000 \
 	"$(setpci -s "$E2" COMMAND)"
 if ! reduced; then
@@ -496,7 +500,7 @@ lspci_has "hot-unplug: PresDet- and PresDet changed" "$P3" \
 setpci -s "$P3" CAP_EXP+0x1a.w=0x0108
 wr "$D/$SW-port3/ep_add" nvme || fail "ep_add: $W_ERR"
 settled $SW
-check "hot-plug: the endpoint is back" test -e "$PCI/$E3"
+check "hot-plug: the endpoint is back" dev_wait "$E3"
 driver "$E3"
 check_eq "hot-plug: bound to pciesw" pciesw "$R"
 lspci_has "hot-plug: PresDet+, DLActive+" "$P3" \

@@ -35,36 +35,6 @@ pci_port $SW 1; DP1=$P
 pci_port $SW 2; DP2=$P
 pci_ep $SW 1; EP1=$P
 
-# log_mark: later log_since reads only what the kernel logged after it
-log_mark() {
-	MARK="pciesw_pci_aer: mark $((++NMARK))"
-	echo "$MARK" >/dev/kmsg
-}
-NMARK=0 MARK=
-# log_since: the kernel log after the last mark (all of it before the
-# first), into R
-log_since() {
-	if [[ -n $MARK ]]; then
-		R=$(dmesg | sed -n "/$MARK\$/,\$p")
-	else
-		R=$(dmesg)
-	fi
-}
-# log_wait ERE: until the log after the mark matches ERE (5 s, 25 s debug)
-log_wait() {
-	deadline 5000
-	while :; do
-		log_since
-		[[ $R =~ $1 ]] && return 0
-		before_deadline || return 1
-		nap 0.05
-	done
-}
-# aer_reg DEV OFF: a dword of DEV's AER capability, as a number, into R
-aer_reg() {
-	R=$((0x$(setpci -s "$1" "ECAP_AER+$2.l")))
-}
-
 log_wait "$RP: AER: enabled with IRQ" || true
 if dmesg | grep -q "$RP: AER: enabled with IRQ"; then
 	ok "Root Port $RP: the AER service is enabled"
@@ -74,19 +44,6 @@ else
 fi
 check "Root Port: its AER service is bound to the aer driver" \
 	test -e "$PCI/$RP/$RP:pcie002/driver"
-
-# logged DESC ERE: one case, a kernel log line matching ERE comes
-logged() {
-	if log_wait "$2"; then
-		ok "$1"
-	else
-		fail "$1"
-		diag "$R"
-	fi
-}
-
-# ERE-quoted PCI names (the dots)
-q() { R=${1//./\\.}; }
 
 # correctable, on the upstream port: bad-tlp is a Data Link Layer error
 q "$UP"; qup=$R

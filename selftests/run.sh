@@ -55,7 +55,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
 	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
-	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
+	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak
 	   pciesw_faults.sh)
 
@@ -70,7 +70,7 @@ NAMED_TESTS=()
 # operation with the view on, so lockdep still sees each lock order;
 # pciesw_views.sh shows that the rest of the kernel does not wait for it.
 PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
-		pciesw_pci_aer.sh pciesw_views.sh)
+		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_views.sh)
 
 # The tests with pciehp driving the PCI view's slots (pci_hotplug=1, the
 # module's default).  Every other test loads the module with
@@ -188,6 +188,8 @@ modargs() {
 	# flight: 256 of them at gen1 x1 are ~1 s, the default depth's 64 end
 	# about when the test sees them all started
 	[[ $1 == pciesw_block.sh ]] && args+=(blk_queue_depth=256)
+	# it times the Retry Status an endpoint answers after a reset
+	[[ $1 == pciesw_pci_dpc.sh ]] && args+=(pci_ready_ms=1000)
 	for v in "${HOTPLUG_TESTS[@]}"; do
 		[[ $v == "$1" ]] && hp=1
 	done
