@@ -138,17 +138,17 @@ report() {
 # on this machine, two guests side by side; a test not listed counts as
 # 60), so that both end at about the same time.
 declare -A debug_cost=(
-	[pciesw_pci_churn.sh]=450 [pciesw_pci.sh]=235 [pciesw_views.sh]=120
-	[pciesw_health_switchctl.sh]=190 [pciesw_module.sh]=130
-	[pciesw_vpd]=130 [pciesw_health]=130 [pciesw_dma]=140
-	[pciesw_dma_switchctl.sh]=125 [pciesw_netlink]=95 [pciesw_stress]=90
-	[pciesw_lanes]=85 [pciesw_ioctl]=92 [pciesw_switchctl.sh]=55
-	[pciesw_topo_switchctl.sh]=40 [pciesw_link]=40 [pciesw_bus.sh]=40
-	[pciesw_devlink.sh]=90
-	[pciesw_thermal]=35 [pciesw_debugfs]=25 [pciesw_unpriv]=25
+	[pciesw_pci_churn.sh]=410 [pciesw_pci.sh]=210 [pciesw_block.sh]=210
+	[pciesw_views.sh]=205 [pciesw_devlink.sh]=155
+	[pciesw_health_switchctl.sh]=155 [pciesw_ioctl]=140 [pciesw_dma]=140
+	[pciesw_health]=130 [pciesw_vpd]=95 [pciesw_faults.sh]=95
+	[pciesw_dma_switchctl.sh]=75 [pciesw_netlink]=60 [pciesw_module.sh]=55
+	[pciesw_lanes]=55 [pciesw_pci_dpc.sh]=55 [pciesw_pci_hotplug.sh]=45
+	[pciesw_switchctl.sh]=45 [pciesw_bus.sh]=45 [pciesw_topo_switchctl.sh]=45
+	[pciesw_stress]=45 [pciesw_ops_switchctl.sh]=40 [pciesw_link]=35
+	[pciesw_pci_aer.sh]=30 [pciesw_thermal]=30 [pciesw_debugfs]=25
+	[pciesw_soak]=20 [pciesw_mem]=15 [pciesw_fuzz]=15 [pciesw_unpriv]=15
 	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=10 [pciesw_events]=10
-	[pciesw_mem]=23 [pciesw_block.sh]=150 [pciesw_soak]=56 [pciesw_fuzz]=30
-	[pciesw_faults.sh]=60 [pciesw_pci_hotplug.sh]=30 [pciesw_pci_aer.sh]=55 [pciesw_pci_dpc.sh]=60
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the

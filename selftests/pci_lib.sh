@@ -190,6 +190,11 @@ links_ok() {
 		if [[ -n $R && $w != 0 ]]; then
 			pci_ep "$2" "$i"
 			rd "$PCI/$P/current_link_width"
+			# one whose link just came up answers once it is ready
+			if [[ $R != "$w" ]]; then
+				ep_ready "$P" || bad+=" $P:no-answer"
+				rd "$PCI/$P/current_link_width"
+			fi
 			[[ $R == "$w" ]] || bad+=" $P:width:$R!=$w"
 		fi
 	done

@@ -129,6 +129,19 @@ wait_disk() {
 	done
 }
 
+# disk_gone NAME SEQ: until the disk NAME whose diskseq was SEQ is gone:
+# no NAME, or a new disk of that name (DPC recovers a surprise down, and
+# the drive comes back as a new disk)
+disk_gone() {
+	deadline 5000
+	while :; do
+		rd /sys/block/$1/diskseq 2>/dev/null || return 0
+		[[ $R != "$2" ]] && return 0
+		before_deadline || return 1
+		nap
+	done
+}
+
 check "the 4Kn drive's disk appears" wait_disk ${SW}n3
 rd /sys/block/${SW}n3/queue/logical_block_size
 check_eq "4Kn: 4096-byte logical blocks" 4096 "$R"
@@ -472,9 +485,10 @@ fio --name=s --filename=/dev/md/pcieswt --offset=8M --size=2M \
 	--output=/dev/null &
 FIO=$!
 nap 0.3
+rd /sys/block/${SW}n0/diskseq; seq=$R
 sc_quiet "surprise down under fio" port set $ID 2 surprise-down
 wait $FIO
-check "the drive's disk disappears" wait_disk ${SW}n0 gone
+check "the drive's disk disappears" disk_gone ${SW}n0 "$seq"
 check "RAID1 keeps the data" eval 'dd if=/dev/md/pcieswt bs=1M count=4 \
 	iflag=direct status=none | cmp -s "$T_TMP/r4"'
 # by name, or whatever array holds the drives if the name is missing
@@ -496,6 +510,7 @@ fio --name=r --filename=$D0 --direct=1 --rw=randread --bs=1M --size=64M \
 	--disk_util=0 --allow_file_create=0 >"$T_TMP/fio.out" 2>&1 &
 FIO=$!
 check "fio reads the raw drive" wait_for reads ${SW}n0 $((ds[0] + 8))
+rd /sys/block/${SW}n0/diskseq; seq=$R
 sc_quiet "surprise down under fio" port set $ID 2 surprise-down
 deadline 10000
 while kill -0 $FIO 2>/dev/null && before_deadline; do
@@ -508,6 +523,6 @@ rc=$?
 check "fio fails with EIO" eval '((rc != 0)) &&
 	grep -q "Input/output error" "$T_TMP/fio.out"' ||
 	diag "fio $rc: $(grep -m3 'error\|READ:' "$T_TMP/fio.out")"
-check "the drive's disk disappears" wait_disk ${SW}n0 gone
+check "the drive's disk disappears" disk_gone ${SW}n0 "$seq"
 sc_ok "pacing off" switch set $ID pacing off
 summary
