@@ -12,7 +12,8 @@
 # clear the port's status (write 1 to clear); a non-fatal error runs the
 # endpoint driver's error handlers and the recovery succeeds; an error
 # masked in the port's AER Correctable Error Mask sets its status bit but
-# logs nothing.
+# logs nothing; a surprise down with DPC off is an ERR_FATAL whose
+# recovery hot-resets the link.
 #
 # Skipped when the kernel has no PCI support or no AER driver, or pciutils
 # are missing; fails without switchctl.  Uses pciesw0, the runner's card.
@@ -108,4 +109,32 @@ check_eq "masked bad-tlp: no line for it" 1 "$?" || diag "$R"
 n=$(grep -c "PCIe Bus Error" <<<"$R")
 check_eq "one error logged after the mark (bad-dllp)" 1 "$n" || diag "$R"
 setpci -s "$DP2" ECAP_AER+0x14.l=0:0x40
+
+# fatal: a surprise down with DPC off (pciesw_pci_dpc.sh has it on) is an
+# ERR_FATAL to the Root Port; the AER driver's recovery resets the link
+# below the port (Secondary Bus Reset: a hot reset in the model)
+pci_ep $SW 2; EP2=$P
+dpcctl=$(setpci -s "$DP2" ECAP_DPC+6.w)
+setpci -s "$DP2" ECAP_DPC+6.w=0:3
+mapfile -t HIST <"$D/$SW-port2/ltssm_history"; h0=${HIST[-1]}
+log_mark
+sc_ok "port set $SW 2 surprise-down (DPC off)" port set $SW 2 surprise-down
+logged "surprise down: the Root Port receives ERR_FATAL from $DP2" \
+	"(Uncorrectable|Uncorrected) \(Fatal\) error (message )?received(:| from) $qdp2"
+logged "... the AER line: Fatal, Data Link Layer" \
+	"$qdp2: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Fatal\), type=Data Link Layer"
+logged "... recovery successful" "$qdp2: AER: device recovery successful"
+log_since
+[[ $R =~ $qdp2:\ (AER:\ )?\ +\[\ 5\]\ (SDES|SurpDn|Surprise) ]]
+check_eq "... decoded as Surprise Down (bit 5)" 0 "$?" || diag "$R"
+mapfile -t HIST <"$D/$SW-port2/ltssm_history"
+after=0 hr=0
+for l in "${HIST[@]}"; do
+	((after)) && [[ $l == *" hot-reset" ]] && hr=1
+	[[ $l == "$h0" ]] && after=1
+done
+check_eq "... the recovery hot-reset the link" 1 "$hr"
+check "... which trained again" wait_attr "$D/$SW-port2/ltssm_state" l0
+check "... and the endpoint answers" ep_ready "$EP2"
+setpci -s "$DP2" ECAP_DPC+6.w="$dpcctl"
 summary
