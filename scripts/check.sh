@@ -153,8 +153,10 @@ declare -A debug_cost=(
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the
 # installed files; the kernel paths they reach are covered by the other
-# tests, so they run on the stock kernels only.
-declare -A debug_skip=([pciesw_install.sh]=1 [pciesw_docs.sh]=1)
+# tests, so they run on the stock kernels only.  So does rasdaemon's
+# (the debug kernel has no tracing; pciesw_pci_aer.sh runs its AER path).
+declare -A debug_skip=([pciesw_install.sh]=1 [pciesw_docs.sh]=1
+		       [pciesw_pci_ras.sh]=1)
 # pciesw_pci_hotplug.sh runs last in its shard: at the first hot-plug event
 # lockdep reports stock pciehp's own lock order (pciehp_ist holds
 # ctrl->reset_lock when it takes pci_rescan_remove_lock, and

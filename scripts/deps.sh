@@ -19,6 +19,8 @@ packages=(
 	gcc gcc-multilib make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev libjson-c-dev sparse
 	# test clients and tools
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
+	# rasdaemon records the PCI view's AER errors (pciesw_pci_ras.sh)
+	rasdaemon
 	# block device clients (selftests/pciesw_block.sh, G1-G3 of make bench)
 	fio xfsprogs e2fsprogs mdadm util-linux
 	# devlink (pciesw_devlink.sh drives the switches with the stock tool;

@@ -121,8 +121,9 @@ log_mark
 sc_ok "port set $SW 2 surprise-down (DPC off)" port set $SW 2 surprise-down
 logged "surprise down: the Root Port receives ERR_FATAL from $DP2" \
 	"(Uncorrectable|Uncorrected) \(Fatal\) error (message )?received(:| from) $qdp2"
+# (6.1's AER driver files Surprise Down under Transaction Layer)
 logged "... the AER line: Fatal, Data Link Layer" \
-	"$qdp2: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Fatal\), type=Data Link Layer"
+	"$qdp2: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Fatal\), type=(Data Link|Transaction) Layer"
 logged "... recovery successful" "$qdp2: AER: device recovery successful"
 log_since
 [[ $R =~ $qdp2:\ (AER:\ )?\ +\[\ 5\]\ (SDES|SurpDn|Surprise) ]]
