@@ -14,6 +14,8 @@
 #   log_mark, log_wait, logged  # what the kernel logged since a mark
 #   ep_ready DEV                # until the endpoint answers config reads
 #   dev_wait DEV                # until the PCI device DEV exists
+#   pci_card SW                 # the runner's card is there, settled
+#   port_hist_mark/_has SW PORT [STATE]  # LTSSM transitions since a mark
 
 D=$PCIESW_DEVS
 PCI=/sys/bus/pci/devices
@@ -305,4 +307,24 @@ dev_wait() {
 		before_deadline || return 1
 		nap 0.05
 	done
+}
+# pci_card SW: the runner's card SW is there and its links settled
+pci_card() {
+	[[ -e $D/$1 ]] || bail "$1 is not there (the runner loads the module with it)"
+	settled "$1" || diag "$1 did not settle"
+}
+# port_hist_mark SW PORT: remember the last entry of the port's LTSSM
+# history; port_hist_has SW PORT STATE: a transition to STATE came after it
+port_hist_mark() {
+	mapfile -t HIST <"$D/$1-port$2/ltssm_history"
+	HMARK=${HIST[-1]}
+}
+port_hist_has() {
+	local i after=0
+	mapfile -t HIST <"$D/$1-port$2/ltssm_history"
+	for ((i = 0; i < ${#HIST[@]}; i++)); do
+		((after)) && [[ ${HIST[i]} == *" $3" ]] && return 0
+		[[ ${HIST[i]} == "$HMARK" ]] && after=1
+	done
+	return 1
 }

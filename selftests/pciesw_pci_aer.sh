@@ -28,8 +28,7 @@ pci_require
 sctl_init
 
 SW=pciesw0
-[[ -e $D/$SW ]] || bail "$SW is not there (the runner loads the module with it)"
-settled $SW || diag "$SW did not settle"
+pci_card $SW
 pci_rp $SW; RP=$P
 pci_port $SW 0; UP=$P
 pci_port $SW 1; DP1=$P
@@ -116,7 +115,7 @@ setpci -s "$DP2" ECAP_AER+0x14.l=0:0x40
 pci_ep $SW 2; EP2=$P
 dpcctl=$(setpci -s "$DP2" ECAP_DPC+6.w)
 setpci -s "$DP2" ECAP_DPC+6.w=0:3
-mapfile -t HIST <"$D/$SW-port2/ltssm_history"; h0=${HIST[-1]}
+port_hist_mark $SW 2
 log_mark
 sc_ok "port set $SW 2 surprise-down (DPC off)" port set $SW 2 surprise-down
 logged "surprise down: the Root Port receives ERR_FATAL from $DP2" \
@@ -128,13 +127,7 @@ logged "... recovery successful" "$qdp2: AER: device recovery successful"
 log_since
 [[ $R =~ $qdp2:\ (AER:\ )?\ +\[\ 5\]\ (SDES|SurpDn|Surprise) ]]
 check_eq "... decoded as Surprise Down (bit 5)" 0 "$?" || diag "$R"
-mapfile -t HIST <"$D/$SW-port2/ltssm_history"
-after=0 hr=0
-for l in "${HIST[@]}"; do
-	((after)) && [[ $l == *" hot-reset" ]] && hr=1
-	[[ $l == "$h0" ]] && after=1
-done
-check_eq "... the recovery hot-reset the link" 1 "$hr"
+check "... the recovery hot-reset the link" port_hist_has $SW 2 hot-reset
 check "... which trained again" wait_attr "$D/$SW-port2/ltssm_state" l0
 check "... and the endpoint answers" ep_ready "$EP2"
 setpci -s "$DP2" ECAP_DPC+6.w="$dpcctl"

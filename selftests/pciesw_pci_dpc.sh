@@ -38,8 +38,7 @@ pci_require
 sctl_init
 
 SW=pciesw0
-[[ -e $D/$SW ]] || bail "$SW is not there (the runner loads the module with it)"
-settled $SW || diag "$SW did not settle"
+pci_card $SW
 pci_port $SW 1; DP1=$P
 pci_port $SW 2; DP2=$P
 pci_ep $SW 1; EP1=$P
@@ -65,24 +64,6 @@ dpc_reg() {
 vendor() {
 	R=$(setpci -s "$1" 0.l)
 }
-# hist PORT: port PORT's LTSSM history, into HIST; hist_mark PORT
-# remembers its last entry, hist_has PORT STATE: a transition to STATE
-# came after it
-hist() { mapfile -t HIST <"$D/$SW-port$1/ltssm_history"; }
-hist_mark() {
-	hist "$1"
-	HMARK=${HIST[-1]}
-}
-hist_has() {
-	local i after=0
-	hist "$1"
-	for ((i = 0; i < ${#HIST[@]}; i++)); do
-		((after)) && [[ ${HIST[i]} == *" $2" ]] && return 0
-		[[ ${HIST[i]} == "$HMARK" ]] && after=1
-	done
-	return 1
-}
-
 check "$DP1: its DPC service is bound to the dpc driver" dpc_service "$DP1"
 check "$DP2: its DPC service is bound to the dpc driver" dpc_service "$DP2"
 SVC2=$R
@@ -95,7 +76,7 @@ lspci_has "lspci: the downstream port reports surprise down" "$DP1" \
 	"LnkCap:.*Surprise\+"
 
 # ---- a fatal error: contained, logged from the port's AER, recovered ----
-hist_mark 1
+port_hist_mark $SW 1
 rd "$D/$SW-port1/surprise_down_count"; sd0=$R
 log_mark
 sc_ok "inject $SW 1 malformed-tlp (fatal)" inject $SW 1 malformed-tlp
@@ -113,7 +94,7 @@ check_eq "... the endpoint driver saw a frozen channel, then resumed" 0 "$?" ||
 [[ $R =~ (Fatal|Uncorrect[a-z]*)\ error\ (message\ )?received ]]
 check_eq "... the Root Port got no error message (DPC keeps it)" 1 "$?" ||
 	diag "$R"
-check "... the model's link was held in disabled" hist_has 1 disabled
+check "... the model's link was held in disabled" port_hist_has $SW 1 disabled
 check "... and is back in L0" wait_attr "$D/$SW-port1/ltssm_state" l0
 check_attr "... not contained any more" "$D/$SW-port1/dpc_contained" 0
 dpc_reg "$DP1" 8
@@ -125,7 +106,7 @@ vendor "$EP1"
 check_eq "... and answers" 02b21000 "$R"
 
 # ---- a non-fatal error goes to AER, nothing is contained ----------------
-hist_mark 1
+port_hist_mark $SW 1
 log_mark
 sc_ok "inject $SW 1 poisoned-tlp (non-fatal)" inject $SW 1 poisoned-tlp
 logged "poisoned-tlp: the AER driver's recovery" \
@@ -133,10 +114,10 @@ logged "poisoned-tlp: the AER driver's recovery" \
 log_since
 [[ $R =~ containment\ event ]]
 check_eq "... no containment event" 1 "$?" || diag "$R"
-check "... the link never left L0" eval '! hist_has 1 disabled'
+check "... the link never left L0" eval '! port_hist_has $SW 1 disabled'
 
 # ---- a surprise down: contained, recovered ------------------------------
-hist_mark 1
+port_hist_mark $SW 1
 log_mark
 sc_ok "port set $SW 1 surprise-down" port set $SW 1 surprise-down
 logged "surprise down: a containment event on $DP1" \
@@ -146,7 +127,7 @@ log_since
 [[ $R =~ $qdp1:\ (AER:\ )?\ +\[\ 5\]\ (SDES|SurpDn|Surprise) ]]
 check_eq "... the port's AER says Surprise Down (bit 5)" 0 "$?" || diag "$R"
 check_attr "... counted" "$D/$SW-port1/surprise_down_count" $((sd0 + 1))
-check "... the link was held in disabled" hist_has 1 disabled
+check "... the link was held in disabled" port_hist_has $SW 1 disabled
 check "... and is back in L0" wait_attr "$D/$SW-port1/ltssm_state" l0
 check "... the endpoint's pci_dev stayed" test -e "$PCI/$EP1"
 

@@ -32,8 +32,7 @@ TR=/sys/kernel/tracing
 sctl_init
 
 SW=pciesw0
-[[ -e $D/$SW ]] || bail "$SW is not there (the runner loads the module with it)"
-settled $SW || diag "$SW did not settle"
+pci_card $SW
 pci_port $SW 1; DP1=$P
 pci_port $SW 2; DP2=$P
 
