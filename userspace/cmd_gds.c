@@ -45,6 +45,9 @@
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ	22	/* Linux 5.14 */
 #endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23
+#endif
 /* O_DIRECT alignment of offsets and sizes we use: 4Kn drives need it */
 #define GDS_ALIGN	4096U
 
@@ -253,6 +256,40 @@ static void gds_close(struct gds *g)
 	free(g->gpu_name);
 }
 
+/*
+ * Fault the first @len bytes of the GPU window in (@write: writable pages)
+ * before a transfer, so that the run times the I/O, not the faults.  A
+ * page the module refuses (the endpoint memory limit) is an error here,
+ * where a touch would die of SIGBUS; by hand only on a kernel without
+ * MADV_POPULATE_* (before 5.14, or no CONFIG_ADVISE_SYSCALLS).
+ */
+static int gds_populate(struct gds *g, uint64_t len, bool write)
+{
+	uint64_t i;
+
+	len = (len + GDS_ALIGN - 1) / GDS_ALIGN * GDS_ALIGN;
+	if (len > g->map_len)
+		len = g->map_len;
+	if (!madvise(g->map, len, write ? MADV_POPULATE_WRITE :
+					   MADV_POPULATE_READ))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS) {
+		error("cannot fault in %" PRIu64 " bytes of %s's window: %s%s",
+		      len, g->gpu_name, strerror(errno),
+		      errno == EFAULT ?
+		      " (the module refused pages: endpoint memory above mem_limit_mb?)" :
+		      "");
+		return -1;
+	}
+	for (i = 0; i < len; i += GDS_ALIGN) {
+		if (write)
+			g->map[i] = 0;
+		else
+			__atomic_load_n(&g->map[i], __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
 /* Payload bytes of the drive's switch's upstream port since gds_open(). */
 static uint64_t gds_upstream(struct gds *g)
 {
@@ -361,15 +398,13 @@ static int gds_rw(int argc, char **argv, bool write)
 		goto out;
 	}
 	/*
-	 * GPU memory is there before a transfer (as in gds bench): fault the
-	 * window in, read faults (it is gds write's source), so that the I/O
-	 * is timed, not the page faults; by hand without MADV_POPULATE_READ
-	 * (a kernel without CONFIG_ADVISE_SYSCALLS: ENOSYS)
+	 * GPU memory is there before a transfer (as in gds bench): read
+	 * faults (it is gds write's source)
 	 */
-	if (madvise(g.map, (size + GDS_ALIGN - 1) / GDS_ALIGN * GDS_ALIGN,
-		    MADV_POPULATE_READ))
-		for (done = 0; done < size; done += GDS_ALIGN)
-			__atomic_load_n(&g.map[done], __ATOMIC_RELAXED);
+	if (gds_populate(&g, size, false)) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
 	done = 0;
 	t0 = now_ns();
 	while (done < size) {
@@ -708,12 +743,11 @@ int cmd_gds_bench(int argc, char **argv)
 		goto out;
 	}
 	pthread_mutex_init(&b.lock, NULL);
-	/*
-	 * GPU memory is there before a transfer: fault the buffer's pages in
-	 * first, so that the run times the transfers, not the page faults
-	 */
-	for (i = 0; i < b.size && i < g.map_len; i += GDS_ALIGN)
-		g.map[i] = 0;
+	/* GPU memory is there before a transfer: the buffer's pages */
+	if (gds_populate(&g, b.size, true)) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
 	t0 = now_ns();
 	/* depth x threads synchronous readers: that many blocks in flight */
 	for (i = 0; i < b.slots; i++)
