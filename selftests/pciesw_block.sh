@@ -285,6 +285,13 @@ jnum upstream-bytes
 check_eq "gds read: 0 upstream bytes" 0 "$J"
 jnum bytes
 check_eq "gds read: the whole file" $((4 << 20)) "$J"
+# a GPU window the module cannot give pages to (mem_limit_mb): an error
+# that says so, not SIGBUS
+rd $MP/mem_resident
+echo $((R / 1048576 + 1)) >$MP/mem_limit_mb
+sc_err "gds bench into a window past mem_limit_mb: an error" 1 \
+	"the module refused pages" gds bench "$MNT/f" gpu0:512M --block 1M --depth 1
+echo 0 >$MP/mem_limit_mb
 # the GPU window at 1M, through mmap of /dev/pciesw72 (gpu0 is ep 0)
 check "the GPU window holds the file (mmap)" \
 	"$PCIESW_TOOL" window-cmp /dev/$SW 0 $((1 << 20)) "$T_TMP/r4"
