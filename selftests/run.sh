@@ -72,6 +72,16 @@ NAMED_TESTS=()
 PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_views.sh)
 
+# Tests of the model's own fault behaviour: they inject errors and
+# surprise downs and check what the model does with them (a link that
+# stays down, counters, events, health reporters).  With the PCI view on,
+# the kernel's DPC and AER drivers act on those errors as on a server:
+# they contain, reset and recover the links.  So these tests run without
+# the view in every plan; pciesw_pci_aer.sh and pciesw_pci_dpc.sh test
+# what the kernel does.
+MODEL_FAULT_TESTS=(pciesw_link pciesw_events pciesw_topo_switchctl.sh
+		   pciesw_health pciesw_health_switchctl.sh pciesw_devlink.sh)
+
 # The tests with pciehp driving the PCI view's slots (pci_hotplug=1, the
 # module's default).  Every other test loads the module with
 # pci_hotplug=0: pciehp's own delays (about 1 s for each endpoint it adds)
@@ -199,6 +209,10 @@ modargs() {
 			[[ $v == "$1" ]] && pci=1
 		done
 		((pci)) || args+=(pci_view=0)
+	else
+		for v in "${MODEL_FAULT_TESTS[@]}"; do
+			[[ $v == "$1" ]] && args+=(pci_view=0)
+		done
 	fi
 	((${#args[@]})) && echo "${args[*]}"
 	return 0
