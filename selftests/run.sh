@@ -83,7 +83,8 @@ PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 # kernel does, pciesw_pci_churn.sh the view under every operation.
 MODEL_FAULT_TESTS=(pciesw_link pciesw_lanes pciesw_events
 		   pciesw_topo_switchctl.sh pciesw_health
-		   pciesw_health_switchctl.sh pciesw_devlink.sh pciesw_soak)
+		   pciesw_health_switchctl.sh pciesw_devlink.sh pciesw_stress
+		   pciesw_soak)
 
 # The tests with pciehp driving the PCI view's slots (pci_hotplug=1, the
 # module's default).  Every other test loads the module with
