@@ -14,6 +14,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,38 +258,69 @@ static void gds_close(struct gds *g)
 	free(g->gpu_name);
 }
 
+/* where gds_touch() goes back to when a page of the window is refused */
+static sigjmp_buf gds_sigbus_env;
+
+static void gds_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(gds_sigbus_env, 1);
+}
+
+/*
+ * By hand, on a kernel without MADV_POPULATE_* (before 5.14, or without
+ * CONFIG_ADVISE_SYSCALLS): touch every page, with SIGBUS (a page the
+ * module refused) turned into an error.  Single-threaded: before the
+ * workers start.
+ */
+static int gds_touch(struct gds *g, uint64_t len, bool write)
+{
+	struct sigaction sa = { .sa_handler = gds_sigbus }, old;
+	volatile uint64_t i = 0;
+	int ret = 0;
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &old))
+		return -errno;
+	if (sigsetjmp(gds_sigbus_env, 1)) {
+		ret = -EFAULT;
+	} else {
+		for (; i < len; i += GDS_ALIGN) {
+			if (write)
+				g->map[i] = 0;
+			else
+				__atomic_load_n(&g->map[i], __ATOMIC_RELAXED);
+		}
+	}
+	sigaction(SIGBUS, &old, NULL);
+	return ret;
+}
+
 /*
  * Fault the first @len bytes of the GPU window in (@write: writable pages)
  * before a transfer, so that the run times the I/O, not the faults.  A
- * page the module refuses (the endpoint memory limit) is an error here,
- * where a touch would die of SIGBUS; by hand only on a kernel without
- * MADV_POPULATE_* (before 5.14, or no CONFIG_ADVISE_SYSCALLS).
+ * page the module refuses (the endpoint memory limit) is an error, not a
+ * SIGBUS.
  */
 static int gds_populate(struct gds *g, uint64_t len, bool write)
 {
-	uint64_t i;
+	int err = 0;
 
 	len = (len + GDS_ALIGN - 1) / GDS_ALIGN * GDS_ALIGN;
 	if (len > g->map_len)
 		len = g->map_len;
-	if (!madvise(g->map, len, write ? MADV_POPULATE_WRITE :
-					   MADV_POPULATE_READ))
+	if (madvise(g->map, len, write ? MADV_POPULATE_WRITE :
+					 MADV_POPULATE_READ))
+		err = errno == EINVAL || errno == ENOSYS ?
+		      gds_touch(g, len, write) : -errno;
+	if (!err)
 		return 0;
-	if (errno != EINVAL && errno != ENOSYS) {
-		error("cannot fault in %" PRIu64 " bytes of %s's window: %s%s",
-		      len, g->gpu_name, strerror(errno),
-		      errno == EFAULT ?
-		      " (the module refused pages: endpoint memory above mem_limit_mb?)" :
-		      "");
-		return -1;
-	}
-	for (i = 0; i < len; i += GDS_ALIGN) {
-		if (write)
-			g->map[i] = 0;
-		else
-			__atomic_load_n(&g->map[i], __ATOMIC_RELAXED);
-	}
-	return 0;
+	error("cannot fault in %" PRIu64 " bytes of %s's window: %s%s",
+	      len, g->gpu_name, strerror(-err),
+	      err == -EFAULT ?
+	      " (the module refused pages: endpoint memory above mem_limit_mb?)" :
+	      "");
+	return -1;
 }
 
 /* Payload bytes of the drive's switch's upstream port since gds_open(). */
