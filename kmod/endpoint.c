@@ -356,8 +356,8 @@ void pciesw_ep_del(struct pciesw_endpoint *ep)
 	pciesw_mem_unplug(ep->mem);
 	pciesw_ep_event(ep, PCIESW_EV_EP_DEL);
 	port->ep = NULL;
-	pciesw_link_drop(port, port->link.enabled && !port->link.contained ?
-			       PCIESW_LTSSM_DETECT : PCIESW_LTSSM_DISABLED);
+	pciesw_link_drop(port, pciesw_link_held(port) ? PCIESW_LTSSM_DISABLED :
+							PCIESW_LTSSM_DETECT);
 	list_del(&ep->node);
 	ida_free(&sw->ep_type_ids[ep->type], ep->type_idx);
 	ida_free(&sw->ep_ids, ep->id);

@@ -68,6 +68,12 @@ static bool pciesw_ltssm_training(enum pciesw_ltssm s)
 	return s == PCIESW_LTSSM_CONFIGURATION || s == PCIESW_LTSSM_RECOVERY;
 }
 
+/* Software holds the link in Disabled: Link Disable, or DPC containment. */
+bool pciesw_link_held(const struct pciesw_port *port)
+{
+	return !port->link.enabled || port->link.contained;
+}
+
 bool pciesw_link_training(const struct pciesw_port *port)
 {
 	return pciesw_ltssm_training(port->link.ltssm);
@@ -226,7 +232,7 @@ void pciesw_link_start(struct pciesw_port *port, enum pciesw_link_goal goal)
 	u8 w;
 
 	/* links first train when the switch is published (power-on) */
-	if (!link->enabled || link->contained || !port_sw(port)->published)
+	if (pciesw_link_held(port) || !port_sw(port)->published)
 		return;
 	link->goal = goal;
 	switch (goal) {
@@ -505,7 +511,7 @@ int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,
 	if (port->power_off == !on)
 		return 0;
 	port->power_off = !on;
-	if (!on && port->link.enabled && !port->link.contained)
+	if (!on && !pciesw_link_held(port))
 		pciesw_link_drop(port, PCIESW_LTSSM_DETECT);
 	else if (on)
 		pciesw_link_start(port, PCIESW_LINK_TRAIN);

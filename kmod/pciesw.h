@@ -652,6 +652,7 @@ void pciesw_link_work(struct work_struct *work);
 void pciesw_link_start(struct pciesw_port *port, enum pciesw_link_goal goal);
 void pciesw_link_drop(struct pciesw_port *port, enum pciesw_ltssm to);
 bool pciesw_link_active(const struct pciesw_port *port);
+bool pciesw_link_held(const struct pciesw_port *port);
 bool pciesw_link_training(const struct pciesw_port *port);
 int pciesw_port_check_retrain(const struct pciesw_port *port,
 			      const bool *enabled, const char **why);
