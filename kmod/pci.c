@@ -2155,17 +2155,18 @@ static bool pciesw_pci_ep_resets(struct pciesw_pci *h, unsigned int k,
 }
 
 /*
- * With sw->lock: a port's link or setting, into its config space.  True
- * when a downstream port's link came up to an endpoint that the module
- * adds itself (no pciehp drives the slot): its bus is to be scanned.
+ * With sw->lock: a port's link or setting, into its config space.  When a
+ * downstream port's link came up to an endpoint that the module adds
+ * itself (no pciehp drives the slot), the bus to scan, else 0.
  */
-static bool pciesw_pci_port_change(struct pciesw_pci *h,
-				   const struct pciesw_port *port)
+static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
+					   const struct pciesw_port *port)
 {
 	struct pciesw_pci_fn *fresh = NULL;
 	unsigned long flags;
 	unsigned int k = port->id - 1;
-	bool reset = false, scan = false;
+	unsigned int scan = 0;
+	bool reset = false;
 
 	lockdep_assert_held(&h->sw->lock);
 	if (port->role != PCIESW_PORT_ROLE_UPSTREAM && k < h->max_down) {
@@ -2192,7 +2193,8 @@ static bool pciesw_pci_port_change(struct pciesw_pci *h,
 		if (h->ep[k] && !up && !boot && h->down[k]->active) {
 			h->ep[k]->ready_at = ktime_get_ns() +
 				(u64)min(pci_ready_ms, 10000U) * NSEC_PER_MSEC;
-			scan = !pciesw_pci_slot_driven(h, k);
+			if (!pciesw_pci_slot_driven(h, k))
+				scan = pciesw_pci_secondary(h->down[k]);
 		}
 		if (h->ep[k])
 			pciesw_pci_fn_link(h->ep[k], port);
@@ -2636,7 +2638,7 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 	struct pciesw_pci_gone *gone;
 	unsigned long flags;
 	unsigned int bus;
-	bool on, scan;
+	bool on;
 
 	if (!pdev)
 		return NULL;
@@ -2705,15 +2707,10 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 			      NULL;
 	case PCIESW_EV_PORT_CHANGE:
 	case PCIESW_EV_LINK_TRAINING:
-		scan = pciesw_pci_port_change(h, ev->port);
+		bus = pciesw_pci_port_change(h, ev->port);
 		/* a surprise down counts its error as the link goes */
 		if (ev->type == PCIESW_EV_PORT_CHANGE)
 			pciesw_pci_port_errors(h, ev->port);
-		if (!scan)
-			return NULL;
-		raw_spin_lock_irqsave(&h->lock, flags);
-		bus = pciesw_pci_secondary(h->down[ev->port->id - 1]);
-		raw_spin_unlock_irqrestore(&h->lock, flags);
 		return bus ? pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL) :
 			     NULL;
 	case PCIESW_EV_PORT_ERRORS:
