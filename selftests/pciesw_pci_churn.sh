@@ -184,9 +184,12 @@ for sw in pciesw66 pciesw67; do
 	dma_loop "$sw" gpu0 nvme0 "$T_TMP/dma.$sw" &
 	PIDS+=($!)
 done
+# each pass's seconds go to reader.times: the end says the longest
 ( while [[ ! -e $STOP ]]; do
+	t=$EPOCHREALTIME
 	lspci -D -vvv >/dev/null 2>&1
 	cat "$PCI"/1????:*/config >/dev/null 2>&1
+	echo "$t $EPOCHREALTIME" >>"$T_TMP/reader.times"
 	nap 0.2	# paces the reader, as the DMA loops are paced
 done ) &
 PIDS+=($!)
@@ -205,8 +208,8 @@ for pid in "${PIDS[@]}"; do
 	for ((i = 0; i < 1800; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
 		((i == 600)) && diag "pid $pid still running 60 s after the churn:" \
-			"$(for t in /proc/$pid/task/*/; do cat "$t/comm" "$t/wchan" 2>/dev/null; echo; done)" \
-			"$(ps -o pid,stat,wchan:32,args --ppid "$pid" 2>/dev/null)"
+			"$(ps -o pid,stat,wchan:32,args --pid "$pid" --ppid "$pid" 2>/dev/null)" \
+			"$(for c in "$pid" $(pgrep -P "$pid"); do echo "$c:"; cat "/proc/$c/stack" 2>/dev/null; done)"
 		nap 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
@@ -217,6 +220,8 @@ for pid in "${PIDS[@]}"; do
 done
 ((EPOCHSECONDS - t_stop > 60)) &&
 	diag "the loops ended $((EPOCHSECONDS - t_stop)) s after the churn"
+diag "reader: $(awk '{ d = $2 - $1; n++; if (d > m) { m = d; at = $1 } }
+	END { printf "%d passes, the longest %.1f s", n, m }' "$T_TMP/reader.times")"
 check_eq "DMA loops and the lspci reader end (3 minutes at most)" 0 "$stuck"
 for sw in pciesw66 pciesw67; do
 	runs=0 okruns=0 bad=
