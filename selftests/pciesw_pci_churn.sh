@@ -220,7 +220,7 @@ for pid in "${PIDS[@]}"; do
 done
 ((EPOCHSECONDS - t_stop > 60)) &&
 	diag "the loops ended $((EPOCHSECONDS - t_stop)) s after the churn"
-diag "reader: $(awk '{ d = $2 - $1; n++; if (d > m) { m = d; at = $1 } }
+diag "reader: $(awk '{ d = $2 - $1; n++; if (d > m) m = d }
 	END { printf "%d passes, the longest %.1f s", n, m }' "$T_TMP/reader.times")"
 check_eq "DMA loops and the lspci reader end (3 minutes at most)" 0 "$stuck"
 for sw in pciesw66 pciesw67; do
