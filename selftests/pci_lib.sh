@@ -248,9 +248,11 @@ pci_require() {
 # ---- the kernel log, for the error-handling tests --------------------------
 #   log_mark; log_since; log_wait ERE; logged DESC ERE; q NAME
 
-# log_mark: later log_since reads only what the kernel logged after it
+# log_mark: later log_since reads only what the kernel logged after it;
+# the mark names this run (its PID) so that a test run again in the same
+# boot does not read from an earlier run's mark of the same number
 log_mark() {
-	MARK="${0##*/}: mark $((++NMARK))"
+	MARK="${0##*/}: pid $$ mark $((++NMARK))"
 	echo "$MARK" >/dev/kmsg
 }
 NMARK=0 MARK=
