@@ -87,6 +87,22 @@ t_cmd=$(now)
 say "kernel $(</proc/sys/kernel/osrelease): guest-init at ${t_init}s, command at ${t_cmd}s uptime"
 echo "$t_cmd" >"$out/boot-time"
 
+# 30 s before qemu-run.sh kills QEMU at its --timeout: the stacks of the
+# blocked tasks (sysrq w) and of the CPUs (sysrq l) on the console, and
+# the kernel log in OUT, so that a run that hangs says where
+if [[ ${PCIESW_TIMEOUT:-} =~ ^[0-9]+$ ]] && ((PCIESW_TIMEOUT > 60)); then
+	(
+		sleep "$((PCIESW_TIMEOUT - 30 - ${t_cmd%.*}))"
+		say "30 s before the run's cap of ${PCIESW_TIMEOUT} s: blocked tasks and CPUs"
+		echo 1 >/proc/sys/kernel/sysrq
+		echo 7 >/proc/sys/kernel/printk
+		echo w >/proc/sysrq-trigger
+		echo l >/proc/sysrq-trigger
+		dmesg >"$out/dmesg"
+	) &
+	watchdog=$!
+fi
+
 export PCIESW_OUT=$out PCIESW_GUEST=1
 mark "command start"
 if cd "$PCIESW_CWD"; then
@@ -97,6 +113,7 @@ else
 	status=125
 fi
 echo "$status" >"$out/status"
+[[ -n ${watchdog:-} ]] && kill "$watchdog" 2>/dev/null
 mark "command exited $status"
 end=$(now)
 

@@ -165,6 +165,7 @@ q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 	echo "PCIESW_INIT=$(q "$here/guest-init.sh")"
 	echo "PCIESW_CWD=$(q "$PWD")"
 	echo "PCIESW_KERNEL=$(q "$kver")"
+	echo "PCIESW_TIMEOUT=$timeout_s"
 } >"$out/env"
 # The command travels as a script, not on the kernel command line: any
 # argument survives, quoted by bash for bash.
@@ -260,6 +261,13 @@ fail() {
 }
 
 if ((qrc == 124 || qrc == 137)); then
+	# what the guest was doing: the kernel's reports (hung tasks) and the
+	# stacks guest-init dumped shortly before the cap, then the last lines
+	log "the kernel's reports on the console before the cap:"
+	grep -nE 'INFO: task .* blocked|BUG[: ]|WARNING:|Oops|pciesw-guest: .*cap' \
+		"$out/console.log" | head -n 20 >&2
+	log "the console's last 80 lines:"
+	tail -n 80 "$out/console.log" >&2
 	fail 124 "timed out after ${timeout_s}s: QEMU killed"
 fi
 ((qrc == 0)) || fail 125 "QEMU exited with status $qrc"
