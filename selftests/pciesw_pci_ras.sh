@@ -43,10 +43,23 @@ rmdir $TR/instances/rasdaemon 2>/dev/null
 mkdir $TR/instances/rasdaemon && echo 0 >$TR/instances/rasdaemon/buffer_percent
 rasdaemon -f -r >"$T_TMP/ras.out" 2>&1 &
 RAS=$!
+# rasdaemon stopped within 5 s (a bare wait would hang the test for good
+# on a rasdaemon that does not end), then its trace instance removed and
+# the test's temporary directory
 cleanup() {
+	local i
 	kill $RAS 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		kill -0 $RAS 2>/dev/null || break
+		nap 0.05
+	done
+	if kill -0 $RAS 2>/dev/null; then
+		echo "# rasdaemon did not end on SIGTERM within 5 s: killed"
+		kill -9 $RAS 2>/dev/null
+	fi
 	wait $RAS 2>/dev/null
 	rmdir $TR/instances/rasdaemon 2>/dev/null
+	rm -rf "$T_TMP"	# lib.sh's EXIT trap, which this one replaces
 }
 trap cleanup EXIT
 listening() { grep -q "Listening to events" "$T_TMP/ras.out"; }
