@@ -30,7 +30,10 @@
 # skipped).  A failed rmmod, a timeout, a test that exits non-zero without
 # reporting a failed case, a kernel taint (warning, oops) that appeared
 # during the test, and a skip that selftests/expected-skips does not list
-# count as failed cases of that test.
+# count as failed cases of that test.  In a qemu-run.sh guest
+# (PCIESW_TIMEOUT, its --timeout) a test's timeout is cut so that it ends
+# 60 s before the guest's cap: a test that hangs is killed and reported, the
+# tests after it run or are reported "not run", and the run keeps its TAP.
 #
 # Output is TAP: one "ok N selftests: pciesw: TEST" line per test, its own
 # output before it prefixed with "# ", and after it "# runner: TEST: P
@@ -262,7 +265,19 @@ for t in "${resolved[@]}"; do
 		echo "# runner: $t: insmod ${args:-(no arguments)}"
 	fi
 
-	if [[ ! -x $prog ]]; then
+	# the test's timeout, shortened to end before the guest's cap
+	# (qemu-run.sh's --timeout, less a margin for the rmmod, the
+	# kmemleak scans and the dmesg after the run): a test that hangs is
+	# killed and reported as such, and the run keeps its TAP
+	t_out=$timeout_s left=$timeout_s
+	if [[ ${PCIESW_TIMEOUT:-} =~ ^[0-9]+$ ]]; then
+		read -r up _ </proc/uptime
+		left=$((PCIESW_TIMEOUT - 60 - ${up%.*}))
+		((left < t_out)) && t_out=$left
+	fi
+	if ((left < 10)); then
+		extra+=("not run: ${left} s left before the guest's cap of ${PCIESW_TIMEOUT} s (less 60 s for the end of the run)")
+	elif [[ ! -x $prog ]]; then
 		extra+=("$t is not built: make -C selftests KSRC=\$(scripts/ksrc.sh)")
 	elif mod_loaded && ! out=$(unload); then
 		extra+=("cannot unload pciesw before the test: $out")
@@ -275,7 +290,7 @@ for t in "${resolved[@]}"; do
 	if ((${#extra[@]} == 0)); then
 		taint_before=$(taint)
 		PCIESW_KO=$ko PCIESW_MODARGS=$args PCIESW_REDUCED=$reduced \
-			timeout -k 10 "$timeout_s" "$prog" >"$tmp/out" 2>&1 </dev/null
+			timeout -k 10 "$t_out" "$prog" >"$tmp/out" 2>&1 </dev/null
 		status=$?
 		whole_skip=
 		while IFS= read -r line; do
@@ -295,7 +310,12 @@ for t in "${resolved[@]}"; do
 			fi
 		done <"$tmp/out"
 		if ((status == 124 || status == 137)); then
-			extra+=("timed out after ${timeout_s}s")
+			extra+=("timed out after ${t_out}s")
+			# where it was stuck: the tasks still blocked
+			echo "pciesw-run: $t timed out: blocked tasks" >/dev/kmsg
+			echo w >/proc/sysrq-trigger
+			dmesg | sed -n "/pciesw-run: $t timed out/,\$p" | tail -n 80 |
+				sed 's/^/# runner: /'
 		elif ((status == 4 && pass + failc + skipc == 0)); then
 			skipc=1	# skipped as a whole
 			skip_allowed "$t" "${whole_skip:-1..0 # SKIP}" ||
