@@ -509,14 +509,18 @@ check "the link back: a new disk" wait_disk ${SW}n0
 # --- fio on the raw drive under a surprise down: EIO, it ends -------------
 # Paced at gen1 x1, fio's 1M reads are in flight when the link goes: they
 # fail with EIO (the disk, marked dead, then has no capacity: a read that
-# comes after gets the end of the device).  devtmpfs makes the node a
-# moment after the disk appears: fio must not make a file in its place.
+# comes after gets the end of the device).  32 of them at once keep ~140
+# ms of modelled transfers queued on the link, more than a read takes to
+# copy and submit even on the debug kernel (at depth 4 it often had none
+# in flight there: fio then read only the end of the device).  devtmpfs
+# makes the node a moment after the disk appears: fio must not make a
+# file in its place.
 check "the new disk's node" wait_for test -b $D0
 sc_ok "pacing on, nvme0 at gen1 x1" switch set $ID pacing on
 sc_ok "... nvme0 at gen1 x1" port set $ID 2 speed gen1 failed-lanes 0xe
 read -r -a ds </sys/block/${SW}n0/stat
 fio --name=r --filename=$D0 --direct=1 --rw=randread --bs=1M --size=64M \
-	--ioengine=libaio --iodepth=4 --time_based --runtime=30 \
+	--ioengine=libaio --iodepth=32 --time_based --runtime=30 \
 	--disk_util=0 --allow_file_create=0 >"$T_TMP/fio.out" 2>&1 &
 FIO=$!
 check "fio reads the raw drive" wait_for reads ${SW}n0 $((ds[0] + 8))
