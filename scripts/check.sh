@@ -134,21 +134,21 @@ report() {
 }
 
 # The debug kernel's shards: the costliest test first to the shard with
-# less so far, by the tests' cost there (seconds, measured in a make check
-# on this machine, two guests side by side; a test not listed counts as
-# 60), so that both end at about the same time.
+# less so far, by the tests' cost there (seconds, measured in a fresh-clone
+# make check on this machine, two guests side by side; a test not listed
+# counts as 60), so that both end at about the same time.
 declare -A debug_cost=(
-	[pciesw_pci_churn.sh]=410 [pciesw_pci.sh]=210 [pciesw_block.sh]=210
-	[pciesw_views.sh]=205 [pciesw_devlink.sh]=155
-	[pciesw_health_switchctl.sh]=155 [pciesw_ioctl]=140 [pciesw_dma]=140
-	[pciesw_health]=130 [pciesw_vpd]=95 [pciesw_faults.sh]=95
-	[pciesw_dma_switchctl.sh]=75 [pciesw_netlink]=60 [pciesw_module.sh]=55
-	[pciesw_lanes]=55 [pciesw_pci_dpc.sh]=55 [pciesw_pci_hotplug.sh]=45
-	[pciesw_switchctl.sh]=45 [pciesw_bus.sh]=45 [pciesw_topo_switchctl.sh]=45
-	[pciesw_stress]=45 [pciesw_ops_switchctl.sh]=40 [pciesw_link]=35
-	[pciesw_pci_aer.sh]=30 [pciesw_thermal]=30 [pciesw_debugfs]=25
-	[pciesw_soak]=20 [pciesw_mem]=15 [pciesw_fuzz]=15 [pciesw_unpriv]=15
-	[pciesw_hotplug]=15 [pciesw_topo_unpriv]=10 [pciesw_events]=10
+	[pciesw_pci.sh]=225 [pciesw_block.sh]=240 [pciesw_pci_churn.sh]=230
+	[pciesw_health_switchctl.sh]=155 [pciesw_health]=100 [pciesw_vpd]=100
+	[pciesw_module.sh]=95 [pciesw_lanes]=85 [pciesw_dma_switchctl.sh]=80
+	[pciesw_dma]=75 [pciesw_devlink.sh]=75 [pciesw_views.sh]=75
+	[pciesw_netlink]=75 [pciesw_faults.sh]=65 [pciesw_topo_switchctl.sh]=55
+	[pciesw_pci_dpc.sh]=55 [pciesw_ioctl]=55 [pciesw_switchctl.sh]=55
+	[pciesw_ops_switchctl.sh]=50 [pciesw_stress]=50 [pciesw_pci_hotplug.sh]=40
+	[pciesw_bus.sh]=35 [pciesw_thermal]=35 [pciesw_link]=35
+	[pciesw_pci_aer.sh]=30 [pciesw_soak]=30 [pciesw_debugfs]=20
+	[pciesw_mem]=15 [pciesw_fuzz]=15 [pciesw_hotplug]=10 [pciesw_unpriv]=10
+	[pciesw_topo_unpriv]=10 [pciesw_events]=10
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the
