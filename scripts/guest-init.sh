@@ -94,7 +94,6 @@ if [[ ${PCIESW_TIMEOUT:-} =~ ^[0-9]+$ ]] && ((PCIESW_TIMEOUT > 60)); then
 	(
 		sleep "$((PCIESW_TIMEOUT - 30 - ${t_cmd%.*}))"
 		say "30 s before the run's cap of ${PCIESW_TIMEOUT} s: blocked tasks and CPUs"
-		echo 1 >/proc/sys/kernel/sysrq
 		echo 7 >/proc/sys/kernel/printk
 		echo w >/proc/sysrq-trigger
 		echo l >/proc/sysrq-trigger

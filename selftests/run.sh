@@ -269,13 +269,13 @@ for t in "${resolved[@]}"; do
 	# (qemu-run.sh's --timeout, less a margin for the rmmod, the
 	# kmemleak scans and the dmesg after the run): a test that hangs is
 	# killed and reported as such, and the run keeps its TAP
-	t_out=$timeout_s left=$timeout_s
+	t_out=$timeout_s left=
 	if [[ ${PCIESW_TIMEOUT:-} =~ ^[0-9]+$ ]]; then
 		read -r up _ </proc/uptime
 		left=$((PCIESW_TIMEOUT - 60 - ${up%.*}))
 		((left < t_out)) && t_out=$left
 	fi
-	if ((left < 10)); then
+	if [[ -n $left ]] && ((left < 10)); then
 		extra+=("not run: ${left} s left before the guest's cap of ${PCIESW_TIMEOUT} s (less 60 s for the end of the run)")
 	elif [[ ! -x $prog ]]; then
 		extra+=("$t is not built: make -C selftests KSRC=\$(scripts/ksrc.sh)")
