@@ -16,7 +16,10 @@
 #              deleted after a clean run and kept (path printed) otherwise.
 #              The guest sees it writable at $PCIESW_OUT (/run/pciesw-out).
 #              Files: console.log, status, dmesg, kmemleak, boot-time.
-#   --timeout  kill QEMU and fail after SECS seconds (default 600)
+#   --timeout  kill QEMU and fail after SECS seconds (default 600); 30 s
+#              before, the guest dumps its blocked tasks and CPUs' stacks
+#              to the console, and on the kill this script prints the
+#              kernel's reports and the console's last 80 lines
 #   --mem      guest memory in MB (default 2048)
 #   --allow    kernel log lines matching this extended regex are not
 #              counted as problems (for a test that provokes a warning)
