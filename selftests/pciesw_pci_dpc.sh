@@ -161,8 +161,10 @@ vendor "$EP2"
 check_eq "the endpoint behind the contained port reads all ones" \
 	ffffffff "$R"
 log_mark
-setpci -s "$DP2" ECAP_DPC+8.w=0x0009
+# from before the write: the readiness time starts when the released link
+# is back up, which can be before setpci has exited
 seen=() t0=$EPOCHREALTIME
+setpci -s "$DP2" ECAP_DPC+8.w=0x0009
 deadline 20000
 while before_deadline; do
 	vendor "$EP2"
