@@ -530,8 +530,17 @@ deadline 10000
 while kill -0 $FIO 2>/dev/null && before_deadline; do
 	nap 0.05
 done
-check "fio ends (no hang)" eval '! kill -0 $FIO 2>/dev/null' ||
+check "fio ends (no hang)" eval '! kill -0 $FIO 2>/dev/null' || {
+	# where it waits: its processes' kernel stacks, the disk's requests
+	for t in /proc/[0-9]*/task/*; do
+		[[ $(<"$t/comm") == fio ]] 2>/dev/null &&
+			diag "fio ${t#/proc/}: $(tr '\n' ' ' <"$t/stack")"
+	done
+	for t in /sys/kernel/debug/block/${SW}n0/hctx*/busy; do
+		[[ -r $t ]] && diag "$t: $(tr '\n' ' ' <"$t")"
+	done
 	kill $FIO
+}
 wait $FIO
 rc=$?
 check "fio fails with EIO" eval '((rc != 0)) &&
