@@ -45,15 +45,15 @@ check_tree() {
 	T_LAST=$now
 }
 
-# dma_loop SW SRC DST LOG: DMA benches from SRC to DST until $STOP, the
-# status counts of each run appended to LOG (one JSON object per line);
-# endpoints that are unplugged for a moment make runs fail, not the loop
+# dma_loop SW SRC DST LOG: DMA benches from SRC to DST until $STOP, each
+# run's JSON report appended to LOG (one line each; read once at the end:
+# a jq per run cost the debug kernel half a second of CPU); endpoints that
+# are unplugged for a moment make runs fail, not the loop
 dma_loop() {
 	local sw=$1 src=$2 dst=$3 log=$4
 	while [[ ! -e $STOP ]]; do
 		"$SWITCHCTL" -j dma bench "$sw" "$src" "$dst" --size 8M \
-			--block 256K --depth 8 2>/dev/null |
-			jq -c '.status' >>"$log" 2>/dev/null
+			--block 256K --depth 8 >>"$log" 2>/dev/null
 		# DMA in flight through most of the churn, not a CPU burner
 		# that starves what it runs beside (the debug kernel)
 		nap 0.3
@@ -252,14 +252,16 @@ diag "reader: $(awk '{ d = $2 - $1; n++; if (d > m) m = d }
 	END { printf "%d passes, the longest %.1f s", n, m }' "$T_TMP/reader.times")"
 check_eq "DMA loops and the lspci reader end (3 minutes at most)" 0 "$stuck"
 for sw in pciesw66 pciesw67; do
-	runs=0 okruns=0 bad=
-	while IFS= read -r st; do
-		runs=$((runs + 1))
+	# each run's status counts, one object a line (a line cut short
+	# by a killed loop is not a run)
+	mapfile -t sts < <(jq -cR 'fromjson? | .status' "$T_TMP/dma.$sw")
+	runs=${#sts[@]} okruns=0
+	for st in "${sts[@]}"; do
 		[[ $st == '{"ok":'*'}' && $st != *,* ]] && okruns=$((okruns + 1))
-		# statuses a run may end with while its endpoints and links churn
-		bad+=$(jq -r 'keys[] | select(IN("ok", "unplugged",
-			"cancelled", "link-down") | not)' <<<"$st")
-	done <"$T_TMP/dma.$sw"
+	done
+	# statuses a run may end with while its endpoints and links churn
+	bad=$(printf '%s\n' "${sts[@]}" | jq -r 'keys[] | select(IN("ok",
+		"unplugged", "cancelled", "link-down") | not)')
 	diag "$sw: $runs DMA runs during the churn, $okruns all ok"
 	check_eq "$sw: DMA runs ended only in ok/unplugged/cancelled/link-down" "" "$bad"
 	((okruns > 0)) && ok "$sw: DMA ran (all ok) during the churn" ||
