@@ -60,10 +60,14 @@ fstab=/run/pciesw-fstab
 		/tmp/* | *:/tmp/*) ;;
 		*) echo "tmpfs /tmp tmpfs nosuid,nodev,mode=1777 0 0" ;;
 	esac
+	# qemu-run.sh --share: uncached, so that guests sharing it see each
+	# other's changes at once
+	[[ -z ${PCIESW_SHARE:-} ]] ||
+		echo "pciesw_share $PCIESW_SHARE 9p trans=virtio,version=9p2000.L,cache=none,msize=512000 0 0"
 } >"$fstab"
 # shellcheck disable=SC2016 # expanded by the busybox shell
 $bb sh -c '
-	mkdir -p /dev/pts /dev/shm /run/user
+	mkdir -p /dev/pts /dev/shm /run/user ${PCIESW_SHARE:-}
 	mkdir -p -m 1777 /run/lock
 	mount -a -T "$1" || echo "pciesw-guest: some mounts of $1 failed"
 	# devtmpfs lacks these; bash process substitution needs /dev/fd.

@@ -6,7 +6,7 @@
 #
 # Usage: scripts/qemu-run.sh [--kernel KVER|SERIES|debug] [--out DIR]
 #                            [--timeout SECS] [--mem MB] [--allow ERE]...
-#                            [--known NAME]...
+#                            [--known NAME]... [--share DIR]
 #                            -- COMMAND [ARGS...]
 #   --kernel   a release with /boot/vmlinuz-KVER (6.1.0-57-amd64), a series
 #              resolved by scripts/kernels.sh (6.1, 6.12), or "debug" for the
@@ -31,14 +31,18 @@
 #              reset_lock under it; upstream's fix moves that up_read()
 #              before pci_lock_rescan_remove()). Lockdep is off after any
 #              report: run such a test last in its guest.
+#   --share    a directory the guest sees writable at $PCIESW_SHARE
+#              (/run/pciesw-share), uncached: guests given the same one
+#              share it (selftests/run.sh --queue claims tests in it)
 # Exit status: COMMAND's, when the kernel log is clean and kmemleak found
 # nothing; else 120 = kernel problem (offending lines printed), 124 = timeout,
 # 125 = QEMU or guest setup failed (no status recorded), 2 = usage.
 # A kernel that dies before COMMAND starts boots once more (console-boot1.log).
 # The guest: COMMAND runs as root via bash in the host's current directory,
 # stdin /dev/null, output on the serial console (this script's stdout), env
-# PCIESW_GUEST=1, PCIESW_OUT, PCIESW_KERNEL. Writes outside $PCIESW_OUT and
-# the tmpfs go to the overlay and vanish. /tmp and /run are empty tmpfs (the
+# PCIESW_GUEST=1, PCIESW_OUT, PCIESW_KERNEL (and PCIESW_SHARE). Writes
+# outside $PCIESW_OUT, $PCIESW_SHARE and the tmpfs go to the overlay and
+# vanish. /tmp and /run are empty tmpfs (the
 # host's /tmp is hidden, unless the current directory is under /tmp). The
 # debug kernel has no /lib/modules: use insmod, not modprobe. No network
 # device (lo only). Env PCIESW_ROOTFLAGS overrides the 9p root options.
@@ -61,11 +65,11 @@ guest_out=/run/pciesw-out
 
 log() { printf 'qemu-run: %s\n' "$*" >&2; }
 usage() {
-	sed -n '7,41s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '7,45s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-2}"
 }
 
-kernel=6.12 out='' timeout_s=600 mem=2048
+kernel=6.12 out='' timeout_s=600 mem=2048 share=''
 allow=() known=()
 while (($#)); do
 	case $1 in
@@ -81,6 +85,8 @@ while (($#)); do
 		--allow=*) allow+=("${1#*=}"); shift ;;
 		--known) known+=("${2:?--known needs a value}"); shift 2 ;;
 		--known=*) known+=("${1#*=}"); shift ;;
+		--share) share=${2:?--share needs a directory}; shift 2 ;;
+		--share=*) share=${1#*=}; shift ;;
 		-h|--help) usage 0 ;;
 		--) shift; break ;;
 		*) log "unknown argument '$1'"; usage >&2 ;;
@@ -91,6 +97,10 @@ done
 for k in "${known[@]}"; do
 	[[ $k == pciehp-reset-lock ]] || { log "unknown --known report '$k'"; usage >&2; }
 done
+if [[ -n $share ]]; then
+	[[ -d $share ]] || { log "--share $share: not a directory"; exit 2; }
+	share=$(cd "$share" && pwd)
+fi
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: run scripts/deps.sh"; exit 125; }
 
 # --- kernel and initramfs ---------------------------------------------------
@@ -169,6 +179,9 @@ q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 	echo "PCIESW_CWD=$(q "$PWD")"
 	echo "PCIESW_KERNEL=$(q "$kver")"
 	echo "PCIESW_TIMEOUT=$timeout_s"
+	if [[ -n $share ]]; then
+		echo "PCIESW_SHARE=/run/pciesw-share"
+	fi
 } >"$out/env"
 # The command travels as a script, not on the kernel command line: any
 # argument survives, quoted by bash for bash.
@@ -210,6 +223,12 @@ qemu=(
 	-fsdev "local,id=out,path=$(qpath "$out"),security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=out,mount_tag=pciesw_out
 )
+if [[ -n $share ]]; then
+	qemu+=(
+		-fsdev "local,id=share,path=$(qpath "$share"),security_model=none,multidevs=remap"
+		-device virtio-9p-pci,fsdev=share,mount_tag=pciesw_share
+	)
+fi
 
 # A kernel that dies while it boots, before guest-init started COMMAND (no
 # boot-time file), is the emulator's or the boot's failure, not a result
