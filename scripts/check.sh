@@ -98,23 +98,28 @@ count "$results/static.tap"
 # QEMU guests run two at a time.  A guest keeps about one of the two cores
 # busy (TCG; the tests wait for modelled time, timers and work), so two
 # side by side take little longer than one: the stock kernels run as a
-# pair, then the debug kernel's tests in two shards.  KASAN, lockdep and
+# pair, then the debug kernel's tests in two guests.  KASAN, lockdep and
 # kmemleak under TCG run about 5x slower: there run.sh's debug plan (the
 # PCI view only in the PCI-view tests, reduced forms of the long tests)
 # keeps the run near the stock kernels'.
 
-# suite NAME KERNEL PLAN CAP PER_TEST [TEST...]: one QEMU run of run.sh,
-# its TAP into $results/NAME.tap and its exit status into NAME.rc
+# suite NAME KERNEL PLAN CAP PER_TEST [--share DIR --queue] [TEST...]: one
+# QEMU run of run.sh, its TAP into $results/NAME.tap and its exit status
+# into NAME.rc
 suite() {
-	local name=$1 k=$2 plan=$3 cap=$4 per_test=$5
+	local name=$1 k=$2 plan=$3 cap=$4 per_test=$5 share=()
 	shift 5
+	if [[ ${1:-} == --share ]]; then
+		share=("$1" "$2")
+		shift 2
+	fi
 	if [ ! -f "build/$k/pciesw.ko" ]; then
 		echo "check: no module build/$k/pciesw.ko" >"$results/$name.tap"
 		echo 1 >"$results/$name.rc"
 		return
 	fi
 	scripts/qemu-run.sh --kernel "$k" --out "$results/$name" --timeout "$cap" \
-		${known[$name]:+--known "${known[$name]}"} -- \
+		${known[$name]:+--known "${known[$name]}"} "${share[@]}" -- \
 		selftests/run.sh --plan "$plan" --timeout "$per_test" \
 		--ko "build/$k/pciesw.ko" "$@" >"$results/$name.tap" 2>&1
 	echo $? >"$results/$name.rc"
@@ -133,22 +138,24 @@ report() {
 	done
 }
 
-# The debug kernel's shards: the costliest test first to the shard with
-# less so far, by the tests' cost there (seconds, measured in a fresh-clone
-# make check on this machine, two guests side by side; a test not listed
-# counts as 60), so that both end at about the same time.
+# The debug kernel's tests run in two guests that share one queue
+# (run.sh --queue): each takes the next test nobody has taken, costliest
+# first, so the guests end within about one short test of each other.
+# The order: the tests' cost there (seconds, measured in a fresh-clone make
+# check on this machine, two guests side by side; a test not listed counts
+# as 60).
 declare -A debug_cost=(
-	[pciesw_pci.sh]=225 [pciesw_block.sh]=240 [pciesw_pci_churn.sh]=230
-	[pciesw_health_switchctl.sh]=155 [pciesw_health]=100 [pciesw_vpd]=100
-	[pciesw_module.sh]=95 [pciesw_lanes]=85 [pciesw_dma_switchctl.sh]=80
-	[pciesw_dma]=75 [pciesw_devlink.sh]=75 [pciesw_views.sh]=75
-	[pciesw_netlink]=75 [pciesw_faults.sh]=65 [pciesw_topo_switchctl.sh]=55
-	[pciesw_pci_dpc.sh]=55 [pciesw_ioctl]=55 [pciesw_switchctl.sh]=55
-	[pciesw_ops_switchctl.sh]=50 [pciesw_stress]=50 [pciesw_pci_hotplug.sh]=40
-	[pciesw_bus.sh]=35 [pciesw_thermal]=35 [pciesw_link]=35
-	[pciesw_pci_aer.sh]=30 [pciesw_soak]=30 [pciesw_debugfs]=20
-	[pciesw_mem]=15 [pciesw_fuzz]=15 [pciesw_hotplug]=10 [pciesw_unpriv]=10
-	[pciesw_topo_unpriv]=10 [pciesw_events]=10
+	[pciesw_pci_churn.sh]=390 [pciesw_block.sh]=240 [pciesw_pci.sh]=225
+	[pciesw_health_switchctl.sh]=160 [pciesw_health]=115 [pciesw_module.sh]=110
+	[pciesw_dma_switchctl.sh]=100 [pciesw_views.sh]=100 [pciesw_vpd]=95
+	[pciesw_dma]=90 [pciesw_devlink.sh]=85 [pciesw_faults.sh]=70
+	[pciesw_lanes]=70 [pciesw_topo_switchctl.sh]=70 [pciesw_netlink]=65
+	[pciesw_pci_dpc.sh]=50 [pciesw_ioctl]=50 [pciesw_switchctl.sh]=40
+	[pciesw_stress]=40 [pciesw_link]=40 [pciesw_thermal]=35
+	[pciesw_ops_switchctl.sh]=30 [pciesw_soak]=30 [pciesw_bus.sh]=25
+	[pciesw_pci_hotplug.sh]=25 [pciesw_debugfs]=20 [pciesw_pci_aer.sh]=20
+	[pciesw_fuzz]=15 [pciesw_unpriv]=15 [pciesw_topo_unpriv]=10
+	[pciesw_events]=10 [pciesw_mem]=10 [pciesw_hotplug]=10
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the
@@ -157,29 +164,20 @@ declare -A debug_cost=(
 # (the debug kernel has no tracing; pciesw_pci_aer.sh runs its AER path).
 declare -A debug_skip=([pciesw_install.sh]=1 [pciesw_docs.sh]=1
 		       [pciesw_pci_ras.sh]=1)
-# pciesw_pci_hotplug.sh runs last in its shard: at the first hot-plug event
-# lockdep reports stock pciehp's own lock order (pciehp_ist holds
-# ctrl->reset_lock when it takes pci_rescan_remove_lock, and
-# pciehp_(un)configure_device() retakes reset_lock under it; no pciesw lock
-# is in it, and upstream's fix moves that up_read() before the rescan
-# lock).  qemu-run.sh --known matches that one report; lockdep is off after
-# it, so nothing else may run after it in that guest.
+# pciesw_pci_hotplug.sh is the queue's last test, so the guest that takes
+# it runs nothing after it: at the first hot-plug event lockdep reports
+# stock pciehp's own lock order (pciehp_ist holds ctrl->reset_lock when it
+# takes pci_rescan_remove_lock, and pciehp_(un)configure_device() retakes
+# reset_lock under it; no pciesw lock is in it, and upstream's fix moves
+# that up_read() before the rescan lock).  qemu-run.sh --known matches
+# that one report, in whichever guest runs it; lockdep is off after it.
 debug_last=pciesw_pci_hotplug.sh
-declare -A known=()
-shard=(0 0) shard_tests=("" "")
-while read -r c t; do
-	i=0
-	((shard[1] < shard[0])) && i=1
-	shard[i]=$((shard[i] + c))
-	shard_tests[i]+=" $t"
-done < <(for t in $(selftests/run.sh --list); do
+declare -A known=([debug-1]=pciehp-reset-lock [debug-2]=pciehp-reset-lock)
+debug_tests=$(for t in $(selftests/run.sh --list); do
 	[[ -n ${debug_skip[$t]:-} || $t == "$debug_last" ]] && continue
 	echo "${debug_cost[$t]:-60} $t"
-done | sort -rn)
-i=0
-((shard[1] < shard[0])) && i=1
-shard_tests[i]+=" $debug_last"
-known[debug-$((i + 1))]=pciehp-reset-lock
+done | sort -rn | cut -d' ' -f2)
+debug_tests+=" $debug_last"
 
 step "selftests on $k61 and $k612 (side by side)"
 suite "$k61" "$k61" full $STOCK_CAP $STOCK_PER_TEST &
@@ -204,12 +202,16 @@ rc=$?
 [ $rc = 0 ] || cat "$results/build-debug.log"
 case1 $rc "pciesw.ko builds warning-free for debug"
 
-step "selftests on the debug kernel (two shards side by side)"
+step "selftests on the debug kernel (two guests, one queue)"
 echo "debug kernel: not run there (see debug_skip; both stock kernels run them): ${!debug_skip[*]}"
-# shellcheck disable=SC2086 # word splitting of the test lists
-suite debug-1 debug debug $DEBUG_CAP $DEBUG_PER_TEST ${shard_tests[0]} &
+rm -rf "$results/debug-queue"
+mkdir -p "$results/debug-queue"
+# shellcheck disable=SC2086 # word splitting of the test list
+suite debug-1 debug debug $DEBUG_CAP $DEBUG_PER_TEST \
+	--share "$results/debug-queue" --queue $debug_tests &
 # shellcheck disable=SC2086
-suite debug-2 debug debug $DEBUG_CAP $DEBUG_PER_TEST ${shard_tests[1]} &
+suite debug-2 debug debug $DEBUG_CAP $DEBUG_PER_TEST \
+	--share "$results/debug-queue" --queue $debug_tests &
 wait
 report debug-1 debug-2
 

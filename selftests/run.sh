@@ -6,7 +6,8 @@
 #   scripts/qemu-run.sh --kernel 6.1.0-57-amd64 -- \
 #       selftests/run.sh --ko build/6.1.0-57-amd64/pciesw.ko
 #
-#   selftests/run.sh [--ko PATH] [--timeout SECS] [--plan full|debug] [--list] [TEST...]
+#   selftests/run.sh [--ko PATH] [--timeout SECS] [--plan full|debug]
+#                    [--queue] [--list] [TEST...]
 #
 #   --ko PATH      the module to test (default: build/$(uname -r)/pciesw.ko)
 #   --timeout S    kill a test after S seconds (default 180)
@@ -17,6 +18,11 @@
 #                  tests (144-lane variants, many-switch loops, load/unload
 #                  cycles).  Default: debug on a *pciesw-debug kernel (KASAN,
 #                  lockdep, kmemleak: ~5x slower), else full.
+#   --queue        the tests are a queue that runners in other guests
+#                  share (qemu-run.sh --share, $PCIESW_SHARE): in the
+#                  order given, each runner runs the tests it claims
+#                  first (mkdir), so the guests end close together
+#                  whatever the tests cost; the TAP plan comes last
 #   --list         print the test names and exit
 #   TEST           a test name (pciesw_ioctl, pciesw_bus.sh, or without .sh);
 #                  default: all of them
@@ -103,9 +109,10 @@ EXPECTED_SKIPS=$(dirname "${BASH_SOURCE[0]}")/expected-skips
 ko=
 timeout_s=180
 plan=
+queue=
 tests=()
 usage() {
-	sed -n '9,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '9,28s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 while (($#)); do
@@ -116,6 +123,7 @@ while (($#)); do
 	--timeout=*) timeout_s=${1#*=}; shift ;;
 	--plan) plan=${2:?--plan needs full or debug}; shift 2 ;;
 	--plan=*) plan=${1#*=}; shift ;;
+	--queue) queue=${PCIESW_SHARE:-none}; shift ;;
 	--list) printf '%s\n' "${ALL_TESTS[@]}"; exit 0 ;;
 	-h|--help) usage ;;
 	-*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -128,6 +136,10 @@ if [[ -z $plan ]]; then
 	[[ $(uname -r) == *pciesw-debug* ]] && plan=debug
 fi
 [[ $plan == full || $plan == debug ]] || usage
+if [[ $queue == none || -n $queue && ! -d $queue ]]; then
+	echo "run.sh: --queue: no directory shared with the other guests (qemu-run.sh --share)" >&2
+	exit 2
+fi
 [[ -n $ko ]] || ko=$top/build/$(uname -r)/pciesw.ko
 if [[ ! -r $ko ]]; then
 	echo "run.sh: no module at $ko (build it with scripts/build-kmod.sh)" >&2
@@ -248,8 +260,10 @@ n=0
 times=()
 echo "TAP version 13"
 echo "# plan: $plan"
-echo "1..${#resolved[@]}"
+[[ -z $queue ]] && echo "1..${#resolved[@]}"
 for t in "${resolved[@]}"; do
+	# another runner of the queue has it (mkdir is atomic on the host)
+	[[ -n $queue ]] && ! mkdir "$queue/$t" 2>/dev/null && continue
 	n=$((n + 1))
 	name="selftests: pciesw: $t"
 	prog=$here/$t
@@ -352,6 +366,7 @@ for t in "${resolved[@]}"; do
 	fi
 done
 
+[[ -n $queue ]] && echo "1..$n"
 # slowest first: what the next feature can spend is read off here
 printf '%s\n' "${times[@]}" | sort -rn | sed 's/^/# time: /'
 echo "pciesw-selftests: $total_pass passed, $total_fail failed, $total_skip skipped, $total_reduced reduced"
