@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * load / unload the pciesw module through libkmod, the library modprobe and
- * rmmod use: by name it resolves dependencies and modprobe.d options like
- * modprobe would; with a path it inserts that file (a freshly built module
- * that is not installed).
+ * rmmod use (opened on first use, kmod_dl.h): by name it resolves
+ * dependencies and modprobe.d options like modprobe would; with a path it
+ * inserts that file (a freshly built module that is not installed).
  */
 
 #include <errno.h>
@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libkmod.h>
 
 #include <linux/pciesw.h>
 
 #include "cmd.h"
+#include "kmod_dl.h"
 #include "util.h"
 
 #define MODULE_NAME "pciesw"
@@ -31,20 +31,23 @@ static void quiet_log(void *data, int priority, const char *file, int line,
 
 static struct kmod_ctx *kmod_open(void)
 {
-	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
+	struct kmod_ctx *ctx;
 
+	if (kmod_dl_open())
+		return NULL;
+	ctx = sym_kmod_new(NULL, NULL);
 	if (!ctx) {
 		error("cannot initialize libkmod");
 		return NULL;
 	}
-	kmod_set_log_fn(ctx, quiet_log, NULL);
+	sym_kmod_set_log_fn(ctx, quiet_log, NULL);
 	return ctx;
 }
 
 /* The module's state in the kernel, or -ENOENT when it is not loaded. */
 static int module_state(const struct kmod_module *mod)
 {
-	return kmod_module_get_initstate(mod);
+	return sym_kmod_module_get_initstate(mod);
 }
 
 static int load_error(int err, const char *path)
@@ -123,18 +126,18 @@ int cmd_load(int argc, char **argv)
 	if (!ctx)
 		return EXIT_FAIL;
 	if (path) {
-		err = kmod_module_new_from_path(ctx, path, &mod);
+		err = sym_kmod_module_new_from_path(ctx, path, &mod);
 		if (err < 0) {
 			ret = load_error(-err, path);
 			goto out;
 		}
 		/* the name comes from the file name: it must be pciesw.ko */
-		if (strcmp(kmod_module_get_name(mod), MODULE_NAME)) {
+		if (strcmp(sym_kmod_module_get_name(mod), MODULE_NAME)) {
 			ret = usage_error("%s is not %s.ko", path, MODULE_NAME);
 			goto out;
 		}
 	} else {
-		err = kmod_module_new_from_name(ctx, MODULE_NAME, &mod);
+		err = sym_kmod_module_new_from_name(ctx, MODULE_NAME, &mod);
 		if (err < 0) {
 			ret = load_error(-err, NULL);
 			goto out;
@@ -148,9 +151,9 @@ int cmd_load(int argc, char **argv)
 	if (have_n)
 		options = xasprintf("nr_switches=%lu", n);
 	if (path)
-		err = kmod_module_insert_module(mod, 0, options);
+		err = sym_kmod_module_insert_module(mod, 0, options);
 	else
-		err = kmod_module_probe_insert_module(mod,
+		err = sym_kmod_module_probe_insert_module(mod,
 						      KMOD_PROBE_FAIL_ON_LOADED,
 						      options, NULL, NULL,
 						      NULL);
@@ -158,27 +161,27 @@ int cmd_load(int argc, char **argv)
 	ret = err ? load_error(err < 0 ? -err : EINVAL, path) : EXIT_OK;
 out:
 	free(options);
-	kmod_module_unref(mod);
-	kmod_unref(ctx);
+	sym_kmod_module_unref(mod);
+	sym_kmod_unref(ctx);
 	return ret;
 }
 
 /* Modules that depend on pciesw, as "a, b" for the message; NULL if none. */
 static char *holders_text(const struct kmod_module *mod)
 {
-	struct kmod_list *holders = kmod_module_get_holders(mod), *l;
+	struct kmod_list *holders = sym_kmod_module_get_holders(mod), *l;
 	char *text = NULL, *more;
 
-	kmod_list_foreach(l, holders) {
-		struct kmod_module *h = kmod_module_get_module(l);
+	for (l = holders; l; l = sym_kmod_list_next(holders, l)) {
+		struct kmod_module *h = sym_kmod_module_get_module(l);
 
 		more = xasprintf("%s%s%s", text ? text : "", text ? ", " : "",
-				 kmod_module_get_name(h));
+				 sym_kmod_module_get_name(h));
 		free(text);
 		text = more;
-		kmod_module_unref(h);
+		sym_kmod_module_unref(h);
 	}
-	kmod_module_unref_list(holders);
+	sym_kmod_module_unref_list(holders);
 	return text;
 }
 
@@ -196,7 +199,7 @@ int cmd_unload(int argc, char **argv)
 	ctx = kmod_open();
 	if (!ctx)
 		return EXIT_FAIL;
-	err = kmod_module_new_from_name(ctx, MODULE_NAME, &mod);
+	err = sym_kmod_module_new_from_name(ctx, MODULE_NAME, &mod);
 	if (err < 0) {
 		error("cannot unload %s: %s", MODULE_NAME, strerror(-err));
 		goto out;
@@ -219,12 +222,12 @@ int cmd_unload(int argc, char **argv)
 		free(holders);
 		goto out;
 	}
-	if (kmod_module_get_refcnt(mod) > 0) {
+	if (sym_kmod_module_get_refcnt(mod) > 0) {
 		error("module %s is in use", MODULE_NAME);
 		goto out;
 	}
 
-	err = kmod_module_remove_module(mod, 0);
+	err = sym_kmod_module_remove_module(mod, 0);
 	switch (-err) {
 	case 0:
 		ret = EXIT_OK;
@@ -245,7 +248,7 @@ int cmd_unload(int argc, char **argv)
 		break;
 	}
 out:
-	kmod_module_unref(mod);
-	kmod_unref(ctx);
+	sym_kmod_module_unref(mod);
+	sym_kmod_unref(ctx);
 	return ret;
 }
