@@ -157,6 +157,17 @@ mkfifo "$T_TMP/fifo"
 exec 3<>"$T_TMP/fifo"
 nap() { read -rt "${1:-0.02}" <&3 || true; }
 
+# running PID: process PID is there and has not exited.  Not kill -0,
+# which also succeeds on an exited child the shell has not reaped yet (a
+# zombie): in CI's debug guest fio, exited, stayed one through a 50 s
+# kill -0 loop until the shell's next command substitution reaped it.
+running() {
+	local st
+	{ read -r st <"/proc/$1/stat"; } 2>/dev/null || return 1
+	st=${st##*) }
+	[[ ${st:0:1} != Z ]]
+}
+
 # reduced: the runner's debug plan (PCIESW_REDUCED set and not 0), where
 # the long forms (144-lane cards, many switches, long load/unload cycles)
 # run smaller.  A reduced form still runs and asserts, and says what it

@@ -224,7 +224,7 @@ check_eq "pciesw-journal: a port-change entry with its fields" "" "$fields" ||
 mod_unload
 check_eq "rmmod pciesw under pciesw-journal" 0 "$?" || diag "$R"
 deadline 20000
-while kill -0 "$JOURNAL_PID" 2>/dev/null && before_deadline "$T_END"; do nap 0.1; done
+while running "$JOURNAL_PID" && before_deadline "$T_END"; do nap 0.1; done
 wait "$JOURNAL_PID"
 check_eq "pciesw-journal exits 3 when the module goes (the unit restarts it)" 3 "$?" ||
 	diag "$(cat "$T_TMP/pj.err")"

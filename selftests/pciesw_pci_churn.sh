@@ -228,19 +228,20 @@ churn pciesw67 gpu0 nvme1
 # ---- the load ends cleanly -----------------------------------------------------
 : >"$STOP"
 # a bench moves 8 MiB; the slowest (debug kernel, paced by nothing) takes
-# seconds.  With DPC on, twice in six runs the loops took over a minute to
-# end (cause not found yet): what each waits in is printed when it takes
-# over 60 s, and 3 minutes is the limit before calling it hung
+# seconds.  Twice in six runs the loops seemed to take over a minute to
+# end while kill -0 was their test: probably ended and not yet reaped
+# (lib.sh's running).  What each waits in is printed when it takes over
+# 60 s, and 3 minutes is the limit before calling it hung
 stuck=0 t_stop=$EPOCHSECONDS
 for pid in "${PIDS[@]}"; do
 	for ((i = 0; i < 1800; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
+		running "$pid" || break
 		((i == 600)) && diag "pid $pid still running 60 s after the churn:" \
 			"$(ps -o pid,stat,wchan:32,args --pid "$pid" --ppid "$pid" 2>/dev/null)" \
 			"$(for c in "$pid" $(pgrep -P "$pid"); do echo "$c:"; cat "/proc/$c/stack" 2>/dev/null; done)"
 		nap 0.1
 	done
-	if kill -0 "$pid" 2>/dev/null; then
+	if running "$pid"; then
 		stuck=$((stuck + 1))
 		kill "$pid"
 	fi

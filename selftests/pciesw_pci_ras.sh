@@ -50,10 +50,10 @@ cleanup() {
 	local i
 	kill $RAS 2>/dev/null
 	for ((i = 0; i < 100; i++)); do
-		kill -0 $RAS 2>/dev/null || break
+		running $RAS || break
 		nap 0.05
 	done
-	if kill -0 $RAS 2>/dev/null; then
+	if running $RAS; then
 		echo "# rasdaemon did not end on SIGTERM within 5 s: killed"
 		kill -9 $RAS 2>/dev/null
 	fi

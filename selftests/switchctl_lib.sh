@@ -162,13 +162,13 @@ start_monitor() {
 		for ((t = 0; t < 10; t++)); do
 			# give it time to start before the first change
 			for ((i = 0; i < 25; i++)); do
-				kill -0 "$MON_PID" 2>/dev/null || break 2
+				running "$MON_PID" || break 2
 				nap
 			done
 			"$poke"
 			for ((i = 0; i < 50; i++)); do
 				[[ -s $T_TMP/mon ]] && return 0
-				kill -0 "$MON_PID" 2>/dev/null || break 2
+				running "$MON_PID" || break 2
 				nap
 			done
 		done
