@@ -91,28 +91,27 @@ static void pciesw_dev_ep_failed(struct pciesw_switch *sw, u32 ep_id,
 }
 
 /* Adds endpoint device @name below port @port_id, unless it exists. */
-static void pciesw_dev_ep_add(struct pciesw_dev *pdev, u32 port_id, u32 ep_id,
-			      u64 serial, const char *ep_name)
+static int pciesw_dev_ep_add(struct pciesw_dev *pdev, u32 port_id, u32 ep_id,
+			     u64 serial, const char *ep_name)
 {
 	struct pciesw_child *port, *child;
 	char name[2 * PCIESW_NAME_LEN];
 
 	if (xa_load(&pdev->eps, ep_id))
-		return;
+		return 0;
 	port = port_id < PCIESW_MAX_PORTS ? pdev->ports[port_id] : NULL;
-	child = NULL;
-	if (port) {
-		snprintf(name, sizeof(name), "%s-%s", pdev->sw->name, ep_name);
-		child = pciesw_child_add(pdev->sw, &port->dev,
-					 &pciesw_ep_devtype, ep_id, serial,
-					 name);
-	}
-	if (child && xa_err(xa_store(&pdev->eps, ep_id, child, GFP_KERNEL))) {
-		pciesw_child_del(child);
-		child = NULL;
-	}
+	if (!port)
+		return -ENODEV;
+	snprintf(name, sizeof(name), "%s-%s", pdev->sw->name, ep_name);
+	child = pciesw_child_add(pdev->sw, &port->dev, &pciesw_ep_devtype,
+				 ep_id, serial, name);
 	if (!child)
-		pciesw_dev_ep_failed(pdev->sw, ep_id, serial);
+		return -ENOMEM;
+	if (xa_err(xa_store(&pdev->eps, ep_id, child, GFP_KERNEL))) {
+		pciesw_child_del(child);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static void pciesw_dev_ep_del(struct pciesw_dev *pdev, u32 ep_id)
@@ -133,21 +132,24 @@ struct pciesw_dev_ep {
 
 /*
  * Devices for the ports in @ports, each followed by the endpoint the model
- * has on it.
+ * has on it.  A switch being created (@creating) fails whole when one of
+ * them cannot be added; a published one unplugs an endpoint whose device
+ * cannot be added.
  */
-static void pciesw_dev_ports_add(struct pciesw_dev *pdev,
-				 const unsigned long *ports)
+static int pciesw_dev_ports_add(struct pciesw_dev *pdev,
+				const unsigned long *ports, bool creating)
 {
 	struct pciesw_switch *sw = pdev->sw;
 	char name[2 * PCIESW_NAME_LEN];
 	struct pciesw_dev_ep *eps;
 	unsigned int n = 0, i = 0;
 	unsigned long id;
+	int err = 0;
 
 	eps = kcalloc(bitmap_weight(ports, PCIESW_MAX_PORTS), sizeof(*eps),
 		      GFP_KERNEL);
 	if (!eps)
-		return;
+		return -ENOMEM;
 	mutex_lock(&sw->lock);
 	for_each_set_bit(id, ports, PCIESW_MAX_PORTS) {
 		struct pciesw_port *port = pciesw_port_find(sw, id);
@@ -168,12 +170,21 @@ static void pciesw_dev_ports_add(struct pciesw_dev *pdev,
 			pdev->ports[id] = pciesw_child_add(sw, &pdev->dev,
 							   &pciesw_port_devtype,
 							   id, 0, name);
+			if (!pdev->ports[id])
+				err = -ENOMEM;
 		}
-		for (; i < n && eps[i].port == id; i++)
-			pciesw_dev_ep_add(pdev, id, eps[i].id, eps[i].serial,
-					  eps[i].name);
+		for (; i < n && eps[i].port == id; i++) {
+			if (!pciesw_dev_ep_add(pdev, id, eps[i].id,
+					       eps[i].serial, eps[i].name))
+				continue;
+			err = -ENOMEM;
+			if (!creating)
+				pciesw_dev_ep_failed(sw, eps[i].id,
+						     eps[i].serial);
+		}
 	}
 	kfree(eps);
+	return err;
 }
 
 /* The devices of the ports in @ports, their endpoints' first. */
@@ -395,11 +406,13 @@ static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
 		pciesw_dev_ports_del(pdev, ev->ports);
 		break;
 	case PCIESW_EV_PORTS_ADD:
-		pciesw_dev_ports_add(pdev, ev->ports);
+		pciesw_dev_ports_add(pdev, ev->ports, false);
 		break;
 	case PCIESW_EV_EP_ADD:
-		pciesw_dev_ep_add(pdev, ev->port_id, ev->ep_id, ev->ep_serial,
-				  ev->ep_name);
+		if (pciesw_dev_ep_add(pdev, ev->port_id, ev->ep_id,
+				      ev->ep_serial, ev->ep_name))
+			pciesw_dev_ep_failed(pdev->sw, ev->ep_id,
+					     ev->ep_serial);
 		break;
 	case PCIESW_EV_EP_DEL:
 		/* no mapping of the window outlives the unplug */
@@ -463,7 +476,6 @@ static int pciesw_dev_children_add(struct pciesw_dev *pdev)
 	char name[2 * PCIESW_NAME_LEN];
 	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
 	struct pciesw_port *port;
-	unsigned long id;
 	unsigned int g;
 	int err = 0;
 
@@ -483,10 +495,8 @@ static int pciesw_dev_children_add(struct pciesw_dev *pdev)
 		if (!pdev->groups[g])
 			err = -ENOMEM;
 	}
-	pciesw_dev_ports_add(pdev, ports);
-	for_each_set_bit(id, ports, PCIESW_MAX_PORTS)
-		if (!pdev->ports[id])
-			err = -ENOMEM;
+	if (pciesw_dev_ports_add(pdev, ports, true))
+		err = -ENOMEM;
 	if (err)
 		pciesw_dev_children_del(pdev);
 	return err;
