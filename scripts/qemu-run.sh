@@ -6,7 +6,7 @@
 #
 # Usage: scripts/qemu-run.sh [--kernel KVER|SERIES|debug] [--out DIR]
 #                            [--timeout SECS] [--mem MB] [--allow ERE]...
-#                            [--known NAME]... [--share DIR]
+#                            [--known NAME]... [--share DIR] [--cpus N]
 #                            -- COMMAND [ARGS...]
 #   --kernel   a release with /boot/vmlinuz-KVER (6.1.0-57-amd64), a series
 #              resolved by scripts/kernels.sh (6.1, 6.12), or "debug" for the
@@ -34,6 +34,7 @@
 #   --share    a directory the guest sees writable at $PCIESW_SHARE
 #              (/run/pciesw-share), uncached: guests given the same one
 #              share it (selftests/run.sh --queue claims tests in it)
+#   --cpus     the guest's vCPUs (default 2)
 # Exit status: COMMAND's, when the kernel log is clean and kmemleak found
 # nothing; else 120 = kernel problem (offending lines printed), 124 = timeout,
 # 125 = QEMU or guest setup failed (no status recorded), 2 = usage.
@@ -69,7 +70,7 @@ usage() {
 	exit "${1:-2}"
 }
 
-kernel=6.12 out='' timeout_s=600 mem=2048 share=''
+kernel=6.12 out='' timeout_s=600 mem=2048 share='' cpus=2
 allow=() known=()
 while (($#)); do
 	case $1 in
@@ -87,13 +88,16 @@ while (($#)); do
 		--known=*) known+=("${1#*=}"); shift ;;
 		--share) share=${2:?--share needs a directory}; shift 2 ;;
 		--share=*) share=${1#*=}; shift ;;
+		--cpus) cpus=${2:?--cpus needs a number}; shift 2 ;;
+		--cpus=*) cpus=${1#*=}; shift ;;
 		-h|--help) usage 0 ;;
 		--) shift; break ;;
 		*) log "unknown argument '$1'"; usage >&2 ;;
 	esac
 done
 (($#)) || { log "no COMMAND given"; usage >&2; }
-[[ $timeout_s =~ ^[0-9]+$ && $mem =~ ^[0-9]+$ ]] || { log "--timeout and --mem take numbers"; usage >&2; }
+[[ $timeout_s =~ ^[0-9]+$ && $mem =~ ^[0-9]+$ && $cpus =~ ^[1-9][0-9]*$ ]] ||
+	{ log "--timeout, --mem and --cpus take numbers"; usage >&2; }
 for k in "${known[@]}"; do
 	[[ $k == pciehp-reset-lock ]] || { log "unknown --known report '$k'"; usage >&2; }
 done
@@ -207,7 +211,7 @@ qemu=(
 	# No KVM here. q35: a PCIe host bridge (MMCONFIG, extended config
 	# space) like the servers the module targets. rdrand: the guest's RNG
 	# is seeded at once; without it getrandom() (python) blocked ~10 s.
-	qemu-system-x86_64 -accel tcg -machine q35 -cpu qemu64,+rdrand -smp 2 -m "$mem"
+	qemu-system-x86_64 -accel tcg -machine q35 -cpu qemu64,+rdrand -smp "$cpus" -m "$mem"
 	# -display none, not -nographic: with -nographic SeaBIOS also writes its
 	# banner and screen-clearing escapes to the serial console. No NIC,
 	# no default devices; -no-reboot turns a guest panic/reboot into exit.
