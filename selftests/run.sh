@@ -43,8 +43,9 @@
 #
 # Output is TAP: one "ok N selftests: pciesw: TEST" line per test, its own
 # output before it prefixed with "# ", and after it "# runner: TEST: P
-# passed, F failed, S skipped, R reduced in Ts".  Then the tests sorted by
-# time ("# time: T s TEST") and the last line counts the cases (lines
+# passed, F failed, S skipped, R reduced in Ts, cpu Cs" (C: the CPU time
+# the guest's vCPUs were busy meanwhile).  Then the tests sorted by time
+# ("# time: T s  cpu C s  TEST") and the last line counts the cases (lines
 # "ok N", "not ok N", "... # SKIP" of the tests' output, a test skipped as
 # a whole counting as one):
 #
@@ -184,6 +185,16 @@ taint() {
 	echo $((t & taint_mask))
 }
 
+# cpu_busy: the CPU time all CPUs spent busy since boot, in 1/100 s, into
+# R (/proc/stat: user, nice, system, irq, softirq).  A test's share of
+# it is what it costs where the guests keep the host's cores busy (make
+# check's debug phase); its wall time also counts its sleeps.
+cpu_busy() {
+	local _ user nice sys irq softirq
+	read -r _ user nice sys _ _ irq softirq _ </proc/stat
+	R=$((user + nice + sys + irq + softirq))
+}
+
 mod_loaded() {
 	[[ -e /sys/module/pciesw ]]
 }
@@ -301,6 +312,7 @@ for t in "${resolved[@]}"; do
 
 	status=0
 	start=${EPOCHREALTIME/./}
+	cpu_busy; busy0=$R
 	if ((${#extra[@]} == 0)); then
 		taint_before=$(taint)
 		PCIESW_KO=$ko PCIESW_MODARGS=$args PCIESW_REDUCED=$reduced \
@@ -347,12 +359,14 @@ for t in "${resolved[@]}"; do
 	fi
 	d=$((${EPOCHREALTIME/./} - start))
 	secs=$((d / 1000000)).$((d / 100000 % 10))
+	cpu_busy; busy=$((R - busy0))
+	cpu=$((busy / 100)).$((busy / 10 % 10))
 	for e in "${extra[@]}"; do
 		echo "# runner: FAIL: $e"
 	done
 	failc=$((failc + ${#extra[@]}))
-	echo "# runner: $t: $pass passed, $failc failed, $skipc skipped, $redc reduced in ${secs}s"
-	times+=("$(printf '%8s s  %s' "$secs" "$t")")
+	echo "# runner: $t: $pass passed, $failc failed, $skipc skipped, $redc reduced in ${secs}s, cpu ${cpu}s"
+	times+=("$(printf '%8s s  cpu %8s s  %s' "$secs" "$cpu" "$t")")
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + failc))
 	total_skip=$((total_skip + skipc))
