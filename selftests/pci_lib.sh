@@ -28,7 +28,8 @@ NL=$'\n'
 # it, in a subshell)
 declare -A PCI_DOMS
 pci_dom() {
-	if IFS= read -r PD <"$PCIESW_DEVS/pciesw$1/pci_domain" 2>/dev/null &&
+	# (2>/dev/null first: redirections apply left to right)
+	if IFS= read -r PD 2>/dev/null <"$PCIESW_DEVS/pciesw$1/pci_domain" &&
 		[[ -n $PD ]]; then
 		PCI_DOMS[$1]=$PD
 	fi

@@ -45,6 +45,15 @@ check_tree() {
 	T_LAST=$now
 }
 
+# The load beside the churn rests between its runs: DMA in flight and
+# config reads through most of the churn, not CPU burners that starve what
+# they run beside.  On the debug plan (one vCPU) longer: there the reader
+# and the two DMA loops took most of the CPU, and the churn 300 s; each
+# still runs dozens of times beside every step.
+DMA_REST=0.3 READER_REST=0.2
+reduced && DMA_REST=1 READER_REST=2 &&
+	note_reduced "the DMA loops rest 1 s between runs, the reader 2 s between passes"
+
 # dma_loop SW SRC DST LOG: DMA benches from SRC to DST until $STOP, each
 # run's JSON report appended to LOG (one line each; read once at the end:
 # a jq per run cost the debug kernel half a second of CPU); endpoints that
@@ -54,15 +63,13 @@ dma_loop() {
 	while [[ ! -e $STOP ]]; do
 		"$SWITCHCTL" -j dma bench "$sw" "$src" "$dst" --size 8M \
 			--block 256K --depth 8 >>"$log" 2>/dev/null
-		# DMA in flight through most of the churn, not a CPU burner
-		# that starves what it runs beside (the debug kernel)
-		nap 0.3
+		nap $DMA_REST
 	done
 }
 
 # bifurcate SW GROUP CONFIG: re-bifurcate GROUP; the module refuses it
 # (EBUSY) while a DMA run crosses the group, so wait for a gap between the
-# loops' runs (they pause 0.3 s after each), for as long as a bench takes
+# loops' runs (they rest DMA_REST after each), for as long as a bench takes
 bifurcate() {
 	deadline 10000
 	while ! wr "$D/$1/group_$2/config" "$3"; do
@@ -218,7 +225,7 @@ while [[ ! -e $STOP ]]; do
 	((n++ % LSPCI_EVERY == 0)) && lspci -D -vvv >/dev/null 2>&1
 	cat "$PCI"/1????:*/config >/dev/null 2>&1
 	echo "$t $EPOCHREALTIME" >>"$T_TMP/reader.times"
-	nap 0.2	# paces the reader, as the DMA loops are paced
+	nap $READER_REST
 done ) &
 PIDS+=($!)
 
