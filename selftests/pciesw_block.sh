@@ -60,7 +60,9 @@ FS=$R
 FS_MKFS=(mkfs.xfs -q -f -K)
 FS_MOUNT=(mount -o noatime)
 if [[ $FS == ext4 ]]; then
+	# shellcheck disable=SC2054 # commas are mkfs/mount option syntax
 	FS_MKFS=(mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0)
+	# shellcheck disable=SC2054
 	FS_MOUNT=(mount -o noatime,commit=60)
 fi
 
