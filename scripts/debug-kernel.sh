@@ -98,7 +98,7 @@ if ((${#missing[@]})); then
 	exit 1
 fi
 
-log "building bzImage + modules with $jobs jobs (takes ~5 min)"
+log "building bzImage + modules with $jobs jobs (~15 min on 2 idle cores)"
 kmake -j"$jobs" bzImage modules >&2
 
 log "creating the external-module build tree"

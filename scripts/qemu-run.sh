@@ -11,7 +11,7 @@
 #   --kernel   a release with /boot/vmlinuz-KVER (6.1.0-57-amd64), a series
 #              resolved by scripts/kernels.sh (6.1, 6.12), or "debug" for the
 #              KASAN/lockdep/kmemleak kernel of scripts/debug-kernel.sh
-#              (built on first use, ~5 min). Default: 6.12.
+#              (built on first use, ~15 min). Default: 6.12.
 #   --out      directory for the results (kept); default: a temporary one,
 #              deleted after a clean run and kept (path printed) otherwise.
 #              The guest sees it writable at $PCIESW_OUT (/run/pciesw-out).
