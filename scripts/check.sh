@@ -98,10 +98,10 @@ count "$results/static.tap"
 
 # QEMU guests run two at a time: the stock kernels as a pair (two vCPUs
 # each, about 1.5 of the two cores busy: the tests wait for modelled time,
-# timers and work), then the debug kernel's tests in two one-vCPU guests.  KASAN, lockdep and
-# kmemleak under TCG run about 5x slower: there run.sh's debug plan (the
-# PCI view only in the PCI-view tests, reduced forms of the long tests)
-# keeps the run near the stock kernels'.
+# timers and work), then the debug kernel's tests in two one-vCPU guests.
+# KASAN, lockdep and kmemleak under TCG run about 5x slower: there run.sh's
+# debug plan (the PCI view only in the PCI-view tests, reduced forms of the
+# long tests) keeps the run near the stock kernels'.
 
 # suite NAME KERNEL PLAN CAP PER_TEST [--share DIR --queue] [TEST...]: one
 # QEMU run of run.sh, its TAP into $results/NAME.tap and its exit status
@@ -149,8 +149,8 @@ declare -A debug_cost=(
 	[pciesw_module.sh]=105 [pciesw_vpd]=100 [pciesw_dma]=95
 	[pciesw_health_switchctl.sh]=90 [pciesw_dma_switchctl.sh]=80
 	[pciesw_health]=80 [pciesw_netlink]=65 [pciesw_devlink.sh]=65
-	[pciesw_lanes]=60 [pciesw_faults.sh]=60 [pciesw_ops_switchctl.sh]=50
-	[pciesw_pci_aer.sh]=45 [pciesw_views.sh]=70 [pciesw_ioctl]=40
+	[pciesw_views.sh]=70 [pciesw_lanes]=60 [pciesw_faults.sh]=60
+	[pciesw_ops_switchctl.sh]=50 [pciesw_pci_aer.sh]=45 [pciesw_ioctl]=40
 	[pciesw_bus.sh]=40 [pciesw_pci_hotplug.sh]=40 [pciesw_pci_dpc.sh]=40
 	[pciesw_switchctl.sh]=35 [pciesw_stress]=35 [pciesw_topo_switchctl.sh]=35
 	[pciesw_link]=35 [pciesw_thermal]=30 [pciesw_debugfs]=25
