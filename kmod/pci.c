@@ -704,11 +704,16 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		lnkcap |= port->id << 24;
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
 	if (kind == PCIESW_PCI_DOWN) {
-		/* hot-plug: no MRL sensor, no attention button */
+		/*
+		 * hot-plug: no MRL sensor, no attention button; the device
+		 * may go without warning (Hot-Plug Surprise), as on
+		 * Broadcom's downstream ports
+		 */
 		put32(cfg, CAP_EXP + PCI_EXP_SLTCAP, port->id << 19 |
 		      PCI_EXP_SLTCAP_PCP | PCI_EXP_SLTCAP_AIP |
 		      PCI_EXP_SLTCAP_PIP |
-		      (h->hotplug ? PCI_EXP_SLTCAP_HPC : 0));
+		      (h->hotplug ? PCI_EXP_SLTCAP_HPC |
+				    PCI_EXP_SLTCAP_HPS : 0));
 		/* indicators on: the slot is powered */
 		put16(cfg, CAP_EXP + PCI_EXP_SLTCTL, PCI_EXP_SLTCTL_ATTN_IND_OFF |
 		      PCI_EXP_SLTCTL_PWR_IND_ON);
@@ -737,6 +742,13 @@ static struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	      PCI_ERR_UNC_SURPDN | PCI_ERR_UNC_FCP | PCI_ERR_UNC_RX_OVER |
 	      PCI_ERR_UNC_MALF_TLP);
 	put32(cfg, ECAP_AER + PCI_ERR_COR_MASK, PCI_ERR_COR_ADV_NFAT);
+	/*
+	 * A surprise removal from a hot-plug slot is the hot-plug driver's
+	 * to handle, not an error (PCIe r6.0 6.7.6): firmware masks Surprise
+	 * Down there, so no ERR_FATAL (or DPC) races pciehp over the slot.
+	 */
+	if (kind == PCIESW_PCI_DOWN && h->hotplug)
+		put32(cfg, ECAP_AER + PCI_ERR_UNCOR_MASK, PCI_ERR_UNC_SURPDN);
 	if (pciesw_pci_switch_port(kind)) {
 		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
 		      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : ECAP_SECPCI) << 20);
