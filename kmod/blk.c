@@ -42,8 +42,15 @@
  * whose drive's link came up.  Both run from the switch's event work, so
  * disks are added and removed by one thread.
  *
- * Locks: sw->lock -> pciesw_blk.lock.  Requests take sw->lock only to book
- * a paced transfer; the hardware queues are blocking (BLK_MQ_F_BLOCKING).
+ * With the PCI view on, a disk hangs off its drive's PCI function while the
+ * module's PCI driver is bound to it: it comes when the function is bound
+ * (the view's own scan, pciehp, a rescan) and goes in the driver's remove
+ * (pciehp, `echo 1 > .../remove`), before the function does.
+ *
+ * Locks: the PCI core's (device lock of the function, rescan lock) ->
+ * pciesw_blk.attach_lock -> sw->lock -> pciesw_blk.lock.  Requests take
+ * sw->lock only to book a paced transfer; the hardware queues are blocking
+ * (BLK_MQ_F_BLOCKING).
  */
 
 #include <linux/blk-cgroup.h>
@@ -151,11 +158,17 @@ struct pciesw_blk_disk {
  * @sw: the switch
  * @lock: protects @disks (the list; each disk's state is atomic)
  * @disks: the drives' disks, being made, live, or dead and about to go
+ * @attach_lock: serialises adding and removing disks with the binding of
+ *	their PCI functions; protects @bound
+ * @bound: the downstream ports whose endpoint's PCI function is bound to
+ *	the PCI view's driver: a disk hangs off it only then
  */
 struct pciesw_blk {
 	struct pciesw_switch *sw;
 	spinlock_t lock;	/* protects disks */
 	struct list_head disks;
+	struct mutex attach_lock;	/* protects bound, disks' (un)making */
+	DECLARE_BITMAP(bound, PCIESW_MAX_PORTS);
 };
 
 /**
@@ -836,15 +849,19 @@ static void pciesw_blk_go_apply(const struct pciesw_event *ev, void *snap)
 	}
 }
 
-static struct pciesw_blk_disk *pciesw_blk_find(struct pciesw_blk *blk,
-					       const struct pciesw_endpoint *ep)
+/* Whether @ep has a disk listed (an unbound function's can go meanwhile) */
+static bool pciesw_blk_find(struct pciesw_blk *blk,
+			    const struct pciesw_endpoint *ep)
 {
 	struct pciesw_blk_disk *d;
+	bool found = false;
 
+	spin_lock(&blk->lock);
 	list_for_each_entry(d, &blk->disks, node)
 		if (d->ep_id == ep->id && d->ep_serial == ep->serial)
-			return d;
-	return NULL;
+			found = true;
+	spin_unlock(&blk->lock);
+	return found;
 }
 
 /* The device a new disk of @d hangs off, referenced; NULL if none. */
@@ -897,8 +914,12 @@ static void pciesw_blk_list(struct pciesw_blk *blk, struct pciesw_endpoint *ep,
 
 /*
  * After the PCI and dev views: a disk for each NVMe drive whose link is up
- * and that has none.  Only the event work changes blk->disks, so it walks
- * the list without blk->lock and takes it to change it.
+ * and that has none, once the device it hangs off is there (with the PCI
+ * view: its function bound, which pciehp may do later, and which then
+ * raises PCIESW_EV_EP_FUNCTION).  Disks are added by the event work and
+ * removed by it or by an unbinding function, both with blk->attach_lock;
+ * so the work walks the list with that lock and takes blk->lock to change
+ * it.
  */
 static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 {
@@ -908,6 +929,7 @@ static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 	struct pciesw_blk_disk *d, *tmp;
 	struct pciesw_endpoint *ep;
 	struct pciesw_port *up;
+	bool dead;
 
 	if (!blk || !pciesw_blk_on)
 		return;
@@ -916,6 +938,7 @@ static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 	case PCIESW_EV_PORTS_ADD:
 	case PCIESW_EV_PORT_CHANGE:
 	case PCIESW_EV_SWITCH_CHANGE:
+	case PCIESW_EV_EP_FUNCTION:
 		break;
 	default:
 		return;
@@ -930,21 +953,62 @@ static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 			pciesw_blk_list(blk, ep, up);
 	mutex_unlock(&sw->lock);
 
+	mutex_lock(&blk->attach_lock);
 	list_for_each_entry_safe(d, tmp, &blk->disks, node) {
 		if (d->disk || d->parent)
 			continue;
-		d->parent = pciesw_blk_parent(pdev, d);
-		if (!d->parent)
+		dead = atomic_read(&d->state) == PCIESW_BLK_DEAD;
+		/* its function is not there yet: its binding says when */
+		if (!dead && d->pci && !test_bit(d->port_id, blk->bound))
+			continue;
+		d->parent = dead ? NULL : pciesw_blk_parent(pdev, d);
+		if (!dead && !d->parent)
 			pr_err("pciesw: %s: no device to hang the disk off\n",
 			       d->name);
-		if (d->parent && atomic_read(&d->state) != PCIESW_BLK_DEAD &&
-		    pciesw_blk_disk_add(d))
+		if (d->parent && pciesw_blk_disk_add(d))
 			continue;
 		spin_lock(&blk->lock);
 		list_del(&d->node);
 		spin_unlock(&blk->lock);
 		pciesw_blk_free(d);
 	}
+	mutex_unlock(&blk->attach_lock);
+}
+
+/*
+ * The PCI function of the endpoint behind @port_id is bound, or goes (its
+ * driver's remove, under the PCI core's locks): its disk goes with it, as
+ * an nvme controller's namespaces go when its driver unbinds, even if the
+ * model still has the drive; a new binding brings a new disk.
+ */
+static void pciesw_blk_ep_function(struct pciesw_switch *sw, u32 port_id,
+				   bool bound)
+{
+	struct pciesw_blk *blk = pciesw_blk_of(sw);
+	struct pciesw_blk_disk *d, *tmp;
+	LIST_HEAD(gone);
+
+	if (!blk || port_id >= PCIESW_MAX_PORTS)
+		return;
+	mutex_lock(&blk->attach_lock);
+	if (bound) {
+		set_bit(port_id, blk->bound);
+		mutex_unlock(&blk->attach_lock);
+		return;
+	}
+	clear_bit(port_id, blk->bound);
+	spin_lock(&blk->lock);
+	list_for_each_entry_safe(d, tmp, &blk->disks, node)
+		if (d->pci && d->port_id == port_id) {
+			atomic_set(&d->state, PCIESW_BLK_DEAD);
+			list_move_tail(&d->node, &gone);
+		}
+	spin_unlock(&blk->lock);
+	list_for_each_entry_safe(d, tmp, &gone, node) {
+		list_del(&d->node);
+		pciesw_blk_disk_del(d);
+	}
+	mutex_unlock(&blk->attach_lock);
 }
 
 static const struct pciesw_view pciesw_blk_go_view = {
@@ -954,6 +1018,7 @@ static const struct pciesw_view pciesw_blk_go_view = {
 
 static const struct pciesw_view pciesw_blk_view = {
 	.apply = pciesw_blk_apply,
+	.ep_function = pciesw_blk_ep_function,
 };
 
 /* Before the switch is published. */
@@ -966,6 +1031,7 @@ int pciesw_blk_add(struct pciesw_dev *pdev)
 	blk->sw = pdev->sw;
 	spin_lock_init(&blk->lock);
 	INIT_LIST_HEAD(&blk->disks);
+	mutex_init(&blk->attach_lock);
 	pdev->blk = blk;
 	return 0;
 }
@@ -984,6 +1050,7 @@ void pciesw_blk_del(struct pciesw_dev *pdev)
 		pciesw_blk_disk_del(d);
 	}
 	pdev->blk = NULL;
+	mutex_destroy(&blk->attach_lock);
 	kfree(blk);
 }
 

@@ -550,15 +550,16 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 	err = pciesw_debugfs_add(pdev);
 	if (err)
 		goto err_hwmon_del;
-	err = pciesw_pci_add(pdev);
-	if (err)
-		goto err_debugfs_del;
+	/* the disks follow the PCI functions, bound in the PCI view's scan */
 	err = pciesw_blk_add(pdev);
 	if (err)
-		goto err_pci_del;
-	err = pciesw_devlink_add(pdev);
+		goto err_debugfs_del;
+	err = pciesw_pci_add(pdev);
 	if (err)
 		goto err_blk_del;
+	err = pciesw_devlink_add(pdev);
+	if (err)
+		goto err_pci_del;
 	err = pciesw_switch_publish(sw);
 	if (err)
 		goto err_devlink_del;
@@ -570,10 +571,10 @@ static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
 
 err_devlink_del:
 	pciesw_devlink_del(pdev);
-err_blk_del:
-	pciesw_blk_del(pdev);
 err_pci_del:
 	pciesw_pci_del(pdev);
+err_blk_del:
+	pciesw_blk_del(pdev);
 err_debugfs_del:
 	pciesw_debugfs_del(pdev);
 err_hwmon_del:
@@ -598,8 +599,8 @@ static void pciesw_dev_remove(struct pciesw_dev *pdev)
 	/* nor of any window of a switch that is gone */
 	pciesw_chardev_revoke(pdev, 0, 0, true);
 	pciesw_devlink_del(pdev);
-	pciesw_blk_del(pdev);
 	pciesw_pci_del(pdev);
+	pciesw_blk_del(pdev);
 	pciesw_debugfs_del(pdev);
 	pciesw_hwmon_del(pdev);
 	pciesw_dev_children_del(pdev);

@@ -192,6 +192,42 @@ void pciesw_switch_wake(struct pciesw_switch *sw)
 	wake_up_all(&sw->ev_wait);
 }
 
+/**
+ * pciesw_ep_function - an endpoint's PCI function is bound or goes
+ * @sw: the switch, its lock not held
+ * @port_id: the downstream port the endpoint is behind
+ * @bound: bound to the PCI view's driver (probe), or unbound (remove)
+ *
+ * What hangs off the function follows it as a driver's devices follow a
+ * real device: the views are told at once (the block view removes the
+ * disk before the function goes, as nvme's remove does), and a binding is
+ * also an event, so that what waits for the function is added in event
+ * order, whoever (pciehp, a rescan, the view itself) added it.
+ */
+void pciesw_ep_function(struct pciesw_switch *sw, u32 port_id, bool bound)
+{
+	struct pciesw_event ev = {
+		.type = PCIESW_EV_EP_FUNCTION,
+		.sw = sw,
+	};
+	unsigned int v;
+
+	lockdep_assert_not_held(&sw->lock);
+	for (v = 0; v < PCIESW_NR_VIEWS; v++) {
+		const struct pciesw_view *view = pciesw_views[v];
+
+		if (view && view->ep_function)
+			view->ep_function(sw, port_id, bound);
+	}
+	if (!bound)
+		return;
+	mutex_lock(&sw->lock);
+	ev.port = pciesw_port_find(sw, port_id);
+	if (ev.port && !sw->dead)
+		pciesw_event(&ev);
+	mutex_unlock(&sw->lock);
+}
+
 /* Before the switch can raise its first event. */
 void pciesw_event_init(struct pciesw_switch *sw)
 {

@@ -181,6 +181,9 @@ void pciesw_log_event(const struct pciesw_event *ev)
 	case PCIESW_EV_PORT_ERRORS:
 		/* the counters say it, the PCI view sends the messages */
 		break;
+	case PCIESW_EV_EP_FUNCTION:
+		/* the PCI core logs the function it adds */
+		break;
 	}
 }
 

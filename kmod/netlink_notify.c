@@ -108,6 +108,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_PORT_ERRORS:
 		/* AER messages of the PCI view; the counters have them */
 		break;
+	case PCIESW_EV_EP_FUNCTION:
+		/* the PCI core's uevent says it */
+		break;
 	}
 	return NULL;
 }

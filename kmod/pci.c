@@ -2901,6 +2901,20 @@ void pciesw_pci_del(struct pciesw_dev *pdev)
 	ida_free(&pciesw_pci_domains, sw->pci_domain);
 }
 
+/* The id of the downstream port endpoint function @dev is behind, or 0. */
+static u32 pciesw_pci_ep_port(struct pci_dev *dev)
+{
+	struct pci_dev *port = dev->bus->self;
+	int k;
+
+	if (!port || port->bus->ops != &pciesw_pci_ops ||
+	    pci_pcie_type(port) != PCI_EXP_TYPE_DOWNSTREAM)
+		return 0;
+	k = pciesw_pci_down_index(pciesw_pci_of(dev->bus)->profile,
+				  port->devfn);
+	return k < 0 ? 0 : k + 1;
+}
+
 /*
  * The endpoints are claimed by this placeholder driver: a driver override
  * set before the PCI core matches drivers keeps nvme (class 01:08:02) and
@@ -2908,11 +2922,23 @@ void pciesw_pci_del(struct pciesw_dev *pdev)
  */
 static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 {
-	return dev->bus->ops == &pciesw_pci_ops ? 0 : -ENODEV;
+	u32 port_id;
+
+	if (dev->bus->ops != &pciesw_pci_ops)
+		return -ENODEV;
+	port_id = pciesw_pci_ep_port(dev);
+	if (port_id)
+		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, true);
+	return 0;
 }
 
+/* What hangs off the function (a drive's disk) goes first, as with nvme. */
 static void pciesw_pci_remove(struct pci_dev *dev)
 {
+	u32 port_id = pciesw_pci_ep_port(dev);
+
+	if (port_id)
+		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, false);
 }
 
 /*

@@ -1060,6 +1060,11 @@ enum pciesw_event_type {
 					 * only the PCI view shows it (AER
 					 * messages), the counters say it
 					 */
+	PCIESW_EV_EP_FUNCTION,		/* the PCI function of @port's
+					 * endpoint was bound to the PCI
+					 * view's driver; only the block view
+					 * acts on it (its disk can come)
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -1143,10 +1148,14 @@ enum pciesw_view_id {
  *	@apply will need of the model (optional; NULL is a valid snapshot)
  * @apply: later, in event order, without sw->lock: update the view;
  *	frees the snapshot
+ * @ep_function: at once, without sw->lock, from the PCI driver's probe or
+ *	remove (the PCI core's locks held): the PCI function of the endpoint
+ *	behind port @port_id is bound or goes (optional)
  */
 struct pciesw_view {
 	void *(*snapshot)(const struct pciesw_event *ev);
 	void (*apply)(const struct pciesw_event *ev, void *snap);
+	void (*ep_function)(struct pciesw_switch *sw, u32 port_id, bool bound);
 };
 
 void pciesw_view_register(enum pciesw_view_id id, const struct pciesw_view *v);
@@ -1159,6 +1168,7 @@ void pciesw_event_wq_exit(void);
 void pciesw_switch_sync(struct pciesw_switch *sw);
 void pciesw_switch_sync_unless(struct pciesw_switch *sw, const bool *stop);
 void pciesw_switch_wake(struct pciesw_switch *sw);
+void pciesw_ep_function(struct pciesw_switch *sw, u32 port_id, bool bound);
 unsigned int pciesw_generation(void);
 u32 pciesw_switch_generation(const struct pciesw_switch *sw);
 
