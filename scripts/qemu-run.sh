@@ -7,7 +7,7 @@
 # Usage: scripts/qemu-run.sh [--kernel KVER|SERIES|debug] [--out DIR]
 #                            [--timeout SECS] [--mem MB] [--allow ERE]...
 #                            [--known NAME]... [--share DIR] [--cpus N]
-#                            -- COMMAND [ARGS...]
+#                            [--append ARGS] -- COMMAND [ARGS...]
 #   --kernel   a release with /boot/vmlinuz-KVER (6.1.0-57-amd64), a series
 #              resolved by scripts/kernels.sh (6.1, 6.12), or "debug" for the
 #              KASAN/lockdep/kmemleak kernel of scripts/debug-kernel.sh
@@ -35,6 +35,9 @@
 #              (/run/pciesw-share), uncached: guests given the same one
 #              share it (selftests/run.sh --queue claims tests in it)
 #   --cpus     the guest's vCPUs (default 2)
+#   --append   kernel command-line arguments beyond the defaults (console,
+#              watchdogs), e.g. "pcie_ports=dpc-native"; without it the guest
+#              boots with the PCI options a stock kernel has, as users run
 # Exit status: COMMAND's, when the kernel log is clean and kmemleak found
 # nothing; else 120 = kernel problem (offending lines printed), 124 = timeout,
 # 125 = QEMU or guest setup failed (no status recorded), 2 = usage.
@@ -70,7 +73,7 @@ usage() {
 	exit "${1:-2}"
 }
 
-kernel=6.12 out='' timeout_s=600 mem=2048 share='' cpus=2
+kernel=6.12 out='' timeout_s=600 mem=2048 share='' cpus=2 extra=''
 allow=() known=()
 while (($#)); do
 	case $1 in
@@ -90,6 +93,8 @@ while (($#)); do
 		--share=*) share=${1#*=}; shift ;;
 		--cpus) cpus=${2:?--cpus needs a number}; shift 2 ;;
 		--cpus=*) cpus=${1#*=}; shift ;;
+		--append) extra+=" ${2:?--append needs arguments}"; shift 2 ;;
+		--append=*) extra+=" ${1#*=}"; shift ;;
 		-h|--help) usage 0 ;;
 		--) shift; break ;;
 		*) log "unknown argument '$1'"; usage >&2 ;;
@@ -201,10 +206,9 @@ qpath() { printf '%s' "${1//,/,,}"; }
 # lockup (20 s) detectors fire falsely when emulated vCPUs starve on a busy
 # host: raise them to 100/120 s, still well inside --timeout.
 append="console=ttyS0 loglevel=5 panic=-1 rcupdate.rcu_cpu_stall_timeout=100 watchdog_thresh=60"
-# pcie_ports=dpc-native: since 6.2 the kernel gives DPC only to ports
-# that have the AER service, Root Ports; with it, the card's downstream
-# ports get the DPC driver too (6.1 binds it there anyway).
-append+=" pcie_ports=dpc-native"
+# No PCI options unless asked for (--append): the tests meet the card as
+# a server booted with its distribution's defaults does.
+append+=$extra
 append+=" pciesw.out=$guest_out pciesw.rootflags=$rootflags"
 # shellcheck disable=SC2054 # commas are QEMU option syntax
 qemu=(
