@@ -199,17 +199,27 @@ static void pciesw_mem_untag(struct pciesw_mem *mem, struct page *page)
 	atomic_long_dec(&pciesw_mem_nr_tagged);
 }
 
+/*
+ * Pages a loop over a whole window handles between two chances to
+ * reschedule: a full 16 GiB window is 4 Mi pages, and the last reference
+ * of an endpoint's store is often put under sw->lock (ep del,
+ * re-bifurcation), by a kernel that may not preempt.
+ */
+#define PCIESW_MEM_RESCHED_PAGES	1024
+
 static void pciesw_mem_release(struct kref *kref)
 {
 	struct pciesw_mem *mem = container_of(kref, struct pciesw_mem, refs);
+	unsigned long idx, n = 0;
 	struct page *page;
-	unsigned long idx;
 
 	/* pages still mapped or pinned somewhere keep their own reference */
 	xa_for_each(&mem->pages, idx, page) {
 		pciesw_mem_untag(mem, page);
 		pciesw_mem_uncharge();
 		put_page(page);
+		if (!(++n % PCIESW_MEM_RESCHED_PAGES))
+			cond_resched();
 	}
 	xa_destroy(&mem->pages);
 	if (mem->zero) {
@@ -276,6 +286,7 @@ struct pciesw_mem *pciesw_mem_get(struct pciesw_mem *mem)
 	return mem;
 }
 
+/* The last reference frees the pages: process context, may sleep. */
 void pciesw_mem_put(struct pciesw_mem *mem)
 {
 	kref_put(&mem->refs, pciesw_mem_release);

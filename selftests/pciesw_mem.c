@@ -9,7 +9,8 @@
  * stopping a process that fills a 16 GiB window, and RLIMIT_MEMLOCK on
  * the DMA engine's pinned host buffers.
  */
-#define _GNU_SOURCE		/* mremap() */
+#define _GNU_SOURCE		/* mremap(), sched_setaffinity() */
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -616,6 +617,114 @@ TEST_F(mem, module_limit)
 	munmap(buf, 64 * 1024);
 }
 
+
+/* ep_remove of endpoint @ep of the test switch: 0 or -1 */
+static int ep_remove(const char *ep)
+{
+	long port = ep_attr(MEM_ID, ep, "port");
+	char path[128];
+
+	if (port < 0)
+		return -1;
+	snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-port%ld/ep_remove",
+		 MEM_ID, port);
+	return sysfs_write(path, "1");
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int on_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* what the spinner of unplug_frees_yielding reports */
+struct spin_report {
+	volatile int started;
+	volatile int stop;
+	volatile long long max_gap_ns;
+};
+
+/*
+ * Freeing a big window on an unplug (under sw->lock, by a kernel that
+ * does not preempt: Debian's are voluntary) gives the CPU up as it goes:
+ * a process spinning on the same CPU as the writer of ep_remove is never
+ * kept off it for long, where one loop over 512 MiB of pages (128 Ki
+ * pages) kept it off for the whole free.
+ */
+TEST_F(mem, unplug_frees_yielding)
+{
+	long gpu = ep_attr(MEM_ID, "gpu0", "id");
+	struct spin_report *r;
+	long long t0, t1, have;
+	char *buf;
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, gpu);
+	buf = mmap(NULL, MiB, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0x5a, MiB);
+	/* 512 MiB resident in gpu0: 1 MiB, then copies doubling it */
+	ASSERT_EQ(PCIESW_DMA_STATUS_OK,
+		  dma1(self->fd, loc_host(buf), loc_ep(gpu, 0), MiB));
+	for (have = MiB; have < 512 * (long long)MiB; have *= 2)
+		ASSERT_EQ(PCIESW_DMA_STATUS_OK,
+			  dma1(self->fd, loc_ep(gpu, 0), loc_ep(gpu, have),
+			       have));
+	ASSERT_EQ(512 * (long)MiB, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	munmap(buf, MiB);
+
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long long prev, t, max = 0;
+
+		if (on_cpu0())
+			_exit(2);
+		prev = now_ns();
+		r->started = 1;
+		while (!r->stop) {
+			t = now_ns();
+			if (t - prev > max)
+				max = t - prev;
+			prev = t;
+		}
+		r->max_gap_ns = max;
+		_exit(0);
+	}
+	ASSERT_EQ(0, on_cpu0());
+	while (!r->started)
+		usleep(1000);
+	usleep(50000);
+	t0 = now_ns();
+	ASSERT_EQ(0, ep_remove("gpu0"));
+	t1 = now_ns();
+	r->stop = 1;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("ep_remove freeing 512 MiB: %lld ms; longest the spinner on the same CPU was off it: %lld ms",
+	       (t1 - t0) / 1000000, r->max_gap_ns / 1000000);
+	/* a few scheduler slices, not the free */
+	EXPECT_GT(50 * 1000000LL, r->max_gap_ns);
+	munmap(r, sizeof(*r));
+}
+
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CG_TEST		CG_ROOT "/pciesw_mem_test"
 #ifndef CGROUP2_SUPER_MAGIC
@@ -717,6 +826,7 @@ TEST_F(mem, memcg_limits_a_filler)
 	EXPECT_GT(8 * (long long)MiB, cur);
 	EXPECT_EQ(0, rmdir(CG_TEST));
 }
+
 
 /*
  * Pinned host buffers count against RLIMIT_MEMLOCK (VmPin): a process
