@@ -89,7 +89,8 @@ void pciesw_chardev_put(struct pciesw_dev *pdev)
  * Zap every mapping of the window at page offset @pgoff, @pages long (of
  * every window with @all): the endpoint is unplugged, its page store gone,
  * so the next access faults and gets SIGBUS (pciesw_vm_fault()), pages
- * touched before too.
+ * touched before too.  The unplug waited for the faults that had found the
+ * window there (pciesw_mem_unplug()): what they mapped is zapped here.
  */
 void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 			   bool all)

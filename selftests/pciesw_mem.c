@@ -10,6 +10,7 @@
  * the DMA engine's pinned host buffers.
  */
 #define _GNU_SOURCE		/* mremap(), sched_setaffinity() */
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -723,6 +724,112 @@ TEST_F(mem, unplug_frees_yielding)
 	/* a few scheduler slices, not the free */
 	EXPECT_GT(50 * 1000000LL, r->max_gap_ns);
 	munmap(r, sizeof(*r));
+}
+
+#define RACE_THREADS	4
+#define RACE_PAGES	16
+
+static __thread sigjmp_buf race_jmp;
+
+static void on_sigbus_race(int sig)
+{
+	(void)sig;
+	siglongjmp(race_jmp, 1);
+}
+
+struct race_thread {
+	pthread_t tid;
+	volatile uint64_t *p;
+	long words;
+	bool write;
+	volatile bool *stop;
+	unsigned long faults;
+};
+
+/*
+ * Fault the mapping's pages in again and again, until SIGBUS or stop;
+ * what the last fault mapped stays mapped.
+ */
+static void *race_faulter(void *arg)
+{
+	struct race_thread *t = arg;
+	int i;
+
+	if (sigsetjmp(race_jmp, 1))
+		return NULL;
+	for (;;) {
+		for (i = 0; i < RACE_PAGES; i++) {
+			if (*t->stop)
+				return NULL;
+			if (t->write)
+				t->p[i * t->words] = i + 1;
+			else
+				(void)t->p[i * t->words];
+			t->faults++;
+		}
+		madvise((void *)t->p, RACE_PAGES * t->words * 8,
+			MADV_DONTNEED);
+	}
+}
+
+/*
+ * Faults racing the unplug: threads keep faulting pages of gpu0 in (half
+ * of them writing, half reading holes: the zero page), each fault held
+ * back 1 s after it found the window there (debugfs fault_delay_ms: longer
+ * than the unplug takes to reach the revoke's zap), while the endpoint is
+ * removed.  Once ep_remove returned, every page of
+ * every mapping gets SIGBUS: no fault that began before the unplug left
+ * its page mapped after the revoke.
+ */
+TEST_F(mem, unplug_races_faults)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus_race }, old;
+	struct race_thread t[RACE_THREADS];
+	volatile bool stop = false;
+	unsigned long faults = 0;
+	long words = self->page / 8;
+	int i, j, mapped = 0;
+	long long t0;
+
+	if (sysfs_write("/sys/kernel/debug/pciesw/fault_delay_ms", "1000"))
+		SKIP(return, "no debugfs pciesw/fault_delay_ms");
+	sigaction(SIGBUS, &sa, &old);
+	for (i = 0; i < RACE_THREADS; i++) {
+		t[i].p = map_ep(self->fd, "gpu0",
+				(uint64_t)i * RACE_PAGES * self->page,
+				RACE_PAGES * self->page, MAP_SHARED);
+		ASSERT_NE(MAP_FAILED, t[i].p);
+		t[i].words = words;
+		t[i].write = i % 2;
+		t[i].stop = &stop;
+		t[i].faults = 0;
+		ASSERT_EQ(0, pthread_create(&t[i].tid, NULL, race_faulter,
+					    &t[i]));
+	}
+	/* every thread in the middle of a fault */
+	usleep(1200000);
+	t0 = now_ns();
+	EXPECT_EQ(0, ep_remove("gpu0"));
+	TH_LOG("ep_remove took %lld ms", (now_ns() - t0) / 1000000);
+	stop = true;
+	for (i = 0; i < RACE_THREADS; i++) {
+		pthread_join(t[i].tid, NULL);
+		faults += t[i].faults;
+	}
+	sigaction(SIGBUS, &old, NULL);
+	sysfs_write("/sys/kernel/debug/pciesw/fault_delay_ms", "0");
+	TH_LOG("%lu faults before the unplug", faults);
+	EXPECT_LT(0UL, faults);
+
+	for (i = 0; i < RACE_THREADS; i++) {
+		for (j = 0; j < RACE_PAGES; j++)
+			if (!gets_sigbus(&t[i].p[j * words], false)) {
+				TH_LOG("mapping %d page %d: still mapped", i, j);
+				mapped++;
+			}
+		munmap((void *)t[i].p, RACE_PAGES * self->page);
+	}
+	EXPECT_EQ(0, mapped);
 }
 
 #define CG_ROOT		"/sys/fs/cgroup"
