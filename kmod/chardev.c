@@ -132,7 +132,7 @@ static int pciesw_chardev_open(struct inode *inode, struct file *file)
 					       struct pciesw_dev, cdev);
 	struct pciesw_chardev_file *cf;
 
-	cf = kzalloc(sizeof(*cf), GFP_KERNEL);
+	cf = kzalloc(sizeof(*cf), GFP_KERNEL_ACCOUNT);
 	if (!cf)
 		return -ENOMEM;
 	cf->dma = pciesw_dma_file_open(pdev->sw, file->f_mode & FMODE_READ,
@@ -337,7 +337,8 @@ static long pciesw_ioctl_dma_submit(struct pciesw_chardev_file *cf,
 		err = -E2BIG;
 		goto out;
 	}
-	descs = kvmalloc_array(sub.nr_descs, sizeof(*descs), GFP_KERNEL);
+	descs = kvmalloc_array(sub.nr_descs, sizeof(*descs),
+			       GFP_KERNEL_ACCOUNT);
 	if (!descs) {
 		err = -ENOMEM;
 		goto out;

@@ -935,6 +935,127 @@ TEST_F(mem, memcg_limits_a_filler)
 }
 
 
+#define CG_DMA_FILES	4
+
+/*
+ * DMA descriptors are kernel memory of whoever submits them, held until
+ * their completions are read back (PCIESW_DMA_MAX_INFLIGHT a file):
+ * charged to the submitter's memory cgroup.  A process in a cgroup
+ * submits the limit of endpoint-to-endpoint descriptors (hole to hole: no
+ * page is made, nothing is pinned) on each of 4 files and reads nothing
+ * back: memory.current rises by at least 128 bytes a descriptor (one is
+ * larger), one more is refused (EAGAIN), and reading them back gives the
+ * charge back.
+ */
+TEST_F(mem, memcg_charges_dma_descriptors)
+{
+	long gpu = ep_attr(MEM_ID, "gpu0", "id");
+	long nvme = ep_attr(MEM_ID, "nvme0", "id");
+	long long *cur;
+	struct statfs sfs;
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, gpu);
+	ASSERT_LE(0, nvme);
+	if (statfs(CG_ROOT, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)
+		ASSERT_EQ(0, mount("cgroup2", CG_ROOT, "cgroup2",
+				   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+	ASSERT_EQ(0, sysfs_write(CG_ROOT "/cgroup.subtree_control",
+				 "+memory"));
+	rmdir(CG_TEST);
+	ASSERT_EQ(0, mkdir(CG_TEST, 0755));
+	cur = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, cur);
+	/* links up: a first DMA from here */
+	ASSERT_EQ(PCIESW_DMA_STATUS_OK,
+		  dma1(self->fd, loc_ep(gpu, GiB), loc_ep(nvme, GiB), 4096));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct pciesw_dma_desc *d = calloc(PCIESW_DMA_MAX_BATCH,
+						   sizeof(*d));
+		struct pciesw_dma_completion *c = calloc(PCIESW_DMA_MAX_BATCH,
+							 sizeof(*c));
+		struct pciesw_dma_submit sub = {
+			.size = sizeof(sub), .desc_size = sizeof(*d),
+		};
+		int fds[CG_DMA_FILES], i, k, n;
+		char me[16], dev[32];
+
+		snprintf(me, sizeof(me), "%d", getpid());
+		if (!d || !c || on_cpu0() ||
+		    sysfs_write(CG_TEST "/cgroup.procs", me))
+			_exit(2);
+		snprintf(dev, sizeof(dev), "/dev/pciesw%u", MEM_ID);
+		for (i = 0; i < CG_DMA_FILES; i++) {
+			fds[i] = open(dev, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+			if (fds[i] < 0)
+				_exit(3);
+		}
+		for (i = 0; i < PCIESW_DMA_MAX_BATCH; i++) {
+			d[i].src = loc_ep(gpu, GiB + i * 4096ULL);
+			d[i].dst = loc_ep(nvme, GiB + i * 4096ULL);
+			d[i].len = 4096;
+		}
+		/* warm: the first submission's own allocations */
+		sub.nr_descs = 1;
+		sub.descs = (uintptr_t)d;
+		for (i = 0; i < CG_DMA_FILES; i++)
+			if (ioctl(fds[i], PCIESW_IOC_DMA_SUBMIT, &sub) ||
+			    dma1_once(fds[i], d[0].src, d[0].dst, 4096) < 0)
+				_exit(4);
+		usleep(100000);
+		for (i = 0; i < CG_DMA_FILES; i++)
+			while (read(fds[i], c, PCIESW_DMA_MAX_BATCH *
+				    sizeof(*c)) > 0)
+				;
+		cur[0] = cg_read("memory.current", NULL);
+		sub.nr_descs = PCIESW_DMA_MAX_BATCH;
+		for (i = 0; i < CG_DMA_FILES; i++)
+			for (k = 0; k < PCIESW_DMA_MAX_INFLIGHT /
+					PCIESW_DMA_MAX_BATCH; k++)
+				if (ioctl(fds[i], PCIESW_IOC_DMA_SUBMIT, &sub))
+					_exit(5);
+		cur[1] = cg_read("memory.current", NULL);
+		/* the file's limit: not one more */
+		sub.nr_descs = 1;
+		if (ioctl(fds[0], PCIESW_IOC_DMA_SUBMIT, &sub) != -1 ||
+		    errno != EAGAIN)
+			_exit(6);
+		/* all read back: the descriptors are freed */
+		for (i = 0; i < CG_DMA_FILES; i++) {
+			struct pollfd pfd = { .fd = fds[i], .events = POLLIN };
+
+			for (k = 0; k < PCIESW_DMA_MAX_INFLIGHT; k += n) {
+				if (poll(&pfd, 1, 10000) != 1)
+					_exit(7);
+				n = read(fds[i], c, PCIESW_DMA_MAX_BATCH *
+					 sizeof(*c));
+				if (n <= 0)
+					_exit(8);
+				n /= sizeof(*c);
+			}
+		}
+		cur[2] = cg_read("memory.current", NULL);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("memory.current: %lld before, %lld holding %d descriptors, %lld read back",
+	       cur[0], cur[1], CG_DMA_FILES * PCIESW_DMA_MAX_INFLIGHT, cur[2]);
+	EXPECT_LE(cur[0] + CG_DMA_FILES * PCIESW_DMA_MAX_INFLIGHT * 128LL,
+		  cur[1]);
+	EXPECT_LE(cur[2] + CG_DMA_FILES * PCIESW_DMA_MAX_INFLIGHT * 128LL,
+		  cur[1]);
+	EXPECT_EQ(0, ep_attr(MEM_ID, "nvme0", "mem_resident"));
+	munmap(cur, 4096);
+	EXPECT_EQ(0, rmdir(CG_TEST));
+}
+
 /*
  * Pinned host buffers count against RLIMIT_MEMLOCK (VmPin): a process
  * without CAP_IPC_LOCK and a 64 KiB limit can DMA from a 32 KiB buffer,
