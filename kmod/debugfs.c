@@ -171,6 +171,9 @@ static ssize_t pciesw_debugfs_power_loss_write(struct file *file,
 	u32 at;
 	int ret;
 
+	ret = pciesw_debugfs_perm("fw_power_loss");
+	if (ret)
+		return ret;
 	ret = kstrtou32_from_user(ubuf, count, 0, &at);
 	if (ret)
 		return ret;

@@ -678,6 +678,7 @@ TEST_F(unpriv, user_ns)
 TEST_F(unpriv, no_sys_admin)
 {
 	const uint64_t sys_admin = 1ULL << CAP_SYS_ADMIN;
+	char buf[32];
 	int st;
 	pid_t pid;
 
@@ -698,6 +699,8 @@ TEST_F(unpriv, no_sys_admin)
 			  "ingress posted 4096\n" },
 			{ "/sys/kernel/debug/pciesw/pciesw230/dma_bench",
 			  "0 0 1 0 4096\n" },
+			{ "/sys/kernel/debug/pciesw/pciesw230/fw_power_loss",
+			  "20000\n" },
 		};
 		struct pnl_attr req[] = {
 			A_U32(PCIESW_A_SWITCH_ID, ID_FREE),
@@ -738,6 +741,10 @@ TEST_F(unpriv, no_sys_admin)
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	EXPECT_FALSE(sw_exists(ID_FREE));
 	EXPECT_TRUE(sw_exists(ID));
+	/* the refused debugfs writes changed nothing */
+	if (!sysfs_read("/sys/kernel/debug/pciesw/pciesw230/fw_power_loss",
+			buf, sizeof(buf)))
+		EXPECT_STREQ("0", buf);
 }
 
 TEST_HARNESS_MAIN
