@@ -263,7 +263,11 @@ static long pciesw_ioctl_ep_map(struct pciesw_switch *sw,
 				uarg, &usize);
 	if (err)
 		return err;
-	if (map.flags || map.reserved0 || map.offset || map.mem_size ||
+	/*
+	 * @offset and @mem_size are outputs: whatever they hold on input
+	 * (a structure reused from an earlier call) is overwritten.
+	 */
+	if (map.flags || map.reserved0 ||
 	    memchr_inv(map.reserved, 0, sizeof(map.reserved)))
 		return -EINVAL;
 
