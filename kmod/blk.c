@@ -5,7 +5,9 @@
  * mmap of /dev/pcieswN see.  Modelled on drivers/block/null_blk and brd.c:
  * requests are served inline from the sparse page store, a discard or
  * write-zeroes gives the window's pages back.  A write's new pages are
- * charged to the memory cgroup of its bio (pciesw_blk_memcg_enter()); past
+ * charged to the memory cgroup of its bio (pciesw_blk_memcg_enter()) and
+ * allocated in the NOIO scope (memalloc_noio_save()), as brd's: reclaim
+ * must not wait for I/O that may be queued behind this request; past
  * the module's mem_limit_mb (mem.c) a write fails with BLK_STS_NOSPC
  * (ENOSPC), what was written before it in the request staying written.
  *
@@ -63,6 +65,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 
 #include "dev.h"
@@ -575,6 +578,7 @@ static blk_status_t pciesw_blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct cgroup_subsys_state *css;
 	struct mem_cgroup *old_memcg = NULL;
 	bool paced = false;
+	unsigned int noio;
 	blk_status_t st;
 	u32 peer_id = 0;
 	int err = 0;
@@ -620,6 +624,12 @@ start:
 		st = BLK_STS_IOERR;
 		goto end;
 	}
+	/*
+	 * A write makes window pages and their index's nodes: reclaim must
+	 * not issue I/O from here, which could wait for this very request
+	 * (swap or writeback to this disk), as brd and zram allocate.
+	 */
+	noio = memalloc_noio_save();
 	switch (op) {
 	case REQ_OP_READ:
 		st = pciesw_blk_rw(d, rq, &x);
@@ -641,6 +651,7 @@ start:
 		st = BLK_STS_NOTSUPP;
 		break;
 	}
+	memalloc_noio_restore(noio);
 	if (paced && st == BLK_STS_OK && end > ktime_get_ns()) {
 		if (x.peer)
 			pciesw_mem_put(x.peer);

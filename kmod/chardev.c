@@ -89,7 +89,8 @@ void pciesw_chardev_put(struct pciesw_dev *pdev)
  * Zap every mapping of the window at page offset @pgoff, @pages long (of
  * every window with @all): the endpoint is unplugged, its page store gone,
  * so the next access faults and gets SIGBUS (pciesw_vm_fault()), pages
- * touched before too.
+ * touched before too.  The unplug waited for the faults that had found the
+ * window there (pciesw_mem_unplug()): what they mapped is zapped here.
  */
 void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 			   bool all)
@@ -131,7 +132,7 @@ static int pciesw_chardev_open(struct inode *inode, struct file *file)
 					       struct pciesw_dev, cdev);
 	struct pciesw_chardev_file *cf;
 
-	cf = kzalloc(sizeof(*cf), GFP_KERNEL);
+	cf = kzalloc(sizeof(*cf), GFP_KERNEL_ACCOUNT);
 	if (!cf)
 		return -ENOMEM;
 	cf->dma = pciesw_dma_file_open(pdev->sw, file->f_mode & FMODE_READ,
@@ -263,7 +264,11 @@ static long pciesw_ioctl_ep_map(struct pciesw_switch *sw,
 				uarg, &usize);
 	if (err)
 		return err;
-	if (map.flags || map.reserved0 || map.offset || map.mem_size ||
+	/*
+	 * @offset and @mem_size are outputs: whatever they hold on input
+	 * (a structure reused from an earlier call) is overwritten.
+	 */
+	if (map.flags || map.reserved0 ||
 	    memchr_inv(map.reserved, 0, sizeof(map.reserved)))
 		return -EINVAL;
 
@@ -336,7 +341,8 @@ static long pciesw_ioctl_dma_submit(struct pciesw_chardev_file *cf,
 		err = -E2BIG;
 		goto out;
 	}
-	descs = kvmalloc_array(sub.nr_descs, sizeof(*descs), GFP_KERNEL);
+	descs = kvmalloc_array(sub.nr_descs, sizeof(*descs),
+			       GFP_KERNEL_ACCOUNT);
 	if (!descs) {
 		err = -ENOMEM;
 		goto out;

@@ -17,6 +17,11 @@
  *					engine's page walk but no engine;
  *					read (pread at 0): "NS LEN" of this
  *					open file's last copy (make bench)
+ *	pciesw/fault_delay_ms		write N: a fault of a mapping of any
+ *					window waits N ms (at most 1000)
+ *					after it found the window there,
+ *					before it maps the page (0: off);
+ *					read: N
  *
  * Port directories follow the ports: this view re-creates them from the
  * switch's event queue, without sw->lock, so their handlers may sleep on
@@ -171,6 +176,9 @@ static ssize_t pciesw_debugfs_power_loss_write(struct file *file,
 	u32 at;
 	int ret;
 
+	ret = pciesw_debugfs_perm("fw_power_loss");
+	if (ret)
+		return ret;
 	ret = kstrtou32_from_user(ubuf, count, 0, &at);
 	if (ret)
 		return ret;
@@ -427,9 +435,47 @@ void pciesw_debugfs_del(struct pciesw_dev *pdev)
 	kfree(dbg);
 }
 
+static ssize_t pciesw_debugfs_fault_delay_write(struct file *file,
+						const char __user *ubuf,
+						size_t count, loff_t *ppos)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = pciesw_debugfs_perm("fault_delay_ms");
+	if (ret)
+		return ret;
+	ret = kstrtouint_from_user(ubuf, count, 0, &ms);
+	if (ret)
+		return ret;
+	pciesw_mem_set_fault_delay(ms);
+	return count;
+}
+
+static ssize_t pciesw_debugfs_fault_delay_read(struct file *file,
+					       char __user *ubuf, size_t count,
+					       loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n",
+			pciesw_mem_get_fault_delay());
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations pciesw_debugfs_fault_delay_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = pciesw_debugfs_fault_delay_read,
+	.write = pciesw_debugfs_fault_delay_write,
+};
+
 void pciesw_debugfs_init(void)
 {
 	pciesw_debugfs_root = debugfs_create_dir("pciesw", NULL);
+	debugfs_create_file("fault_delay_ms", 0600, pciesw_debugfs_root, NULL,
+			    &pciesw_debugfs_fault_delay_fops);
 	pciesw_view_register(PCIESW_VIEW_DEBUGFS, &pciesw_debugfs_view);
 }
 

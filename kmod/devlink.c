@@ -3,8 +3,9 @@
  * devlink: each switch is a devlink instance, pciesw/pcieswN (its bus and
  * device name), so the stock iproute2 `devlink` drives it:
  *
- *	devlink dev info	serial, ASIC and board ids, board revision (VPD
- *				EC), running and stored firmware versions
+ *	devlink dev info	ASIC and board ids, board revision (VPD EC),
+ *				running and stored firmware versions; no
+ *				serial number (see pciesw_devlink_info_get())
  *	devlink dev flash	writes an image into the partition the switch
  *				does not run from, with progress
  *	devlink dev reload action fw_activate
@@ -138,7 +139,6 @@ static struct pciesw_switch *pciesw_devlink_sw(struct devlink *devlink)
 
 /* What dev info shows, taken from the model in one go. */
 struct pciesw_devlink_info {
-	char serial[PCIESW_NAME_LEN];
 	char asic[16];
 	char board[PCIESW_NAME_LEN];
 	char rev[PCIESW_VPD_VALUE_MAX + 1];
@@ -146,6 +146,16 @@ struct pciesw_devlink_info {
 	char stored[PCIESW_FW_VERSION_LEN];
 };
 
+/*
+ * No serial number: serials are root-only (the privilege table of
+ * Documentation/architecture.md, as the PCI core keeps the VPD), and any
+ * user may ask devlink for dev info.  The op cannot tell who asks: devlink
+ * hands it no socket or request, only an opaque devlink_info_req, and
+ * calls it for ethtool's drvinfo and flash component lookups too; the
+ * caller's task (capable()) is not the socket's opener, which is what
+ * netlink_capable() checks and what a reply reaches.  Root reads the
+ * serial from sysfs serial_number, switch-get or PCIESW_IOC_INFO.
+ */
 static int pciesw_devlink_info_get(struct devlink *devlink,
 				   struct devlink_info_req *req,
 				   struct netlink_ext_ack *extack)
@@ -167,7 +177,6 @@ static int pciesw_devlink_info_get(struct devlink *devlink,
 	mutex_lock(&sw->lock);
 	err = pciesw_switch_live(sw, &why);
 	if (!err) {
-		strscpy(info->serial, sw->serial, sizeof(info->serial));
 		snprintf(info->asic, sizeof(info->asic), "%04x:%04x",
 			 prof->pci_device, prof->pci_subdevice);
 		strscpy(info->board, prof->part_number, sizeof(info->board));
@@ -192,9 +201,7 @@ static int pciesw_devlink_info_get(struct devlink *devlink,
 	if (err)
 		goto out;
 #endif
-	err = devlink_info_serial_number_put(req, info->serial);
-	if (!err)
-		err = devlink_info_version_fixed_put(req, ASIC_ID, info->asic);
+	err = devlink_info_version_fixed_put(req, ASIC_ID, info->asic);
 	if (!err)
 		err = devlink_info_version_fixed_put(req, BOARD_ID, info->board);
 	if (!err && info->rev[0])

@@ -82,7 +82,12 @@ struct kmem_cache *pciesw_dma_xfer_cache;
 
 int pciesw_dma_cache_init(void)
 {
-	pciesw_dma_xfer_cache = KMEM_CACHE(pciesw_dma_xfer, 0);
+	/*
+	 * Descriptors are made for whoever submits them and held until read
+	 * back (PCIESW_DMA_MAX_INFLIGHT a file): charged to the submitter's
+	 * memory cgroup, endpoint-to-endpoint ones pinning nothing else.
+	 */
+	pciesw_dma_xfer_cache = KMEM_CACHE(pciesw_dma_xfer, SLAB_ACCOUNT);
 	return pciesw_dma_xfer_cache ? 0 : -ENOMEM;
 }
 

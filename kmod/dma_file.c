@@ -75,7 +75,8 @@ struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw,
 	struct pciesw_dma *dma = sw->dma;
 	struct pciesw_dma_file *f;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	/* one per open file, of whoever opens it: charged to its memcg */
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return NULL;
 	kref_get(&sw->refs);
@@ -362,7 +363,7 @@ static int pciesw_dma_pin(struct pciesw_dma_end *e, u64 addr, u64 len,
 	ret = pciesw_dma_charge_pinned(mm, nr);
 	if (ret)
 		return ret;
-	e->pages = kvmalloc_array(nr, sizeof(*e->pages), GFP_KERNEL);
+	e->pages = kvmalloc_array(nr, sizeof(*e->pages), GFP_KERNEL_ACCOUNT);
 	if (!e->pages) {
 		atomic64_sub(nr, &mm->pinned_vm);
 		return -ENOMEM;
@@ -512,12 +513,12 @@ int pciesw_dma_submit(struct pciesw_dma_file *f,
 	*error_index = PCIESW_DMA_NO_INDEX;
 	if (!pciesw_dma_batch_ok(n))
 		return -EINVAL;
-	xs = kvmalloc_array(n, sizeof(*xs), GFP_KERNEL);
+	xs = kvmalloc_array(n, sizeof(*xs), GFP_KERNEL_ACCOUNT);
 	if (!xs)
 		return -ENOMEM;
-	/* the batch's descriptors at once */
-	if (!kmem_cache_alloc_bulk(pciesw_dma_xfer_cache, GFP_KERNEL, n,
-				   (void **)xs)) {
+	/* the batch's descriptors at once, charged to the submitter */
+	if (!kmem_cache_alloc_bulk(pciesw_dma_xfer_cache, GFP_KERNEL_ACCOUNT,
+				   n, (void **)xs)) {
 		kvfree(xs);
 		return -ENOMEM;
 	}

@@ -553,10 +553,13 @@ void pciesw_health_lanes_reset(struct pciesw_switch *sw, unsigned int first,
 	sw->nr_thresholds = n;
 }
 
-/* At switch creation, before its ports are built. */
+/*
+ * At switch creation, before its ports are built.  On failure there is
+ * nothing to undo: pciesw_health_release() is only for a switch whose
+ * pciesw_health_init() succeeded.
+ */
 int pciesw_health_init(struct pciesw_switch *sw)
 {
-	/* first: pciesw_health_release() cancels it even on failure */
 	INIT_WORK(&sw->health_work, pciesw_health_work);
 	atomic64_set(&sw->egress_bytes, 0);
 	sw->stats = kvcalloc(sw->profile->nr_lanes, sizeof(*sw->stats),

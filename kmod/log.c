@@ -123,8 +123,9 @@ void pciesw_log_event(const struct pciesw_event *ev)
 	lockdep_assert_held(&sw->lock);
 	switch (ev->type) {
 	case PCIESW_EV_SWITCH_CREATE:
-		pciesw_log_add(sw, "switch", "created (%s, serial %s)",
-			       sw->profile->name, sw->serial);
+		/* no serial: anyone may read the log (log-get, devlink) */
+		pciesw_log_add(sw, "switch", "created (%s)",
+			       sw->profile->name);
 		break;
 	case PCIESW_EV_SWITCH_DELETE:
 		pciesw_log_add(sw, "switch", "removed");

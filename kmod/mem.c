@@ -12,6 +12,7 @@
  * those; pciesw_mem_page() and pciesw_mem_peek() take none.
  */
 
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -41,6 +42,23 @@ static atomic_long_t pciesw_mem_nr_tagged = ATOMIC_LONG_INIT(0);
  * fault, freed at module exit (pciesw_mem_exit()): mappings pin the module.
  */
 static struct page *pciesw_mem_zero_shared;
+
+/*
+ * debugfs pciesw/fault_delay_ms (a test knob): a fault of a mapping waits
+ * this long between finding the window there and mapping its page, so
+ * that a test can unplug the endpoint in between; read locklessly
+ */
+static unsigned int pciesw_mem_fault_delay_ms;
+
+void pciesw_mem_set_fault_delay(unsigned int ms)
+{
+	WRITE_ONCE(pciesw_mem_fault_delay_ms, min(ms, 1000U));
+}
+
+unsigned int pciesw_mem_get_fault_delay(void)
+{
+	return READ_ONCE(pciesw_mem_fault_delay_ms);
+}
 
 /* resident pages of all stores of the module, at most the limit */
 static atomic_long_t pciesw_mem_nr_pages = ATOMIC_LONG_INIT(0);
@@ -199,17 +217,27 @@ static void pciesw_mem_untag(struct pciesw_mem *mem, struct page *page)
 	atomic_long_dec(&pciesw_mem_nr_tagged);
 }
 
+/*
+ * Pages a loop over a whole window handles between two chances to
+ * reschedule: a full 16 GiB window is 4 Mi pages, and the last reference
+ * of an endpoint's store is often put under sw->lock (ep del,
+ * re-bifurcation), by a kernel that may not preempt.
+ */
+#define PCIESW_MEM_RESCHED_PAGES	1024
+
 static void pciesw_mem_release(struct kref *kref)
 {
 	struct pciesw_mem *mem = container_of(kref, struct pciesw_mem, refs);
+	unsigned long idx, n = 0;
 	struct page *page;
-	unsigned long idx;
 
 	/* pages still mapped or pinned somewhere keep their own reference */
 	xa_for_each(&mem->pages, idx, page) {
 		pciesw_mem_untag(mem, page);
 		pciesw_mem_uncharge();
 		put_page(page);
+		if (!(++n % PCIESW_MEM_RESCHED_PAGES))
+			cond_resched();
 	}
 	xa_destroy(&mem->pages);
 	if (mem->zero) {
@@ -276,6 +304,7 @@ struct pciesw_mem *pciesw_mem_get(struct pciesw_mem *mem)
 	return mem;
 }
 
+/* The last reference frees the pages: process context, may sleep. */
 void pciesw_mem_put(struct pciesw_mem *mem)
 {
 	kref_put(&mem->refs, pciesw_mem_release);
@@ -296,12 +325,6 @@ u64 pciesw_mem_size(const struct pciesw_mem *mem)
 u64 pciesw_mem_resident(const struct pciesw_mem *mem)
 {
 	return (u64)atomic64_read(&mem->resident) << PAGE_SHIFT;
-}
-
-/* The endpoint is unplugged: its window no longer answers. */
-void pciesw_mem_unplug(struct pciesw_mem *mem)
-{
-	WRITE_ONCE(mem->gone, true);
 }
 
 bool pciesw_mem_gone(const struct pciesw_mem *mem)
@@ -346,6 +369,70 @@ static struct page *pciesw_mem_zero_peek(struct pciesw_mem *mem)
 {
 	return mem->tagged ? READ_ONCE(mem->zero) :
 			     READ_ONCE(pciesw_mem_zero_shared);
+}
+
+/*
+ * A fault that found the window there may still be about to map a page:
+ * it holds that page locked until its entry is in place, and looks at
+ * @gone again under the lock (pciesw_mem_fault_page()).  Wait for the
+ * locks of the window's pages and of its zero page: then every such fault
+ * has mapped its page, which the zap that follows the unplug
+ * (pciesw_chardev_revoke()) takes out, or will see @gone and fail.  Only
+ * a window with mappings can have faults; a discard's racing erase is
+ * harmless, the page being referenced here.
+ */
+static void pciesw_mem_wait_faults(struct pciesw_mem *mem)
+{
+	unsigned long idx, n = 0;
+	struct page *page;
+	unsigned int maps;
+
+	mutex_lock(&mem->map_lock);
+	maps = mem->nr_maps;
+	mutex_unlock(&mem->map_lock);
+	if (!maps)
+		return;
+	page = pciesw_mem_zero_peek(mem);
+	if (page) {
+		lock_page(page);
+		unlock_page(page);
+	}
+	xa_for_each(&mem->pages, idx, page) {
+		page = pciesw_mem_get_page(mem, idx);
+		if (page) {
+			lock_page(page);
+			unlock_page(page);
+			put_page(page);
+		}
+		if (!(++n % PCIESW_MEM_RESCHED_PAGES))
+			cond_resched();
+	}
+}
+
+/*
+ * The endpoint is unplugged: its window no longer answers.  Once this
+ * returns, no fault maps a page of it without seeing it gone, so that
+ * zapping its mappings revokes them for good.  Sleeps.
+ */
+void pciesw_mem_unplug(struct pciesw_mem *mem)
+{
+	WRITE_ONCE(mem->gone, true);
+	/* pairs with pciesw_mem_fault_gone(): a fault's lock or @gone seen */
+	smp_mb();
+	pciesw_mem_wait_faults(mem);
+}
+
+/*
+ * Under the lock of the page a fault is about to map: whether the window
+ * was unplugged since the fault looked.  The barrier pairs with
+ * pciesw_mem_unplug()'s between setting @gone and waiting for the pages'
+ * locks: either the unplug waits for this lock, or this sees @gone.
+ */
+static bool pciesw_mem_fault_gone(struct pciesw_mem *mem)
+{
+	/* the page lock taken before @gone is read (see above) */
+	smp_mb();
+	return READ_ONCE(mem->gone);
 }
 
 /*
@@ -578,13 +665,19 @@ u64 pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
  * (pciesw_mem_discard()), then zaps the mappings.  The zero page is
  * returned locked with @idx still a hole: whoever makes the page waits for
  * the lock, then zaps it (pciesw_mem_zap_zero()).  An ERR_PTR as
- * pciesw_mem_page_fill().
+ * pciesw_mem_page_fill(), or -ENODEV once the window is unplugged: an
+ * unplug waits for the lock of a page a fault returns (pciesw_mem_unplug()),
+ * so the zap after it finds the page mapped.
  */
 struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, pgoff_t idx,
 				   bool write)
 {
+	unsigned int delay = READ_ONCE(pciesw_mem_fault_delay_ms);
 	struct page *page;
 
+	/* the test knob: a fault that found the window there dawdles */
+	if (unlikely(delay))
+		msleep(delay);
 	for (;;) {
 		page = write ? pciesw_mem_get_page_alloc(mem, idx) :
 			       pciesw_mem_get_page(mem, idx);
@@ -599,6 +692,10 @@ struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, pgoff_t idx,
 			smp_mb();
 			lock_page(page);
 			if (likely(!xa_load(&mem->pages, idx))) {
+				if (pciesw_mem_fault_gone(mem)) {
+					unlock_page(page);
+					return ERR_PTR(-ENODEV);
+				}
 				get_page(page);
 				return page;
 			}
@@ -606,8 +703,13 @@ struct page *pciesw_mem_fault_page(struct pciesw_mem *mem, pgoff_t idx,
 			continue;
 		}
 		lock_page(page);
-		if (likely(xa_load(&mem->pages, idx) == page))
-			return page;
+		if (likely(xa_load(&mem->pages, idx) == page)) {
+			if (!pciesw_mem_fault_gone(mem))
+				return page;
+			unlock_page(page);
+			put_page(page);
+			return ERR_PTR(-ENODEV);
+		}
 		unlock_page(page);
 		put_page(page);
 	}

@@ -700,6 +700,8 @@ u64 pciesw_mem_size(const struct pciesw_mem *mem);
 u64 pciesw_mem_resident(const struct pciesw_mem *mem);
 void pciesw_mem_unplug(struct pciesw_mem *mem);
 bool pciesw_mem_gone(const struct pciesw_mem *mem);
+void pciesw_mem_set_fault_delay(unsigned int ms);
+unsigned int pciesw_mem_get_fault_delay(void);
 struct page *pciesw_mem_page(struct pciesw_mem *mem, unsigned long idx);
 struct page *pciesw_mem_page_fill(struct pciesw_mem *mem, unsigned long idx,
 				  const void *fill, bool *filled);

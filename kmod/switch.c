@@ -228,6 +228,27 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 	return 0;
 }
 
+/*
+ * What pciesw_switch_create() set up before its first allocation, undone
+ * in reverse: the works, the id allocators, the lock, the switch.
+ */
+static void pciesw_switch_free(struct pciesw_switch *sw)
+{
+	unsigned int i;
+
+	pciesw_thermal_stop(sw);
+	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
+		ida_destroy(&sw->ep_type_ids[i]);
+	ida_destroy(&sw->ep_ids);
+	mutex_destroy(&sw->lock);
+	kfree(sw);
+}
+
+/*
+ * A switch built from @profile, unpublished, or NULL.  Each step that can
+ * fail is undone, in the exact reverse order, by the error path and by
+ * pciesw_switch_release(), which takes over once the ports exist.
+ */
 struct pciesw_switch *pciesw_switch_create(u32 id,
 					   const struct pciesw_profile *profile)
 {
@@ -255,28 +276,20 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		ida_init(&sw->ep_type_ids[i]);
 	pciesw_settings_init(sw);
 	pciesw_thermal_init(sw);
-	if (pciesw_log_init(sw)) {
-		pciesw_switch_put(sw);
-		return NULL;
-	}
-	if (pciesw_health_init(sw)) {
-		pciesw_switch_put(sw);
-		return NULL;
-	}
-	if (pciesw_dma_init(sw)) {
-		pciesw_switch_put(sw);
-		return NULL;
-	}
+	if (pciesw_log_init(sw))
+		goto err_free;
+	if (pciesw_health_init(sw))
+		goto err_log;
+	if (pciesw_dma_init(sw))
+		goto err_health;
 	/*
 	 * ~700 bytes a port with its LTSSM history: one per slot of the
 	 * profile, not PCIESW_MAX_PORTS, so a small card stays small
 	 */
 	sw->nr_slots = pciesw_profile_nr_slots(profile);
 	sw->ports = kvcalloc(sw->nr_slots, sizeof(*sw->ports), GFP_KERNEL);
-	if (!sw->ports) {
-		pciesw_switch_put(sw);
-		return NULL;
-	}
+	if (!sw->ports)
+		goto err_dma;
 	for (i = 0; i < sw->nr_slots; i++)
 		sw->ports[i].id = i;
 
@@ -293,7 +306,10 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	}
 	pciesw_fw_init(sw);
 	pciesw_vpd_init(sw);
-	/* the card ships with a device on every port of its connectors */
+	/*
+	 * the card ships with a device on every port of its connectors;
+	 * from here on the release undoes it all, endpoints first
+	 */
 	pciesw_for_each_port(sw, port) {
 		const char *why;
 
@@ -308,31 +324,36 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	}
 	mutex_unlock(&sw->lock);
 	return sw;
+
+err_dma:
+	pciesw_dma_release(sw);
+err_health:
+	pciesw_health_release(sw);
+err_log:
+	pciesw_log_release(sw);
+err_free:
+	pciesw_switch_free(sw);
+	return NULL;
 }
 
+/* pciesw_switch_create() undone, in the exact reverse order. */
 static void pciesw_switch_release(struct kref *kref)
 {
 	struct pciesw_switch *sw = container_of(kref, struct pciesw_switch,
 						refs);
 	struct pciesw_endpoint *ep, *tmp;
-	unsigned int i;
 
 	/* unpublished (or never published): no events, no link work */
-	pciesw_dma_release(sw);
-	pciesw_health_release(sw);
-	pciesw_thermal_stop(sw);
 	list_for_each_entry_safe(ep, tmp, &sw->endpoints, node) {
 		list_del(&ep->node);
 		pciesw_mem_unplug(ep->mem);
 		pciesw_ep_free(ep);
 	}
-	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
-		ida_destroy(&sw->ep_type_ids[i]);
-	ida_destroy(&sw->ep_ids);
-	pciesw_log_release(sw);
-	mutex_destroy(&sw->lock);
 	kvfree(sw->ports);
-	kfree(sw);
+	pciesw_dma_release(sw);
+	pciesw_health_release(sw);
+	pciesw_log_release(sw);
+	pciesw_switch_free(sw);
 }
 
 void pciesw_switch_put(struct pciesw_switch *sw)

@@ -346,7 +346,7 @@ problems=$(awk -v allow="$allow_re" -v known=" ${known[*]} " '
 		state = 1
 		next
 	}
-	/FAULT_INJECTION: forcing a failure|page allocation failure:|invoked oom-killer:/ { state = 1; next }
+	/FAULT_INJECTION: forcing a failure|page allocation failure:|vmalloc error:|invoked oom-killer:/ { state = 1; next }
 	/Call Trace:/ {
 		if (state == 0) print FNR ": " $0
 		state = 0

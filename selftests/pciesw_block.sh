@@ -239,6 +239,47 @@ check "diskstats: the 4 MiB read and written counted" \
 	test "${ds[5]:-0}" -ge 8192 -a "${ds[9]:-0}" -ge 8192 ||
 	diag "diskstats: ${ds[*]}"
 
+# --- a write's window pages are allocated in the NOIO scope --------------
+# A request must not recurse into I/O through reclaim (it could wait for
+# itself): blk.c serves it under memalloc_noio_save(), as brd does.  The
+# page allocator applies the scope before its tracepoint, so
+# kmem:mm_page_alloc shows the window's pages (GFP_HIGHUSER | __GFP_ACCOUNT
+# in mem.c: __GFP_HIGHMEM, __GFP_HARDWALL, not movable) without __GFP_IO
+# and __GFP_FS: as GFP_NOIO|..., never as GFP_HIGHUSER.  What this proves:
+# every page the write made was allocated without I/O reclaim.
+TR=/sys/kernel/tracing
+[[ -e $TR/events ]] || mount -t tracefs nodev $TR 2>/dev/null
+EV=$TR/events/kmem/mm_page_alloc
+if [[ -e $EV/enable ]]; then
+	echo 0 >$TR/tracing_on
+	echo >$TR/trace
+	# any task: the request may be issued by the writer or by kblockd
+	echo 1 >$EV/enable
+	echo 1 >$TR/tracing_on
+	dd if="$T_TMP/r4" of=$D3 bs=1M oflag=direct status=none
+	echo 0 >$TR/tracing_on
+	echo 0 >$EV/enable
+	win=0 io=0
+	while read -r l; do
+		[[ $l == *gfp_flags=* ]] || continue
+		f=${l##*gfp_flags=}
+		f=${f%% *}
+		[[ $f == *__GFP_ACCOUNT* && $f != *MOVABLE* &&
+		   ($f == *GFP_HIGHUSER* || $f == *__GFP_HIGHMEM*) ]] || continue
+		win=$((win + 1))
+		[[ $f == *GFP_HIGHUSER* || $f == *__GFP_IO* ||
+		   $f == *__GFP_FS* ]] && io=$((io + 1))
+	done <$TR/trace
+	echo >$TR/trace
+	# its 1024 pages, but for one the writer may make before the trace
+	check "a 4 MiB write allocated its window pages (traced: $win)" \
+		test $win -ge 1000
+	check_eq "... none with __GFP_IO: in the NOIO scope" 0 "$io"
+	blkdiscard $D3
+else
+	skip "window pages allocated in the NOIO scope" "no kmem:mm_page_alloc tracepoint"
+fi
+
 # --- the module's mem_limit_mb: a write past it fails with ENOSPC --------
 rd $MP/mem_resident
 res=$R

@@ -3,8 +3,9 @@
 #
 # devlink drives a switch with the stock iproute2 tool (issue 14), on one
 # tiny8 card created once:
-#  - dev info: driver, serial, asic.id, board.id/board.rev (VPD PN/EC),
-#    running and stored firmware agree with VPD V0 and switchctl;
+#  - dev info: driver, asic.id, board.id/board.rev (VPD PN/EC), running
+#    and stored firmware agree with VPD V0 and switchctl; no serial number
+#    (root-only), for root or nobody, nor in the event log;
 #  - dev flash: images of each bad kind (wrong part, bad CRC, too large,
 #    older than the minimum, not an image) are refused with their message
 #    and change nothing; a good one is written with progress into the
@@ -115,11 +116,27 @@ rd "$PCIESW_DEVS/$SW/serial_number"; serial=$R
 rd "$PCIESW_DEVS/$SW/part_number"; pn=$R
 sc vpd show $SW -j
 ec=$(jq -r '."vpd-field"[] | select(."vpd-keyword" == "EC") | ."vpd-value"' <<<"$OUT")
-check_eq "dev info: driver, serial, asic.id, board.id (PN), board.rev (EC)" \
-	"pciesw $serial c010:a024 $pn $ec" \
+check_eq "dev info: driver, no serial, asic.id, board.id (PN), board.rev (EC)" \
+	"pciesw null c010:a024 $pn $ec" \
 	"$(jq -r ".info[\"$DL\"] | \"\(.driver) \(.serial_number) \" +
 		(.versions.fixed | \"\(.\"asic.id\") \(.\"board.id\") \(.\"board.rev\")\")" \
 		<<<"$info")"
+# serial numbers are root-only, and devlink cannot tell who asks
+setpriv --reuid=65534 --regid=65534 --clear-groups devlink -j dev info $DL \
+	>"$T_TMP/out" 2>&1
+check_eq "dev info as nobody: the same, no serial number" \
+	"pciesw null $pn" \
+	"$(jq -r ".info[\"$DL\"] | \"\(.driver) \(.serial_number) \" +
+		.versions.fixed.\"board.id\"" "$T_TMP/out" 2>&1)"
+check "dev info: the serial number nowhere in it" \
+	eval '[[ $info == *[a-zA-Z]* && $info != *"$serial"* ]]'
+as_nobody log show $SW -j
+check_eq "event log as nobody: created (tiny8), no serial number anywhere" \
+	"0 created (tiny8) 0" \
+	"$RC $(jq -r '[(.log[] | select(."log-object" == "switch") |
+		."log-message")][0], ([.log[] | ."log-message" |
+		select(contains($s))] | length)' --arg s "$serial" <<<"$OUT" |
+		paste -sd' ')"
 state
 sc show $SW -j
 check_eq "running and stored: dev info, VPD V0, fw show and show agree" \

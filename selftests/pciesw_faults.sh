@@ -270,6 +270,46 @@ delete() {
 sweep "create" "$SLAB" nothing create create_check delete
 sweep "create" "$PAGE" nothing create create_check delete
 
+# The event log's ring (34 KiB, kvcalloc()) is the first page allocation
+# of a creation (the switch itself is a slab object), and one failure only
+# sends it to its vmalloc() fallback.  Two in a row fail it:
+# pciesw_log_init() fails before pciesw_health_init() ran, and the error
+# path must undo no more than was done (it once cancelled the health
+# work, never initialised: a WARN).  When the slab needs a new page for
+# the switch, that takes both failures instead; only the fallback logs
+# "vmalloc error", so that says which happened, and another try is made.
+# warn_alloc() says it at most 10 times in 5 s: the sweeps before may
+# have used them up, so the case waits for a new window first.
+log_ring() {
+	local try left
+	nap 5
+	for ((try = 1; try <= 5; try++)); do
+		delete
+		kmsg_mark "faults log ring $try"
+		fi_set "$PAGE" space 0
+		fi_set "$PAGE" times 2
+		create
+		rd "$PAGE/times"; left=$R
+		fi_set "$PAGE" times 0
+		kmsg_snapshot
+		if ((left != 0)) ||
+		   ! kmsg_has "faults log ring $try" "*vmalloc error*"; then
+			continue
+		fi
+		if create_check; then
+			ok "create: the log ring and its vmalloc fallback fail: ${OP_ERR:-succeeded}, $R"
+		else
+			fail "create: the log ring and its vmalloc fallback fail: $R"
+			diag "operation: rc $OP_RC ${OP_ERR:+($OP_ERR)}"
+		fi
+		delete
+		return
+	done
+	delete
+	fail "create: the log ring's allocation was not the one failed, $((try - 1)) tries"
+}
+log_ring
+
 # ---- on a whole switch ------------------------------------------------------------
 
 make_sw() {

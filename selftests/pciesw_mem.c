@@ -9,7 +9,9 @@
  * stopping a process that fills a 16 GiB window, and RLIMIT_MEMLOCK on
  * the DMA engine's pinned host buffers.
  */
-#define _GNU_SOURCE		/* mremap() */
+#define _GNU_SOURCE		/* mremap(), sched_setaffinity() */
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -142,7 +144,34 @@ TEST_F(mem, ep_map_ioctl)
 	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_MAP, &map));
 	EXPECT_EQ(EINVAL, errno);
 	map.reserved[3] = 0;
-	map.offset = 1;		/* an output: must come in as 0 */
+
+	/*
+	 * Outputs are ignored on input and overwritten: the structure of
+	 * one call serves the next (gpu0's, reused for nvme0 and back),
+	 * and so does one with garbage in them.
+	 */
+	map = a;
+	map.ep_id = nvme;
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_EP_MAP, &map))
+		TH_LOG("reused structure: %s", strerror(errno));
+	EXPECT_EQ(sizeof(map), map.size);
+	EXPECT_EQ(b.offset, map.offset);
+	EXPECT_EQ(b.mem_size, map.mem_size);
+	map.ep_id = gpu;
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_EP_MAP, &map));
+	EXPECT_EQ(a.offset, map.offset);
+	EXPECT_EQ(a.mem_size, map.mem_size);
+	map.offset = ~0ULL;
+	map.mem_size = 1;
+	ASSERT_EQ(0, ioctl(self->fd, PCIESW_IOC_EP_MAP, &map));
+	EXPECT_EQ(a.offset, map.offset);
+	EXPECT_EQ(a.mem_size, map.mem_size);
+	/* but not with a reserved field or flag set */
+	map.reserved0 = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_MAP, &map));
+	EXPECT_EQ(EINVAL, errno);
+	map.reserved0 = 0;
+	map.flags = 1;
 	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_MAP, &map));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ioctl(self->fd, PCIESW_IOC_EP_MAP, (void *)8));
@@ -616,6 +645,220 @@ TEST_F(mem, module_limit)
 	munmap(buf, 64 * 1024);
 }
 
+
+/* ep_remove of endpoint @ep of the test switch: 0 or -1 */
+static int ep_remove(const char *ep)
+{
+	long port = ep_attr(MEM_ID, ep, "port");
+	char path[128];
+
+	if (port < 0)
+		return -1;
+	snprintf(path, sizeof(path), PCIESW_DEVS "/pciesw%u-port%ld/ep_remove",
+		 MEM_ID, port);
+	return sysfs_write(path, "1");
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int on_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* what the spinner of unplug_frees_yielding reports */
+struct spin_report {
+	volatile int started;
+	volatile int stop;
+	volatile long long max_gap_ns;
+};
+
+/*
+ * Freeing a big window on an unplug (under sw->lock, by a kernel that
+ * does not preempt: Debian's are voluntary) gives the CPU up as it goes:
+ * a process spinning on the same CPU as the writer of ep_remove is never
+ * kept off it for long, where one loop over 512 MiB of pages (128 Ki
+ * pages) kept it off for the whole free.
+ */
+TEST_F(mem, unplug_frees_yielding)
+{
+	long gpu = ep_attr(MEM_ID, "gpu0", "id");
+	struct spin_report *r;
+	long long t0, t1, have;
+	char *buf;
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, gpu);
+	buf = mmap(NULL, MiB, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0x5a, MiB);
+	/* 512 MiB resident in gpu0: 1 MiB, then copies doubling it */
+	ASSERT_EQ(PCIESW_DMA_STATUS_OK,
+		  dma1(self->fd, loc_host(buf), loc_ep(gpu, 0), MiB));
+	for (have = MiB; have < 512 * (long long)MiB; have *= 2)
+		ASSERT_EQ(PCIESW_DMA_STATUS_OK,
+			  dma1(self->fd, loc_ep(gpu, 0), loc_ep(gpu, have),
+			       have));
+	ASSERT_EQ(512 * (long)MiB, ep_attr(MEM_ID, "gpu0", "mem_resident"));
+	munmap(buf, MiB);
+
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long long prev, t, max = 0;
+
+		if (on_cpu0())
+			_exit(2);
+		prev = now_ns();
+		r->started = 1;
+		while (!r->stop) {
+			t = now_ns();
+			if (t - prev > max)
+				max = t - prev;
+			prev = t;
+		}
+		r->max_gap_ns = max;
+		_exit(0);
+	}
+	ASSERT_EQ(0, on_cpu0());
+	while (!r->started)
+		usleep(1000);
+	usleep(50000);
+	t0 = now_ns();
+	ASSERT_EQ(0, ep_remove("gpu0"));
+	t1 = now_ns();
+	r->stop = 1;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("ep_remove freeing 512 MiB: %lld ms; longest the spinner on the same CPU was off it: %lld ms",
+	       (t1 - t0) / 1000000, r->max_gap_ns / 1000000);
+	/* a few scheduler slices, not the free */
+	EXPECT_GT(50 * 1000000LL, r->max_gap_ns);
+	munmap(r, sizeof(*r));
+}
+
+#define RACE_THREADS	4
+#define RACE_PAGES	16
+
+static __thread sigjmp_buf race_jmp;
+
+static void on_sigbus_race(int sig)
+{
+	(void)sig;
+	siglongjmp(race_jmp, 1);
+}
+
+struct race_thread {
+	pthread_t tid;
+	volatile uint64_t *p;
+	long words;
+	bool write;
+	volatile bool *stop;
+	unsigned long faults;
+};
+
+/*
+ * Fault the mapping's pages in again and again, until SIGBUS or stop;
+ * what the last fault mapped stays mapped.
+ */
+static void *race_faulter(void *arg)
+{
+	struct race_thread *t = arg;
+	int i;
+
+	if (sigsetjmp(race_jmp, 1))
+		return NULL;
+	for (;;) {
+		for (i = 0; i < RACE_PAGES; i++) {
+			if (*t->stop)
+				return NULL;
+			if (t->write)
+				t->p[i * t->words] = i + 1;
+			else
+				(void)t->p[i * t->words];
+			t->faults++;
+		}
+		madvise((void *)t->p, RACE_PAGES * t->words * 8,
+			MADV_DONTNEED);
+	}
+}
+
+/*
+ * Faults racing the unplug: threads keep faulting pages of gpu0 in (half
+ * of them writing, half reading holes: the zero page), each fault held
+ * back 1 s after it found the window there (debugfs fault_delay_ms: longer
+ * than the unplug takes to reach the revoke's zap), while the endpoint is
+ * removed.  Once ep_remove returned, every page of
+ * every mapping gets SIGBUS: no fault that began before the unplug left
+ * its page mapped after the revoke.
+ */
+TEST_F(mem, unplug_races_faults)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus_race }, old;
+	struct race_thread t[RACE_THREADS];
+	volatile bool stop = false;
+	unsigned long faults = 0;
+	long words = self->page / 8;
+	int i, j, mapped = 0;
+	long long t0;
+
+	if (sysfs_write("/sys/kernel/debug/pciesw/fault_delay_ms", "1000"))
+		SKIP(return, "no debugfs pciesw/fault_delay_ms");
+	sigaction(SIGBUS, &sa, &old);
+	for (i = 0; i < RACE_THREADS; i++) {
+		t[i].p = map_ep(self->fd, "gpu0",
+				(uint64_t)i * RACE_PAGES * self->page,
+				RACE_PAGES * self->page, MAP_SHARED);
+		ASSERT_NE(MAP_FAILED, t[i].p);
+		t[i].words = words;
+		t[i].write = i % 2;
+		t[i].stop = &stop;
+		t[i].faults = 0;
+		ASSERT_EQ(0, pthread_create(&t[i].tid, NULL, race_faulter,
+					    &t[i]));
+	}
+	/* every thread in the middle of a fault */
+	usleep(1200000);
+	t0 = now_ns();
+	EXPECT_EQ(0, ep_remove("gpu0"));
+	TH_LOG("ep_remove took %lld ms", (now_ns() - t0) / 1000000);
+	stop = true;
+	for (i = 0; i < RACE_THREADS; i++) {
+		pthread_join(t[i].tid, NULL);
+		faults += t[i].faults;
+	}
+	sigaction(SIGBUS, &old, NULL);
+	sysfs_write("/sys/kernel/debug/pciesw/fault_delay_ms", "0");
+	TH_LOG("%lu faults before the unplug", faults);
+	EXPECT_LT(0UL, faults);
+
+	for (i = 0; i < RACE_THREADS; i++) {
+		for (j = 0; j < RACE_PAGES; j++)
+			if (!gets_sigbus(&t[i].p[j * words], false)) {
+				TH_LOG("mapping %d page %d: still mapped", i, j);
+				mapped++;
+			}
+		munmap((void *)t[i].p, RACE_PAGES * self->page);
+	}
+	EXPECT_EQ(0, mapped);
+}
+
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CG_TEST		CG_ROOT "/pciesw_mem_test"
 #ifndef CGROUP2_SUPER_MAGIC
@@ -715,6 +958,128 @@ TEST_F(mem, memcg_limits_a_filler)
 	TH_LOG("memory.current after the unplug: %lld", cur);
 	EXPECT_LE(0, cur);
 	EXPECT_GT(8 * (long long)MiB, cur);
+	EXPECT_EQ(0, rmdir(CG_TEST));
+}
+
+
+#define CG_DMA_FILES	4
+
+/*
+ * DMA descriptors are kernel memory of whoever submits them, held until
+ * their completions are read back (PCIESW_DMA_MAX_INFLIGHT a file):
+ * charged to the submitter's memory cgroup.  A process in a cgroup
+ * submits the limit of endpoint-to-endpoint descriptors (hole to hole: no
+ * page is made, nothing is pinned) on each of 4 files and reads nothing
+ * back: memory.current rises by at least 128 bytes a descriptor (one is
+ * larger), one more is refused (EAGAIN), and reading them back gives the
+ * charge back.
+ */
+TEST_F(mem, memcg_charges_dma_descriptors)
+{
+	long gpu = ep_attr(MEM_ID, "gpu0", "id");
+	long nvme = ep_attr(MEM_ID, "nvme0", "id");
+	long long *cur;
+	struct statfs sfs;
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, gpu);
+	ASSERT_LE(0, nvme);
+	if (statfs(CG_ROOT, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)
+		ASSERT_EQ(0, mount("cgroup2", CG_ROOT, "cgroup2",
+				   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+	ASSERT_EQ(0, sysfs_write(CG_ROOT "/cgroup.subtree_control",
+				 "+memory"));
+	rmdir(CG_TEST);
+	ASSERT_EQ(0, mkdir(CG_TEST, 0755));
+	cur = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, cur);
+	/* links up: a first DMA from here */
+	ASSERT_EQ(PCIESW_DMA_STATUS_OK,
+		  dma1(self->fd, loc_ep(gpu, GiB), loc_ep(nvme, GiB), 4096));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct pciesw_dma_desc *d = calloc(PCIESW_DMA_MAX_BATCH,
+						   sizeof(*d));
+		struct pciesw_dma_completion *c = calloc(PCIESW_DMA_MAX_BATCH,
+							 sizeof(*c));
+		struct pciesw_dma_submit sub = {
+			.size = sizeof(sub), .desc_size = sizeof(*d),
+		};
+		int fds[CG_DMA_FILES], i, k, n;
+		char me[16], dev[32];
+
+		snprintf(me, sizeof(me), "%d", getpid());
+		if (!d || !c || on_cpu0() ||
+		    sysfs_write(CG_TEST "/cgroup.procs", me))
+			_exit(2);
+		snprintf(dev, sizeof(dev), "/dev/pciesw%u", MEM_ID);
+		for (i = 0; i < CG_DMA_FILES; i++) {
+			fds[i] = open(dev, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+			if (fds[i] < 0)
+				_exit(3);
+		}
+		for (i = 0; i < PCIESW_DMA_MAX_BATCH; i++) {
+			d[i].src = loc_ep(gpu, GiB + i * 4096ULL);
+			d[i].dst = loc_ep(nvme, GiB + i * 4096ULL);
+			d[i].len = 4096;
+		}
+		/* warm: the first submission's own allocations */
+		sub.nr_descs = 1;
+		sub.descs = (uintptr_t)d;
+		for (i = 0; i < CG_DMA_FILES; i++)
+			if (ioctl(fds[i], PCIESW_IOC_DMA_SUBMIT, &sub) ||
+			    dma1_once(fds[i], d[0].src, d[0].dst, 4096) < 0)
+				_exit(4);
+		usleep(100000);
+		for (i = 0; i < CG_DMA_FILES; i++)
+			while (read(fds[i], c, PCIESW_DMA_MAX_BATCH *
+				    sizeof(*c)) > 0)
+				;
+		cur[0] = cg_read("memory.current", NULL);
+		sub.nr_descs = PCIESW_DMA_MAX_BATCH;
+		for (i = 0; i < CG_DMA_FILES; i++)
+			for (k = 0; k < PCIESW_DMA_MAX_INFLIGHT /
+					PCIESW_DMA_MAX_BATCH; k++)
+				if (ioctl(fds[i], PCIESW_IOC_DMA_SUBMIT, &sub))
+					_exit(5);
+		cur[1] = cg_read("memory.current", NULL);
+		/* the file's limit: not one more */
+		sub.nr_descs = 1;
+		if (ioctl(fds[0], PCIESW_IOC_DMA_SUBMIT, &sub) != -1 ||
+		    errno != EAGAIN)
+			_exit(6);
+		/* all read back: the descriptors are freed */
+		for (i = 0; i < CG_DMA_FILES; i++) {
+			struct pollfd pfd = { .fd = fds[i], .events = POLLIN };
+
+			for (k = 0; k < PCIESW_DMA_MAX_INFLIGHT; k += n) {
+				if (poll(&pfd, 1, 10000) != 1)
+					_exit(7);
+				n = read(fds[i], c, PCIESW_DMA_MAX_BATCH *
+					 sizeof(*c));
+				if (n <= 0)
+					_exit(8);
+				n /= sizeof(*c);
+			}
+		}
+		cur[2] = cg_read("memory.current", NULL);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("memory.current: %lld before, %lld holding %d descriptors, %lld read back",
+	       cur[0], cur[1], CG_DMA_FILES * PCIESW_DMA_MAX_INFLIGHT, cur[2]);
+	EXPECT_LE(cur[0] + CG_DMA_FILES * PCIESW_DMA_MAX_INFLIGHT * 128LL,
+		  cur[1]);
+	EXPECT_LE(cur[2] + CG_DMA_FILES * PCIESW_DMA_MAX_INFLIGHT * 128LL,
+		  cur[1]);
+	EXPECT_EQ(0, ep_attr(MEM_ID, "nvme0", "mem_resident"));
+	munmap(cur, 4096);
 	EXPECT_EQ(0, rmdir(CG_TEST));
 }
 

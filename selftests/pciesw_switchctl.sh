@@ -4,7 +4,8 @@
 # switchctl (userspace/switchctl) against sysfs: -j list/show/status carry
 # the spec's attribute names and the values sysfs shows; switch add/del;
 # "error: ..." and exit 1 when the kernel refuses, 2 on usage errors, 3
-# when the module is not loaded; unprivileged reads work, changes do not.
+# when the module is not loaded; unprivileged reads work, changes do not;
+# each command's --help names the capability the kernel asks of it.
 #
 # Fails when switchctl is not built.  Needs the module loaded and PCIESW_KO
 # (run.sh sets both): it unloads the module to check exit status 3 and
@@ -161,6 +162,52 @@ if command -v setpriv >/dev/null; then
 	as_nobody switch del 20
 	check_eq "nobody: switch del fails with exit 1" 1 "$RC"
 	check "nobody: pciesw20 is still there" test -e "$PCIESW_DEVS/pciesw20"
+
+	# --help names the capability the kernel checks: each command runs
+	# as nobody with only CAP_NET_ADMIN; refused for want of
+	# CAP_SYS_ADMIN (the kernel's message names it) or not, its help
+	# must say the same (the summary's "needs", or for a setting of
+	# set, a line naming the setting and CAP_SYS_ADMIN)
+	priv_cases=(
+		"switch add|switch add 23 tiny8"
+		"switch del|switch del 20"
+		"ep add|ep add pciesw20 1 nvme"
+		"ep del|ep del pciesw20 99"
+		"inject|inject pciesw20 1 bad-tlp"
+		"inject|inject pciesw20 temp clear"
+		"vpd show|vpd show pciesw20"
+		"vpd set|vpd set pciesw20 asset-tag nobody"
+		"export|export pciesw20"
+		"verify|verify --dump pciesw20"
+		"errors clear|errors clear pciesw20"
+		"log clear|log clear pciesw20"
+		"port set|port set pciesw20 1 acs off"
+		"port set|port set pciesw20 1 ber 0|ber"
+		"port set|port set pciesw20 1 failed-lanes none|failed-lanes"
+		"switch set|switch set pciesw20 host-p2p on"
+		"switch set|switch set pciesw20 pci-view on|pci-view"
+	)
+	for c in "${priv_cases[@]}"; do
+		IFS='|' read -r words args key <<<"$c"
+		# shellcheck disable=SC2086 # words and arguments
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			--inh-caps=+net_admin --ambient-caps=+net_admin \
+			"$SWITCHCTL" $args >"$T_TMP/out" 2>"$T_TMP/err"
+		ERR=$(<"$T_TMP/err")
+		[[ $ERR == *"needs CAP_SYS_ADMIN"* ]] && kcap=CAP_SYS_ADMIN ||
+			kcap=CAP_NET_ADMIN
+		# shellcheck disable=SC2086
+		sc $words --help
+		if [[ -n $key ]]; then
+			grep -q -- "$key.*CAP_SYS_ADMIN" <<<"$OUT" && hcap=CAP_SYS_ADMIN ||
+				hcap=CAP_NET_ADMIN
+		else
+			hcap=$(grep -om1 'needs CAP_[A-Z_]*' <<<"$OUT")
+			hcap=${hcap#needs }
+		fi
+		check_eq "help of $words${key:+ $key} names what the kernel checks: $args" \
+			"$kcap" "$hcap" || diag "as CAP_NET_ADMIN: ${ERR:-(no error)}"
+	done
 else
 	# util-linux is always installed: a missing setpriv is a broken guest
 	fail "unprivileged switchctl: no setpriv (util-linux)"

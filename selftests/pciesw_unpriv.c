@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What an unprivileged user can and cannot do: reads (sysfs, netlink get
- * ops, the monitor group) work but for the VPD and serial numbers
- * (root-only, like the PCI core's vpd); changes (switch-new/switch-del,
+ * ops, the event log, the monitor group) work but for the VPD and serial
+ * numbers (root-only, like the PCI core's vpd); changes (switch-new/switch-del,
  * new_device, del_device) are refused; /dev/pcieswN is root-only (0600,
  * devtmpfs default).  Each check runs in a forked child that became nobody
  * (setgroups/setgid/setuid 65534) and reports through EXPECT only.
@@ -173,6 +173,7 @@ static void nobody_reads_netlink(struct __test_metadata *_metadata,
 		A_U32(PCIESW_A_SWITCH_ID, ID), A_U32(PCIESW_A_PORT_ID, 1), A_END,
 	};
 	struct pnl_reply r;
+	unsigned int i;
 	struct pnl p;
 
 	EXPECT_EQ(0, pnl_open(&p));
@@ -212,6 +213,20 @@ static void nobody_reads_netlink(struct __test_metadata *_metadata,
 
 	EXPECT_EQ(0, pnl_dump(&p, PCIESW_CMD_GROUP_GET, one, &r));
 	EXPECT_EQ(2U, r.nobjs);
+	pnl_reply_free(&r);
+
+	/* the event log: its creation entry, but no serial number in it */
+	EXPECT_EQ(0, pnl_dump(&p, PCIESW_CMD_LOG_GET, one, &r));
+	EXPECT_LE(1U, r.nobjs);
+	if (r.nobjs)
+		EXPECT_STREQ("created (tiny8)",
+			     r.objs[0].s[PCIESW_A_LOG_MESSAGE]);
+	for (i = 0; i < r.nobjs; i++) {
+		EXPECT_EQ(NULL, strstr(r.objs[i].s[PCIESW_A_LOG_MESSAGE],
+				       self->serial))
+			TH_LOG("log entry %u: %s", i,
+			       r.objs[i].s[PCIESW_A_LOG_MESSAGE]);
+	}
 	pnl_reply_free(&r);
 	/* all ports of all switches */
 	EXPECT_EQ(0, pnl_dump(&p, PCIESW_CMD_PORT_GET, NULL, &r));
@@ -678,6 +693,7 @@ TEST_F(unpriv, user_ns)
 TEST_F(unpriv, no_sys_admin)
 {
 	const uint64_t sys_admin = 1ULL << CAP_SYS_ADMIN;
+	char buf[32];
 	int st;
 	pid_t pid;
 
@@ -698,6 +714,8 @@ TEST_F(unpriv, no_sys_admin)
 			  "ingress posted 4096\n" },
 			{ "/sys/kernel/debug/pciesw/pciesw230/dma_bench",
 			  "0 0 1 0 4096\n" },
+			{ "/sys/kernel/debug/pciesw/pciesw230/fw_power_loss",
+			  "20000\n" },
 		};
 		struct pnl_attr req[] = {
 			A_U32(PCIESW_A_SWITCH_ID, ID_FREE),
@@ -738,6 +756,10 @@ TEST_F(unpriv, no_sys_admin)
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	EXPECT_FALSE(sw_exists(ID_FREE));
 	EXPECT_TRUE(sw_exists(ID));
+	/* the refused debugfs writes changed nothing */
+	if (!sysfs_read("/sys/kernel/debug/pciesw/pciesw230/fw_power_loss",
+			buf, sizeof(buf)))
+		EXPECT_STREQ("0", buf);
 }
 
 TEST_HARNESS_MAIN

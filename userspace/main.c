@@ -45,7 +45,8 @@ static const char switch_arg_help[] =
 
 /* show and switch show */
 static const char show_help[] =
-	"Prints the switch (all switch-get attributes) and its lane\n"
+	"Prints the switch (all switch-get attributes; switch-serial only\n"
+	"with CAP_SYS_ADMIN) and its lane\n"
 	"groups: name, type, lanes, bifurcation config and the allowed\n"
 	"configs.  The switch's settings (see switch set): whether the\n"
 	"host bridge forwards P2P (host-p2p), DMA pacing, Max Payload\n"
@@ -65,9 +66,11 @@ static const struct command commands[] = {
 	{
 		.name = "list",
 		.summary = "one line per switch: profile, lanes, serial",
-		.help = "With -j: an array of objects with the switch-get attributes\n"
+		.help = "The serial number is root-only: without CAP_SYS_ADMIN the\n"
+			"kernel leaves it out.\n"
+			"With -j: an array of objects with the switch-get attributes\n"
 			"switch-id, switch-name, switch-profile, switch-lanes,\n"
-			"switch-serial, switch-nr-ports.\n",
+			"switch-serial (with CAP_SYS_ADMIN), switch-nr-ports.\n",
 		.run = cmd_list,
 	},
 	{
@@ -158,7 +161,7 @@ static const struct command commands[] = {
 		.object = "port",
 		.name = "set",
 		.args = "SWITCH PORT SETTING...",
-		.summary = "change a port's link (needs CAP_NET_ADMIN)",
+		.summary = "change a port's link (needs CAP_NET_ADMIN; faults CAP_SYS_ADMIN)",
 		.help = "Settings, as many as needed, in one request (the module checks\n"
 			"them all before it changes anything):\n"
 			"  state up|down          enable or disable the link (down: LTSSM\n"
@@ -176,6 +179,8 @@ static const struct command commands[] = {
 			"                         it stays down until retrain or hot-reset\n"
 			"  ber RATE               injected bit-error rate of the link\n"
 			"                         (1e-9, 2.5e-12; 0 clears; see inject)\n"
+			"failed-lanes, surprise-down and ber need CAP_SYS_ADMIN (fault\n"
+			"injection), the others CAP_NET_ADMIN.\n"
 			"Link training takes some milliseconds of modeled time and goes\n"
 			"on after the command returns: follow it with monitor or port\n"
 			"show.  Prints nothing on success.\n",
@@ -210,7 +215,7 @@ static const struct command commands[] = {
 		.object = "ep",
 		.name = "add",
 		.args = "SWITCH PORT TYPE [OPTION]...",
-		.summary = "hot-plug an endpoint (needs CAP_NET_ADMIN)",
+		.summary = "hot-plug an endpoint (needs CAP_SYS_ADMIN)",
 		.help = "PORT is an empty downstream port, TYPE gpu, nvme or generic.\n"
 			"Options (without them, the type's defaults):\n"
 			"  speed GEN     maximum link speed, gen1 .. gen5\n"
@@ -278,7 +283,8 @@ static const struct command commands[] = {
 			"uncorrectable), counter, value; \"(no errors)\" if there is none.\n"
 			"  -a, --all   every counter, zero or not, traffic counters too\n"
 			"              (bytes and TLPs per direction and TLP class)\n"
-			"  --clear     clear the counters instead (see errors clear)\n"
+			"  --clear     clear the counters instead (see errors clear;\n"
+			"              needs CAP_NET_ADMIN)\n"
 			"With -j: {\"switch\": NAME, \"ports\": [{switch-id, port-id,\n"
 			"\"counter\": {NAME: VALUE, ...}}]} with every error counter (and\n"
 			"with --all every counter) under its spec name (bad-tlp,\n"
@@ -355,7 +361,7 @@ static const struct command commands[] = {
 	{
 		.name = "inject",
 		.args = "SWITCH PORT|temp FAULT...",
-		.summary = "fault injection (needs CAP_NET_ADMIN)",
+		.summary = "fault injection (needs CAP_SYS_ADMIN)",
 		.help = "Faults of a port:\n"
 			"  SWITCH PORT COUNTER [--count N]\n"
 			"        count N (default 1, at most 1000000) errors of the\n"
@@ -389,7 +395,7 @@ static const struct command commands[] = {
 		.object = "vpd",
 		.name = "show",
 		.args = "[SWITCH] [--raw]",
-		.summary = "the card's Vital Product Data, decoded",
+		.summary = "the card's Vital Product Data, decoded (needs CAP_SYS_ADMIN)",
 		.help = "Prints the identifier string and the text fields of VPD-R\n"
 			"(read-only: PN part number, EC, SN serial, MN, V0 firmware,\n"
 			"V1 production batch, V2 configuration) and VPD-W (writable:\n"
@@ -715,7 +721,8 @@ static const struct command commands[] = {
 			"                counter-value; thermal-alarm: switch-id,\n"
 			"                sensor-id, sensor-temp (m\u00b0C), alarm-level\n"
 			"                (warning, critical), alarm-active (false: it\n"
-			"                cleared); vpd-change: as vpd show -j prints it;\n"
+			"                cleared); vpd-change: as vpd show -j prints it\n"
+			"                (its fields only with CAP_SYS_ADMIN);\n"
 			"                switch-change: switch-id, switch-name and the\n"
 			"                settings as show -j prints them; fw-change:\n"
 			"                switch-id, fw-running-version, fw-running-part,\n"
@@ -730,7 +737,7 @@ static const struct command commands[] = {
 		.object = "switch",
 		.name = "add",
 		.args = "ID [PROFILE]",
-		.summary = "create switch ID (needs CAP_NET_ADMIN)",
+		.summary = "create switch ID (needs CAP_SYS_ADMIN)",
 		.help = "ID is a number (3) or name (pciesw3), 0-255.  PROFILE names a\n"
 			"card model known to the module; without it the module's default\n"
 			"(pex89048, the 48-lane card) is used.\n",
@@ -740,7 +747,7 @@ static const struct command commands[] = {
 		.object = "switch",
 		.name = "del",
 		.args = "ID",
-		.summary = "delete switch ID (needs CAP_NET_ADMIN)",
+		.summary = "delete switch ID (needs CAP_SYS_ADMIN)",
 		.help = "ID is a number (3) or name (pciesw3), 0-255.\n",
 		.run = cmd_switch_del,
 	},
@@ -757,7 +764,7 @@ static const struct command commands[] = {
 		.object = "switch",
 		.name = "set",
 		.args = "SWITCH SETTING...",
-		.summary = "change a switch's settings (needs CAP_NET_ADMIN)",
+		.summary = "change a switch's settings (needs CAP_NET_ADMIN; pci-view CAP_SYS_ADMIN)",
 		.help = "Settings, as many as needed, in one request (the module checks\n"
 			"them all before it changes anything):\n"
 			"  host-p2p on|off   the host bridge above the switch forwards P2P\n"
@@ -773,13 +780,14 @@ static const struct command commands[] = {
 			"                    while DMA is in flight\n"
 			"  pci-view on|off   the switch shows on the PCI bus (lspci) as a\n"
 			"                    hierarchy in a domain of its own (default on)\n"
+			"pci-view needs CAP_SYS_ADMIN, the others CAP_NET_ADMIN.\n"
 			"show prints them.  Prints nothing on success.\n",
 		.run = cmd_switch_set,
 	},
 	{
 		.name = "export",
 		.args = "[SWITCH] [--textfile DIR]",
-		.summary = "metrics in the Prometheus text format",
+		.summary = "metrics in the Prometheus text format (needs CAP_SYS_ADMIN)",
 		.help = "Prints the state of the switches (all, or SWITCH) in the\n"
 			"Prometheus text exposition format (HELP and TYPE lines, base\n"
 			"units in the names, _total for counters, _info for inventory).\n"
@@ -811,13 +819,15 @@ static const struct command commands[] = {
 			"The temperatures are also on hwmon (chip \"pciesw\"), which\n"
 			"node_exporter's hwmon collector already reads\n"
 			"(node_hwmon_temp_celsius{chip=...}); the export has them per\n"
-			"switch and sensor label so they join the port metrics.\n",
+			"switch and sensor label so they join the port metrics.\n"
+			"Needs CAP_SYS_ADMIN: it reads the VPD and the serial numbers,\n"
+			"which are root-only.\n",
 		.run = cmd_export,
 	},
 	{
 		.name = "verify",
 		.args = "FILE | --dump [SWITCH]",
-		.summary = "check the cards against an as-built description",
+		.summary = "check the cards against an as-built description (needs CAP_SYS_ADMIN)",
 		.help = "Compares the live switches with FILE (\"-\": stdin), a JSON\n"
 			"as-built description, and prints one line per check:\n"
 			"  PASS pciesw0 port 1 width: expected >=8, found 16\n"
@@ -839,7 +849,9 @@ static const struct command commands[] = {
 			"what is left out is not checked.  Tolerances: \"width\": \">=8\",\n"
 			"\"speed\": \">=gen4\", or \"min-width\": 8, \"min-speed\": \"gen4\".\n"
 			"Unknown keys, wrong types and invalid JSON are errors that\n"
-			"name the place in the file (exit 2).\n",
+			"name the place in the file (exit 2).\n"
+			"Needs CAP_SYS_ADMIN (--dump too): it reads the VPD and the\n"
+			"serial numbers, which are root-only.\n",
 		.own_options = true,
 		.run = cmd_verify,
 	},

@@ -29,7 +29,9 @@
  * @size smaller than it passed and knows the fields past it are not set.
  * The command is matched by its type, number and direction: the size in it
  * (_IOC_SIZE) is that of the caller's header and is not checked, @size is
- * what counts.  Reserved fields not 0 and unknown flags are EINVAL.
+ * what counts.  Reserved fields not 0 and unknown flags are EINVAL;
+ * output fields are ignored on input and overwritten, so that a structure
+ * can be reused for another call.
  * PCIESW_IOC_INFO's @features say what a module has, to probe rather than
  * guess from errno.
  */
@@ -138,10 +140,14 @@ struct pciesw_info {
  * @flags: in: must be 0
  * @ep_id: in: the endpoint (ep-id in netlink, id in sysfs)
  * @reserved0: in: must be 0
- * @offset: out: the mmap() offset of byte 0 of the window
- * @mem_size: out: bytes in the window
+ * @offset: out: the mmap() offset of byte 0 of the window; ignored on
+ *	input
+ * @mem_size: out: bytes in the window; ignored on input
  * @reserved: in: must be 0; out: 0
  *
+ * A structure filled by an earlier call can be passed again as it is
+ * (@ep_id changed or not): the outputs it holds are overwritten, only
+ * @flags and the reserved fields must still be 0.
  * The window is mapped with mmap(MAP_SHARED) of /dev/pcieswN at @offset
  * (plus any page-aligned offset into the window, up to @mem_size).  It is
  * the same memory DMA reads and writes; pages that were never written read
