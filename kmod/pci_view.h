@@ -7,6 +7,7 @@
  * absent otherwise).  The files, each calling only those before it (and
  * the model, pci_msi.c):
  *
+ * pci_config.c: the config space images;
  * pci.c: the view itself, which follows the model's events.
  *
  * Locks: sw->lock (the model's) -> pciesw_pci.lock; see pci.c.
@@ -359,5 +360,25 @@ static inline struct pciesw_pci *pciesw_pci_of(struct pci_bus *bus)
 {
 	return container_of(bus->sysdata, struct pciesw_pci, sysdata);
 }
+
+/* pci_config.c: the config space images */
+extern u8 pciesw_pci_wmask[PCIESW_PCI_NR_KINDS][PCIESW_PCI_CFG_LEN];
+extern u8 pciesw_pci_w1cmask[PCIESW_PCI_NR_KINDS][PCIESW_PCI_CFG_LEN];
+extern const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
+void pciesw_pci_masks_init(enum pciesw_pci_kind kind);
+struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
+					enum pciesw_pci_kind kind,
+					unsigned int k,
+					const struct pciesw_port *port,
+					const struct pciesw_endpoint *ep);
+void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
+			const struct pciesw_port *port);
+u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr);
+void pciesw_pci_aer_clear(struct pciesw_pci_fn *fn, bool corr, u32 bits);
+u64 pciesw_pci_ber_errors(struct pciesw_pci_fn *fn);
+u16 pciesw_pci_margin(struct pciesw_pci_fn *fn, unsigned int lane,
+		      u16 ctl);
+u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
+		     unsigned int off);
 
 #endif /* _PCIESW_PCI_VIEW_H */
