@@ -8,6 +8,7 @@
  * the model, pci_msi.c):
  *
  * pci_config.c: the config space images;
+ * pci_aer.c: error messages (AER), DPC and the ports' MSI;
  * pci.c: the view itself, which follows the model's events.
  *
  * Locks: sw->lock (the model's) -> pciesw_pci.lock; see pci.c.
@@ -380,5 +381,14 @@ u16 pciesw_pci_margin(struct pciesw_pci_fn *fn, unsigned int lane,
 		      u16 ctl);
 u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		     unsigned int off);
+
+/* pci_aer.c: error messages (AER), DPC and the ports' MSI */
+bool pciesw_pci_msi_eval(struct pciesw_pci_fn *fn);
+void pciesw_pci_report(struct pciesw_pci *h, struct pciesw_pci_fn *fn);
+void pciesw_pci_dpc_trigger(struct pciesw_pci *h,
+			    struct pciesw_pci_fn *fn, u16 reason);
+void pciesw_pci_port_errors(struct pciesw_pci *h,
+			    const struct pciesw_port *port);
+void pciesw_pci_msi_fire(struct pciesw_pci *h);
 
 #endif /* _PCIESW_PCI_VIEW_H */
