@@ -9,6 +9,7 @@
  *
  * pci_config.c: the config space images;
  * pci_aer.c: error messages (AER), DPC and the ports' MSI;
+ * pci_access.c: the config accessors, where config reads and writes arrive;
  * pci.c: the view itself, which follows the model's events.
  *
  * Locks: sw->lock (the model's) -> pciesw_pci.lock; see pci.c.
@@ -390,5 +391,8 @@ void pciesw_pci_dpc_trigger(struct pciesw_pci *h,
 void pciesw_pci_port_errors(struct pciesw_pci *h,
 			    const struct pciesw_port *port);
 void pciesw_pci_msi_fire(struct pciesw_pci *h);
+
+/* pci_access.c: the config accessors, where config reads and writes arrive */
+extern struct pci_ops pciesw_pci_ops;
 
 #endif /* _PCIESW_PCI_VIEW_H */
