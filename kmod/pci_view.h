@@ -10,6 +10,7 @@
  * pci_config.c: the config space images;
  * pci_aer.c: error messages (AER), DPC and the ports' MSI;
  * pci_access.c: the config accessors, where config reads and writes arrive;
+ * pci_req.c: the request queue, the config writes the model takes;
  * pci.c: the view itself, which follows the model's events.
  *
  * Locks: sw->lock (the model's) -> pciesw_pci.lock; see pci.c.
@@ -394,5 +395,8 @@ void pciesw_pci_msi_fire(struct pciesw_pci *h);
 
 /* pci_access.c: the config accessors, where config reads and writes arrive */
 extern struct pci_ops pciesw_pci_ops;
+
+/* pci_req.c: the request queue, the config writes the model takes */
+void pciesw_pci_req_work(struct work_struct *work);
 
 #endif /* _PCIESW_PCI_VIEW_H */
