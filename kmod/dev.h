@@ -48,7 +48,7 @@ struct pciesw_child {
  * @dbg: the debugfs directory, owned by the debugfs view (debugfs.c)
  * @blk: the disks of the NVMe drives, owned by the block view (blk.c)
  * @pci: the PCI hierarchy while the PCI view is on, owned by the PCI view
- *	(pci.c), changed only from the switch's event queue or while it is
+ *	(pci*.c), changed only from the switch's event queue or while it is
  *	not published
  * @devlink: the devlink instance (devlink.c), registered while the switch
  *	is published
@@ -154,7 +154,7 @@ void pciesw_blk_del(struct pciesw_dev *pdev);
 void pciesw_blk_init(void);
 void pciesw_blk_exit(void);
 
-/* pci.c */
+/* pci_host.c: the PCI view's hierarchies */
 int pciesw_pci_add(struct pciesw_dev *pdev);
 void pciesw_pci_del(struct pciesw_dev *pdev);
 

@@ -11,6 +11,7 @@
  * pci_aer.c: error messages (AER), DPC and the ports' MSI;
  * pci_access.c: the config accessors, where config reads and writes arrive;
  * pci_req.c: the request queue, the config writes the model takes;
+ * pci_host.c: host bridge, domain and endpoint driver;
  * pci.c: the view itself, which follows the model's events.
  *
  * Locks: sw->lock (the model's) -> pciesw_pci.lock; see pci.c.
@@ -398,5 +399,22 @@ extern struct pci_ops pciesw_pci_ops;
 
 /* pci_req.c: the request queue, the config writes the model takes */
 void pciesw_pci_req_work(struct work_struct *work);
+
+/* pci_host.c: host bridge, domain and endpoint driver */
+void pciesw_pci_vpd_load(struct pciesw_pci *h);
+bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports);
+struct pci_bus *pciesw_pci_bus(struct pciesw_pci *h, unsigned int busnr);
+void pciesw_pci_unbind_ports(struct pciesw_pci *h, unsigned int busnr,
+			     const unsigned long *ports, bool all);
+void pciesw_pci_later_begin(struct pciesw_pci *h);
+struct pci_dev **pciesw_pci_later_end(struct pciesw_pci *h,
+				      unsigned int *n);
+void pciesw_pci_bind_later(struct pci_dev **later, unsigned int n);
+void pciesw_pci_free(struct pciesw_pci *h);
+struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev);
+int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent);
+void pciesw_pci_destroy(struct pciesw_pci *h);
+int pciesw_pci_host_init(void);
+void pciesw_pci_host_exit(void);
 
 #endif /* _PCIESW_PCI_VIEW_H */

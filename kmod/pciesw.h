@@ -1133,7 +1133,7 @@ struct pciesw_event {
 enum pciesw_view_id {
 	/* block devices that go, before the devices they hang off (blk.c) */
 	PCIESW_VIEW_BLK_GO,
-	PCIESW_VIEW_PCI,	/* the PCI hierarchy (pci.c) */
+	PCIESW_VIEW_PCI,	/* the PCI hierarchy (pci*.c) */
 	PCIESW_VIEW_DEBUGFS,	/* debugfs directories (debugfs.c) */
 	PCIESW_VIEW_DEV,	/* devices and uevents (dev.c) */
 	/* block devices that come, after the devices they hang off (blk.c) */
