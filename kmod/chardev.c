@@ -3,7 +3,7 @@
  * /dev/pcieswN: the data path of a switch.  This file holds the file
  * operations and the ioctl ABI checks; the DMA engine's file side
  * (dma_file.c) checks the descriptors and holds the completion queue that
- * read() and poll() use.  dev.c adds the cdev to the device.
+ * read() and poll() use.  instance.c adds the cdev to the device.
  */
 
 #include <linux/capability.h>

@@ -2,8 +2,8 @@
 /*
  * A switch as the rest of the kernel sees it: a device on the pciesw bus
  * whose dev_t is /dev/pcieswN, with child devices for its lane groups,
- * ports and endpoints.  Shared by dev.c and the views that hang off these
- * devices (bus.c, sysfs.c, chardev.c); the model never sees this.
+ * ports and endpoints.  Shared by instance.c, which builds it, and the
+ * views that hang off these devices; the model never sees this.
  */
 #ifndef _PCIESW_DEV_H
 #define _PCIESW_DEV_H
@@ -100,7 +100,14 @@ static inline int pciesw_view_lock(struct pciesw_switch *sw)
 	return err;
 }
 
+/* instance.c: the switch instances */
 struct pciesw_dev *pciesw_dev_of(struct pciesw_switch *sw);
+
+/* dev.c: the child devices */
+int pciesw_dev_children_add(struct pciesw_dev *pdev);
+void pciesw_dev_children_del(struct pciesw_dev *pdev);
+void pciesw_dev_view_init(void);
+void pciesw_dev_view_exit(void);
 
 /*
  * After a sysfs store changed @sw: return once every view shows it.  The

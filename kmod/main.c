@@ -51,12 +51,12 @@ static int __init pciesw_init(void)
 	err = pciesw_pci_init();
 	if (err)
 		goto err_netlink;
-	err = pciesw_dev_init();
+	err = pciesw_instance_init();
 	if (err)
 		goto err_pci;
 
 	for (i = 0; i < nr_switches; i++) {
-		err = pciesw_dev_new(i, NULL, &why);
+		err = pciesw_instance_new(i, NULL, &why);
 		if (err) {
 			pr_err("pciesw: cannot create pciesw%u: %s\n", i, why);
 			goto err_devs;
@@ -65,7 +65,7 @@ static int __init pciesw_init(void)
 	return 0;
 
 err_devs:
-	pciesw_dev_exit();
+	pciesw_instance_exit();
 err_pci:
 	pciesw_pci_exit();
 err_netlink:
@@ -83,7 +83,7 @@ err_cache:
 
 static void __exit pciesw_exit(void)
 {
-	pciesw_dev_exit();
+	pciesw_instance_exit();
 	pciesw_mem_exit();
 	pciesw_pci_exit();
 	pciesw_netlink_exit();

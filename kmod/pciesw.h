@@ -11,7 +11,7 @@
  * messages.  Each check of a request lives once in the model, and every
  * view relies on it.  The views (bus.c, sysfs.c, chardev.c, netlink*.c,
  * hwmon.c, debugfs.c, pci.c) use only the functions declared here and
- * never call each other; dev.c puts a switch and its views together.
+ * never call each other; instance.c puts a switch and its views together.
  */
 #ifndef _PCIESW_H
 #define _PCIESW_H
@@ -1206,11 +1206,11 @@ const struct pciesw_log_entry *pciesw_log_find(struct pciesw_switch *sw,
 					       u64 *seq);
 void pciesw_log_clear(struct pciesw_switch *sw);
 
-/* dev.c: a switch and its views */
-int pciesw_dev_new(u32 id, const char *profile, const char **why);
-int pciesw_dev_del(u32 id, const char **why);
-int pciesw_dev_init(void);
-void pciesw_dev_exit(void);
+/* instance.c: a switch and its views, created and removed */
+int pciesw_instance_new(u32 id, const char *profile, const char **why);
+int pciesw_instance_del(u32 id, const char **why);
+int pciesw_instance_init(void);
+void pciesw_instance_exit(void);
 
 /* Views */
 int pciesw_bus_init(void);
