@@ -111,7 +111,6 @@ enum pciesw_blk_state {
  * @sw: the switch (blk holds the reference)
  * @ep_id: the drive's endpoint id
  * @ep_serial: and serial: the id may name a later endpoint
- * @map_pgoff: the window's offset in /dev/pcieswN's mappings (pages)
  * @port_id: its port
  * @port_lane: first lane of its port (its counters)
  * @up_lane: first lane of the upstream port
@@ -137,7 +136,6 @@ struct pciesw_blk_disk {
 	struct pciesw_switch *sw;
 	u32 ep_id;
 	u64 ep_serial;
-	u64 map_pgoff;
 	u32 port_id;
 	u16 port_lane;
 	u16 up_lane;
@@ -370,7 +368,6 @@ static blk_status_t pciesw_blk_copy(struct pciesw_blk_disk *d, bool write,
 static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
 				    u64 len)
 {
-	struct pciesw_dev *pdev = pciesw_dev_of(d->sw);
 	u64 end = pos + len;
 
 	while (pos < end) {
@@ -383,9 +380,8 @@ static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
 			u64 pages = (end - pos) >> PAGE_SHIFT;
 
 			if (pciesw_mem_discard(d->mem, pos >> PAGE_SHIFT,
-					       pages) && pdev)
-				pciesw_chardev_zap(pdev, d->map_pgoff, pos,
-						   pages << PAGE_SHIFT);
+					       pages))
+				pciesw_mem_zap(d->mem, pos, pages << PAGE_SHIFT);
 			pos += pages << PAGE_SHIFT;
 			continue;
 		}
@@ -904,7 +900,6 @@ static void pciesw_blk_list(struct pciesw_blk *blk, struct pciesw_endpoint *ep,
 	d->sw = sw;
 	d->ep_id = ep->id;
 	d->ep_serial = ep->serial;
-	d->map_pgoff = ep->map_pgoff;
 	d->port_id = ep->port->id;
 	d->port_lane = ep->port->first_lane;
 	d->up_lane = up->first_lane;

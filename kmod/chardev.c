@@ -103,19 +103,6 @@ void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 				    (loff_t)pages << PAGE_SHIFT, 1);
 }
 
-/*
- * Zap the mappings of @len bytes at @off of the window whose map offset is
- * @map_pgoff (pages): a discard took their pages out (after
- * pciesw_mem_discard(), so that no fault maps one again); the next access
- * faults in the window's page.
- */
-void pciesw_chardev_zap(struct pciesw_dev *pdev, u64 map_pgoff, u64 off,
-			u64 len)
-{
-	unmap_mapping_range(pdev->inode->i_mapping,
-			    ((loff_t)map_pgoff << PAGE_SHIFT) + off, len, 1);
-}
-
 /**
  * struct pciesw_chardev_file - an open /dev/pcieswN
  * @pdev: the switch instance, referenced while open
@@ -400,7 +387,7 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 	struct pciesw_ep_discard dis;
 	struct pciesw_endpoint *ep;
 	struct pciesw_mem *mem = NULL;
-	u64 end, map_pgoff = 0;
+	u64 end;
 	u32 usize;
 	long err;
 
@@ -426,17 +413,15 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 		err = -ERANGE;
 	else
 		mem = pciesw_mem_get(ep->mem);
-	if (mem)
-		map_pgoff = ep->map_pgoff;
 	mutex_unlock(&sw->lock);
 	if (err)
 		return err;
 
 	dis.freed = pciesw_mem_discard(mem, dis.offset >> PAGE_SHIFT,
 				       dis.len >> PAGE_SHIFT);
-	pciesw_mem_put(mem);
 	/* after the discard: no fault maps a page it took out (mem.c) */
-	pciesw_chardev_zap(cf->pdev, map_pgoff, dis.offset, dis.len);
+	pciesw_mem_zap(mem, dis.offset, dis.len);
+	pciesw_mem_put(mem);
 	return pciesw_put_struct(uarg, &dis, sizeof(dis), usize);
 }
 

@@ -140,8 +140,6 @@ int pciesw_chardev_add(struct pciesw_dev *pdev);
 void pciesw_chardev_put(struct pciesw_dev *pdev);
 void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 			   bool all);
-void pciesw_chardev_zap(struct pciesw_dev *pdev, u64 map_pgoff, u64 off,
-			u64 len);
 
 /* hwmon.c */
 int pciesw_hwmon_add(struct pciesw_dev *pdev);

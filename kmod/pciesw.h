@@ -716,6 +716,7 @@ vm_fault_t pciesw_mem_mkwrite(struct pciesw_mem *mem, unsigned long idx,
 void pciesw_mem_map(struct pciesw_mem *mem, struct address_space *mapping,
 		    u64 map_pgoff);
 void pciesw_mem_unmap(struct pciesw_mem *mem);
+void pciesw_mem_zap(struct pciesw_mem *mem, u64 off, u64 len);
 void pciesw_mem_exit(void);
 u64 pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
 		       unsigned long nr);
