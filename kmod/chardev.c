@@ -624,14 +624,38 @@ static_assert(sizeof(struct pciesw_ep_discard) == PCIESW_EP_DISCARD_SIZE_VER0);
 static_assert(sizeof(struct pciesw_dma_completion) == 32);
 static_assert(sizeof(struct pciesw_dma_completion2) == 64);
 
+/* In event order: no mapping of an unplugged endpoint's window outlives it. */
+static void pciesw_chardev_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_dev *pdev;
+
+	if (ev->type != PCIESW_EV_EP_DEL)
+		return;
+	pdev = pciesw_dev_of(ev->sw);
+	if (pdev)
+		pciesw_chardev_revoke(pdev, ev->ep_map_pgoff,
+				      ev->ep_map_pages, false);
+}
+
+static const struct pciesw_view pciesw_chardev_view = {
+	.apply = pciesw_chardev_apply,
+};
+
 int pciesw_chardev_init(void)
 {
-	return alloc_chrdev_region(&pciesw_chardev_base, 0,
-				   PCIESW_MAX_SWITCH_ID + 1, "pciesw");
+	int err;
+
+	err = alloc_chrdev_region(&pciesw_chardev_base, 0,
+				  PCIESW_MAX_SWITCH_ID + 1, "pciesw");
+	if (err)
+		return err;
+	pciesw_view_register(PCIESW_VIEW_CHARDEV, &pciesw_chardev_view);
+	return 0;
 }
 
 void pciesw_chardev_exit(void)
 {
+	pciesw_view_unregister(PCIESW_VIEW_CHARDEV);
 	unregister_chrdev_region(pciesw_chardev_base,
 				 PCIESW_MAX_SWITCH_ID + 1);
 }

@@ -395,9 +395,6 @@ static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
 					     ev->ep_serial);
 		break;
 	case PCIESW_EV_EP_DEL:
-		/* no mapping of the window outlives the unplug */
-		pciesw_chardev_revoke(pdev, ev->ep_map_pgoff, ev->ep_map_pages,
-				      false);
 		pciesw_dev_ep_del(pdev, ev->ep_id);
 		break;
 	default:

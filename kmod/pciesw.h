@@ -1136,6 +1136,8 @@ enum pciesw_view_id {
 	PCIESW_VIEW_BLK_GO,
 	PCIESW_VIEW_PCI,	/* the PCI hierarchy (pci*.c) */
 	PCIESW_VIEW_DEBUGFS,	/* debugfs directories (debugfs.c) */
+	/* mappings of unplugged windows, before their devices go (chardev.c) */
+	PCIESW_VIEW_CHARDEV,
 	PCIESW_VIEW_DEV,	/* devices and uevents (dev.c) */
 	/* block devices that come, after the devices they hang off (blk.c) */
 	PCIESW_VIEW_BLK,
