@@ -36,6 +36,7 @@ static int __init pciesw_init(void)
 	err = pciesw_dma_cache_init();
 	if (err)
 		return err;
+	pciesw_dma_file_init();
 	err = pciesw_event_wq_init();
 	if (err)
 		goto err_cache;
@@ -77,6 +78,7 @@ err_chardev:
 err_event:
 	pciesw_event_wq_exit();
 err_cache:
+	pciesw_dma_file_exit();
 	pciesw_dma_cache_exit();
 	return err;
 }
@@ -90,6 +92,7 @@ static void __exit pciesw_exit(void)
 	pciesw_bus_exit();
 	pciesw_chardev_exit();
 	pciesw_event_wq_exit();
+	pciesw_dma_file_exit();
 	pciesw_dma_cache_exit();
 }
 

@@ -1019,6 +1019,8 @@ static inline bool pciesw_dma_batch_ok(unsigned int n)
 	return n && n <= PCIESW_DMA_MAX_BATCH;
 }
 
+void pciesw_dma_file_init(void);
+void pciesw_dma_file_exit(void);
 struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw,
 					     bool can_read, bool can_write);
 void pciesw_dma_file_release(struct pciesw_dma_file *f);
