@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pciesw internal API.
+ * pciesw internal API: the model's, which every view uses.
  *
- * The model (profile.c, switch.c, event.c, link.c, endpoint.c, vpd.c,
- * health.c, thermal.c, settings.c, mem.c, route.c, dma.c, dma_file.c)
- * knows nothing of how it is shown: it includes no netlink, sysfs, hwmon
- * or cdev header, and it returns values and enums, not text for a view;
- * its only strings are the names several views share (LTSSM states,
- * counters, sensors, bifurcations, PCI addresses) and the refusals'
- * messages.  Each check of a request lives once in the model, and every
- * view relies on it.  The views (bus.c, sysfs.c, chardev.c, netlink*.c,
- * hwmon.c, debugfs.c, pci.c) use only the functions declared here and
- * never call each other; instance.c puts a switch and its views together.
+ * The model knows nothing of how it is shown: it includes no netlink,
+ * sysfs, hwmon or cdev header, calls no view, and returns values and
+ * enums, not text for a view; its only strings are the names several
+ * views share (LTSSM states, counters, sensors, bifurcations, PCI
+ * addresses) and the refusals' messages.  Each check of a request lives
+ * once in the model, and every view relies on it.  The views use only the
+ * functions declared here (and the instance's, dev.h) and never call each
+ * other.  Which file is model and which is view: see
+ * Documentation/architecture.md, the one place that says it.
  */
 #ifndef _PCIESW_H
 #define _PCIESW_H
