@@ -643,14 +643,12 @@ static const struct pciesw_view pciesw_chardev_view = {
 
 int pciesw_chardev_init(void)
 {
-	int err;
+	int err = alloc_chrdev_region(&pciesw_chardev_base, 0,
+				      PCIESW_MAX_SWITCH_ID + 1, "pciesw");
 
-	err = alloc_chrdev_region(&pciesw_chardev_base, 0,
-				  PCIESW_MAX_SWITCH_ID + 1, "pciesw");
-	if (err)
-		return err;
-	pciesw_view_register(PCIESW_VIEW_CHARDEV, &pciesw_chardev_view);
-	return 0;
+	if (!err)
+		pciesw_view_register(PCIESW_VIEW_CHARDEV, &pciesw_chardev_view);
+	return err;
 }
 
 void pciesw_chardev_exit(void)

@@ -526,10 +526,9 @@ int pciesw_pci_init(void)
 	for (k = 0; k < PCIESW_PCI_NR_KINDS; k++)
 		pciesw_pci_masks_init(k);
 	err = pciesw_pci_host_init();
-	if (err)
-		return err;
-	pciesw_view_register(PCIESW_VIEW_PCI, &pciesw_pci_view);
-	return 0;
+	if (!err)
+		pciesw_view_register(PCIESW_VIEW_PCI, &pciesw_pci_view);
+	return err;
 }
 
 /* After every switch is gone: wait for the last hierarchy's release. */
