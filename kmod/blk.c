@@ -69,6 +69,7 @@
 #include <linux/slab.h>
 
 #include "dev.h"
+#include "route.h"
 
 static bool pciesw_blk_on = true;
 module_param_named(blk, pciesw_blk_on, bool, 0444);

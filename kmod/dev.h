@@ -14,6 +14,7 @@
 
 #include <pciesw_compat.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 /**

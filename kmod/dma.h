@@ -25,6 +25,7 @@
 #include <linux/wait.h>
 
 #include "pciesw.h"
+#include "route.h"
 
 /**
  * struct pciesw_dma_end - one side of a transfer, as a worker sees it

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 static unsigned int nr_switches = 1;

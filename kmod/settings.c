@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 /* At switch creation, before the DMA engine (which sizes its channels). */
