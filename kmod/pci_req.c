@@ -42,6 +42,33 @@ static void pciesw_pci_retrain_taken(struct pciesw_pci *h,
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 }
 
+/*
+ * With sw->lock: apply a request to the registers of downstream port
+ * @port, through the setter a netlink request of the same change takes.
+ */
+static int pciesw_pci_req_port(struct pciesw_port *port,
+			       const struct pciesw_pci_req *r, const char **why)
+{
+	switch (r->op) {
+	case PCIESW_PCI_REQ_ENABLE:
+		return pciesw_port_set_enabled(port, r->a, why);
+	case PCIESW_PCI_REQ_RETRAIN:
+		return pciesw_port_retrain(port, why);
+	case PCIESW_PCI_REQ_TARGET:
+		return pciesw_port_set_target_speed(port, r->a, why);
+	case PCIESW_PCI_REQ_HOT_RESET:
+		return pciesw_port_hot_reset(port, why);
+	case PCIESW_PCI_REQ_ACS:
+		return pciesw_port_set_acs(port, r->a, why);
+	case PCIESW_PCI_REQ_POWER:
+		return pciesw_port_set_slot_power(port, r->a, why);
+	case PCIESW_PCI_REQ_DPC:
+		return pciesw_port_set_contained(port, r->a, why);
+	default:
+		return -ENODEV;
+	}
+}
+
 /* With sw->lock: apply one request, as a netlink request would be. */
 static void pciesw_pci_req_apply(struct pciesw_pci *h,
 				 const struct pciesw_pci_req *r)
@@ -57,37 +84,6 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
 	int err = -ENODEV;
 
 	switch (r->op) {
-	case PCIESW_PCI_REQ_ENABLE:
-		if (port)
-			err = pciesw_port_set_enabled(port, r->a, &why);
-		break;
-	case PCIESW_PCI_REQ_RETRAIN:
-		if (port)
-			err = pciesw_port_retrain(port, &why);
-		pciesw_pci_retrain_taken(h, port, !err);
-		break;
-	case PCIESW_PCI_REQ_TARGET:
-		if (port)
-			err = pciesw_port_set_target_speed(port, r->a, &why);
-		if (!err)
-			pciesw_pci_retrain_taken(h, port, true);
-		break;
-	case PCIESW_PCI_REQ_HOT_RESET:
-		if (port)
-			err = pciesw_port_hot_reset(port, &why);
-		break;
-	case PCIESW_PCI_REQ_ACS:
-		if (port)
-			err = pciesw_port_set_acs(port, r->a, &why);
-		break;
-	case PCIESW_PCI_REQ_POWER:
-		if (port)
-			err = pciesw_port_set_slot_power(port, r->a, &why);
-		break;
-	case PCIESW_PCI_REQ_DPC:
-		if (port)
-			err = pciesw_port_set_contained(port, r->a, &why);
-		break;
 	case PCIESW_PCI_REQ_MPS:
 		set.val[PCIESW_SETTING_MPS] = r->a;
 		err = pciesw_switch_set(sw, &set, &bad, &why);
@@ -104,6 +100,15 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
 		if (!err && h->up && h->up->vpd_addr == (r->a | PCI_VPD_ADDR_F))
 			h->up->vpd_addr = r->a;
 		raw_spin_unlock_irqrestore(&h->lock, flags);
+		break;
+	default:
+		if (port)
+			err = pciesw_pci_req_port(port, r, &why);
+		/* a Retrain Link taken or refused, a Target Link Speed taken */
+		if (r->op == PCIESW_PCI_REQ_RETRAIN)
+			pciesw_pci_retrain_taken(h, port, !err);
+		else if (r->op == PCIESW_PCI_REQ_TARGET && !err)
+			pciesw_pci_retrain_taken(h, port, true);
 		break;
 	}
 	if (err)
