@@ -168,7 +168,8 @@ setpci -s "$DP2" ECAP_DPC+8.w=0x0009
 deadline 20000
 while before_deadline; do
 	vendor "$EP2"
-	[[ ${seen[-1]:-} == "$R" ]] || seen+=("$R")
+	# (${seen[-1]} of an empty array is an error, not "")
+	((${#seen[@]})) && [[ ${seen[-1]} == "$R" ]] || seen+=("$R")
 	[[ $R == 02b21000 ]] && break
 	nap 0.02
 done
