@@ -94,6 +94,14 @@ struct pciesw_pci_gone {
  * As pciehp_unconfigure_device(): remove the devices on @g's bus, last
  * first, then free its functions.
  */
+/* The functions a removal took out of the view, and its record. */
+static void pciesw_pci_gone_free(struct pciesw_pci_gone *g)
+{
+	while (g->n--)
+		kfree(g->fns[g->n]);
+	kfree(g);
+}
+
 static void pciesw_pci_gone_apply(struct pciesw_pci *h,
 				  struct pciesw_pci_gone *g)
 {
@@ -117,9 +125,7 @@ static void pciesw_pci_gone_apply(struct pciesw_pci *h,
 		}
 	}
 	pci_unlock_rescan_remove();
-	while (g->n--)
-		kfree(g->fns[g->n]);
-	kfree(g);
+	pciesw_pci_gone_free(g);
 }
 
 /* As pciehp_configure_device(): find what is new below @busnr (0: root). */
@@ -329,6 +335,7 @@ static struct pciesw_pci_job *pciesw_pci_job(enum pciesw_pci_op op,
 
 	job->op = op;
 	job->h = h;
+	atomic_inc(&h->jobs);
 	job->bus = bus;
 	job->gone = gone;
 	return job;
@@ -474,11 +481,30 @@ static void pciesw_pci_view_failed(struct pciesw_switch *sw)
 	mutex_unlock(&sw->lock);
 }
 
+/*
+ * @h could not be put on the PCI bus: it leaves the switch, and jobs queued
+ * after its CREATE (a rescan, a removal, a DESTROY) still name it; they do
+ * nothing, and the last of them frees it.
+ */
+static void pciesw_pci_create_failed(struct pciesw_switch *sw,
+				     struct pciesw_dev *pdev,
+				     struct pciesw_pci *h)
+{
+	pr_err("pciesw: %s: cannot put the switch on the PCI bus\n", sw->name);
+	mutex_lock(&sw->lock);
+	if (pdev && pdev->pci == h)
+		pdev->pci = NULL;
+	mutex_unlock(&sw->lock);
+	h->failed = true;
+	pciesw_pci_view_failed(sw);
+}
+
 /* In event order, without sw->lock: the PCI core's part. */
 static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 {
 	struct pciesw_pci_job *job = snap;
 	struct pciesw_dev *pdev;
+	struct pciesw_pci *h;
 
 	if (snap == PCIESW_PCI_FAILED) {
 		pciesw_pci_view_failed(ev->sw);
@@ -486,31 +512,31 @@ static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 	}
 	if (!job)
 		return;
-	switch (job->op) {
+	h = job->h;
+	switch (h->failed ? -1 : job->op) {
 	case PCIESW_PCI_RESCAN:
-		pciesw_pci_rescan(job->h, job->bus);
+		pciesw_pci_rescan(h, job->bus);
 		break;
 	case PCIESW_PCI_REMOVE:
-		pciesw_pci_gone_apply(job->h, job->gone);
+		pciesw_pci_gone_apply(h, job->gone);
+		job->gone = NULL;
 		break;
 	case PCIESW_PCI_CREATE:
 		pdev = pciesw_dev_of(ev->sw);
-		if (pdev && !pciesw_pci_attach(job->h, &pdev->dev))
-			break;
-		pr_err("pciesw: %s: cannot put the switch on the PCI bus\n",
-		       ev->sw->name);
-		mutex_lock(&ev->sw->lock);
-		if (pdev && pdev->pci == job->h)
-			pdev->pci = NULL;
-		mutex_unlock(&ev->sw->lock);
-		pciesw_pci_free(job->h);
-		pciesw_pci_view_failed(ev->sw);
+		if (!pdev || pciesw_pci_attach(h, &pdev->dev))
+			pciesw_pci_create_failed(ev->sw, pdev, h);
 		break;
 	case PCIESW_PCI_DESTROY:
-		pciesw_pci_destroy(job->h);
+		pciesw_pci_destroy(h);
 		break;
 	}
+	/* a failed view's removal: nothing is on the bus, its functions go */
+	if (job->gone)
+		pciesw_pci_gone_free(job->gone);
 	kfree(job);
+	/* an attached @h is freed by its host bridge's release instead */
+	if (atomic_dec_and_test(&h->jobs) && h->failed)
+		pciesw_pci_free(h);
 }
 
 static const struct pciesw_view pciesw_pci_view = {

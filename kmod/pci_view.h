@@ -239,6 +239,8 @@ struct pciesw_pci_req {
  * @bridge: the host bridge; the hierarchy owns its first reference until
  *	it is destroyed, and the bridge's release frees the hierarchy
  * @module_ref: the removed hierarchy holds a reference to the module
+ * @jobs: the event jobs queued that name it (pciesw_pci_job())
+ * @failed: pciesw_pci_attach() failed: the last job frees it
  * @req_work: applies @req to the model (pciesw_pci_req_work())
  * @lock: protects everything below it; taken by the config accessors,
  *	which may run in atomic context, so a raw spinlock
@@ -275,6 +277,8 @@ struct pciesw_pci {
 	struct irq_domain *msi;
 	struct pci_host_bridge *bridge;
 	bool module_ref;
+	atomic_t jobs;		/* event jobs queued that name it */
+	bool failed;		/* not put on the bus; only the event work */
 	struct work_struct req_work;
 	raw_spinlock_t lock;	/* protects all fields below */
 	bool dead;
