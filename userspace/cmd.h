@@ -106,6 +106,32 @@ int cmd_vpd_set(int argc, char **argv);
 
 /* cmd_monitor.c */
 int cmd_monitor(int argc, char **argv);
+/*
+ * What top shares of monitor: the state events are compared with, primed
+ * with a port dump (prints why it failed, returns an exit code) or
+ * forgotten; one event (a netlink message of the family) printed through
+ * the print layer as monitor prints it, a JSON object or a text line.
+ */
+int monitor_prime(void);
+void monitor_forget(void);
+struct nlmsghdr;
+void monitor_print_event(const struct nlmsghdr *nlh);
+/*
+ * Joins the monitor group and the controller's (which says when the family
+ * goes) on @s, with a large receive buffer.  Prints why not, exit code.
+ */
+int monitor_subscribe(struct nl_session *s);
+/*
+ * Reads one datagram of @fd (the socket of a subscribed session) and gives
+ * each message of the family @family to @fn (false: stop, EXIT_FAIL).
+ * Returns EXIT_OK to go on, MONITOR_GONE when the family went away (module
+ * unloaded), or EXIT_FAIL (said why).  Lost events are warned about and
+ * forget the state events are compared with.
+ */
+enum { MONITOR_GONE = -1 };
+int monitor_receive(int fd, int family, char **buf, size_t *cap,
+		    bool (*fn)(const struct nlmsghdr *nlh, void *arg),
+		    void *arg);
 
 /* cmd_export.c */
 int cmd_export(int argc, char **argv);
