@@ -17,6 +17,8 @@ packages=(
 	# userspace build
 	# gcc-multilib: the -m32 build of pciesw_compat32 (the compat ioctl path)
 	gcc gcc-multilib make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev libjson-c-dev sparse
+	# switchctl top's full-screen view
+	libncurses-dev
 	# test clients and tools
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
 	# rasdaemon records the PCI view's AER errors (pciesw_pci_ras.sh)

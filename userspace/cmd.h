@@ -133,6 +133,10 @@ int monitor_receive(int fd, int family, char **buf, size_t *cap,
 		    bool (*fn)(const struct nlmsghdr *nlh, void *arg),
 		    void *arg);
 
+/* cmd_top.c */
+int cmd_top(int argc, char **argv);
+extern const char top_help[];
+
 /* cmd_export.c */
 int cmd_export(int argc, char **argv);
 
