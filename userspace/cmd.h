@@ -91,6 +91,8 @@ int cmd_bw(int argc, char **argv);
 /* cmd_thermal.c */
 int cmd_temp(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
+/* A thermal-sensor nest as temp prints it; for nl_for_each_attr(). */
+void print_thermal_sensor(const struct nlattr *nest, void *arg);
 
 /* cmd_fw.c */
 int cmd_fw_show(int argc, char **argv);

@@ -1183,37 +1183,14 @@ static void json_rate(const char *key, bool has, uint64_t v)
 static void json_thermal(uint32_t id)
 {
 	long ti = find_obj(&top.cur.thermal, id, UINT32_MAX, 0);
-	struct nlattr *tb[PCIESW_A_MAX + 1];
-	const struct nlmsghdr *nlh;
-	struct nlattr *a;
-	int rem;
 
 	if (ti < 0)
 		return;
 	print_attr_s32(PRINT_JSON, "thermal-highest", NULL,
 		       top.cur.thermal.tb[ti][PCIESW_A_THERMAL_HIGHEST]);
-	nlh = objs_hdr(&top.cur.thermal, ti);
 	open_array("thermal-sensor");
-	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
-		if (nla_type(a) != PCIESW_A_THERMAL_SENSOR ||
-		    nl_parse_nest(a, tb) < 0)
-			continue;
-		open_object(NULL);
-		print_attr_u32(PRINT_JSON, "sensor-id", NULL,
-			       tb[PCIESW_A_SENSOR_ID]);
-		json_attr_str("sensor-label", tb[PCIESW_A_SENSOR_LABEL]);
-		print_attr_s32(PRINT_JSON, "sensor-temp", NULL,
-			       tb[PCIESW_A_SENSOR_TEMP]);
-		print_attr_s32(PRINT_JSON, "sensor-max", NULL,
-			       tb[PCIESW_A_SENSOR_MAX]);
-		print_attr_s32(PRINT_JSON, "sensor-crit", NULL,
-			       tb[PCIESW_A_SENSOR_CRIT]);
-		print_attr_flag(PRINT_JSON, "sensor-max-alarm", NULL,
-				tb[PCIESW_A_SENSOR_MAX_ALARM], NULL, NULL);
-		print_attr_flag(PRINT_JSON, "sensor-crit-alarm", NULL,
-				tb[PCIESW_A_SENSOR_CRIT_ALARM], NULL, NULL);
-		close_object();
-	}
+	nl_for_each_attr(objs_hdr(&top.cur.thermal, ti),
+			 PCIESW_A_THERMAL_SENSOR, print_thermal_sensor, NULL);
 	close_array();
 }
 
