@@ -68,7 +68,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_lanes pciesw_link pciesw_hotplug pciesw_events
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
-	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
+	   pciesw_dma_switchctl.sh pciesw_top_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
 	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak
 	   pciesw_faults.sh)
@@ -107,7 +107,7 @@ PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 MODEL_FAULT_TESTS=(pciesw_link pciesw_lanes pciesw_events
 		   pciesw_topo_switchctl.sh pciesw_health
 		   pciesw_health_switchctl.sh pciesw_devlink.sh pciesw_stress
-		   pciesw_soak)
+		   pciesw_soak pciesw_top_switchctl.sh)
 
 # The tests with pciehp driving the PCI view's slots (pci_hotplug=1, the
 # module's default).  Every other test loads the module with

@@ -91,6 +91,8 @@ int cmd_bw(int argc, char **argv);
 /* cmd_thermal.c */
 int cmd_temp(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
+/* A thermal-sensor nest as temp prints it; for nl_for_each_attr(). */
+void print_thermal_sensor(const struct nlattr *nest, void *arg);
 
 /* cmd_fw.c */
 int cmd_fw_show(int argc, char **argv);
@@ -106,6 +108,36 @@ int cmd_vpd_set(int argc, char **argv);
 
 /* cmd_monitor.c */
 int cmd_monitor(int argc, char **argv);
+/*
+ * What top shares of monitor: the state events are compared with, primed
+ * with a port dump (prints why it failed, returns an exit code) or
+ * forgotten; one event (a netlink message of the family) printed through
+ * the print layer as monitor prints it, a JSON object or a text line.
+ */
+int monitor_prime(void);
+void monitor_forget(void);
+struct nlmsghdr;
+void monitor_print_event(const struct nlmsghdr *nlh);
+/*
+ * Joins the monitor group and the controller's (which says when the family
+ * goes) on @s, with a large receive buffer.  Prints why not, exit code.
+ */
+int monitor_subscribe(struct nl_session *s);
+/*
+ * Reads one datagram of @fd (the socket of a subscribed session) and gives
+ * each message of the family @family to @fn (false: stop, EXIT_FAIL).
+ * Returns EXIT_OK to go on, MONITOR_GONE when the family went away (module
+ * unloaded), or EXIT_FAIL (said why).  Lost events are warned about and
+ * forget the state events are compared with.
+ */
+enum { MONITOR_GONE = -1 };
+int monitor_receive(int fd, int family, char **buf, size_t *cap,
+		    bool (*fn)(const struct nlmsghdr *nlh, void *arg),
+		    void *arg);
+
+/* cmd_top.c */
+int cmd_top(int argc, char **argv);
+extern const char top_help[];
 
 /* cmd_export.c */
 int cmd_export(int argc, char **argv);

@@ -734,6 +734,14 @@ static const struct command commands[] = {
 		.run = cmd_monitor,
 	},
 	{
+		.name = "top",
+		.args = "[SWITCH] [-d SECONDS] [-b] [-n COUNT] [-j]",
+		.summary = "the cards' health live, full screen (or -b batch)",
+		.help = top_help,
+		.own_options = true,
+		.run = cmd_top,
+	},
+	{
 		.object = "switch",
 		.name = "add",
 		.args = "ID [PROFILE]",
