@@ -482,9 +482,10 @@ static void pciesw_pci_view_failed(struct pciesw_switch *sw)
 }
 
 /*
- * @h could not be put on the PCI bus: it leaves the switch, and jobs queued
- * after its CREATE (a rescan, a removal, a DESTROY) still name it; they do
- * nothing, and the last of them frees it.
+ * @h could not be put on the PCI bus: it leaves the switch, so no job
+ * names it from now on, but jobs queued after its CREATE (a rescan, a
+ * removal, a DESTROY) may still: they do nothing, and the last of them
+ * frees it.
  */
 static void pciesw_pci_create_failed(struct pciesw_switch *sw,
 				     struct pciesw_dev *pdev,
@@ -496,7 +497,21 @@ static void pciesw_pci_create_failed(struct pciesw_switch *sw,
 		pdev->pci = NULL;
 	mutex_unlock(&sw->lock);
 	h->failed = true;
+	if (!atomic_read(&h->jobs))
+		pciesw_pci_free(h);
 	pciesw_pci_view_failed(sw);
+}
+
+/* A job naming a view that failed: what it detached goes, nothing else. */
+static void pciesw_pci_job_drop(struct pciesw_pci_job *job)
+{
+	struct pciesw_pci *h = job->h;
+
+	if (job->gone)
+		pciesw_pci_gone_free(job->gone);
+	kfree(job);
+	if (atomic_dec_and_test(&h->jobs))
+		pciesw_pci_free(h);
 }
 
 /* In event order, without sw->lock: the PCI core's part. */
@@ -513,13 +528,18 @@ static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 	if (!job)
 		return;
 	h = job->h;
-	switch (h->failed ? -1 : job->op) {
+	if (h->failed) {
+		pciesw_pci_job_drop(job);
+		return;
+	}
+	/* before the job: a DESTROY can free @h (its bridge's release) */
+	atomic_dec(&h->jobs);
+	switch (job->op) {
 	case PCIESW_PCI_RESCAN:
 		pciesw_pci_rescan(h, job->bus);
 		break;
 	case PCIESW_PCI_REMOVE:
 		pciesw_pci_gone_apply(h, job->gone);
-		job->gone = NULL;
 		break;
 	case PCIESW_PCI_CREATE:
 		pdev = pciesw_dev_of(ev->sw);
@@ -530,13 +550,7 @@ static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 		pciesw_pci_destroy(h);
 		break;
 	}
-	/* a failed view's removal: nothing is on the bus, its functions go */
-	if (job->gone)
-		pciesw_pci_gone_free(job->gone);
 	kfree(job);
-	/* an attached @h is freed by its host bridge's release instead */
-	if (atomic_dec_and_test(&h->jobs) && h->failed)
-		pciesw_pci_free(h);
 }
 
 static const struct pciesw_view pciesw_pci_view = {
