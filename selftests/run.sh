@@ -70,7 +70,8 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
 	   pciesw_dma_switchctl.sh pciesw_top_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
 	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
-	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak
+	   pciesw_docs.sh pciesw_block.sh pciesw_block_conformance.sh
+	   pciesw_devlink.sh pciesw_fuzz pciesw_soak
 	   pciesw_faults.sh)
 
 # Tests whose result depends on how the guest booted (the kernel's default
@@ -91,9 +92,11 @@ NAMED_TESTS=()
 # tests do not: pciesw_pci_churn.sh drives both profiles through every
 # operation with the view on, so lockdep still sees each lock order;
 # pciesw_views.sh shows that the rest of the kernel does not wait for it.
+# pciesw_block_conformance.sh checks the disks as users have them, with
+# the view on (their parents are the drives' PCI functions).
 PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh
-		pciesw_views.sh)
+		pciesw_views.sh pciesw_block_conformance.sh)
 
 # Tests of the model's own fault behaviour: they inject errors and
 # surprise downs and check what the model does with them (a link that
@@ -228,7 +231,8 @@ unload() {
 # since making and removing a disk for every NVMe drive of every card they
 # create costs time (16 disks a pex89144) and finds nothing these do not.
 # pciesw_install.sh checks the udev links of the disks.
-BLK_TESTS=(pciesw_block.sh pciesw_install.sh pciesw_pci_faults.sh)
+BLK_TESTS=(pciesw_block.sh pciesw_block_conformance.sh pciesw_install.sh
+	   pciesw_pci_faults.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {
