@@ -7,12 +7,6 @@
 #ifndef SWITCHCTL_CMD_H
 #define SWITCHCTL_CMD_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-struct nlattr;
-struct objs;
-
 /* cmd_switch.c */
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -27,12 +21,6 @@ int cmd_p2p_check(int argc, char **argv);
 /* cmd_dma.c */
 int cmd_dma_copy(int argc, char **argv);
 int cmd_dma_bench(int argc, char **argv);
-struct nl_session;
-/* The upstream port of switch @id. */
-int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port);
-/* Payload bytes (posted and completion) port @port counted, both ways. */
-int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
-	       uint64_t *bytes);
 
 /* cmd_gds.c */
 int cmd_gds_check(int argc, char **argv);
@@ -47,32 +35,6 @@ int cmd_lanes_set(int argc, char **argv);
 /* cmd_port.c */
 int cmd_port_show(int argc, char **argv);
 int cmd_port_set(int argc, char **argv);
-
-/* What "port set" asks for (inject too); each setting may be given once. */
-struct port_settings {
-	int enabled;		/* -1: unchanged */
-	int acs;		/* -1: unchanged */
-	uint32_t speed;		/* 0: unchanged */
-	bool has_failed;
-	uint32_t failed;
-	bool has_ber;
-	uint64_t ber;		/* bit errors per 10^18 bits */
-	bool retrain, hot_reset, surprise_down;
-};
-
-/* The largest port-ber the spec allows: 1e-3. */
-#define PORT_BER_MAX	1000000000000000ULL
-
-void port_settings_init(struct port_settings *ps);
-/* SWITCH PORT, the first two arguments of port set and inject. */
-int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port);
-/* SWITCH [PORT], all the arguments (port show, errors clear). */
-int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
-			  uint32_t *port);
-/* A bit-error rate argument ("1e-9"), usage error if it is not one. */
-int parse_ber_arg(const char *arg, uint64_t *ber);
-/* Sends one port-set with @ps; prints nothing on success. */
-int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps);
 
 /* cmd_ep.c */
 int cmd_ep_list(int argc, char **argv);
@@ -98,7 +60,6 @@ int cmd_fw_toggle(int argc, char **argv);
 int cmd_fw_image(int argc, char **argv);
 int cmd_log_show(int argc, char **argv);
 int cmd_log_clear(int argc, char **argv);
-void print_fw_summary(const struct objs *fw, struct nlattr **sw);
 
 /* cmd_vpd.c */
 int cmd_vpd_show(int argc, char **argv);

@@ -18,6 +18,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* Defaults of dma bench */
@@ -156,67 +157,6 @@ static int parse_dma_args(int argc, char **argv, struct dma_args *a)
 		return ret;
 	if (a->job.src.host && a->job.dst.host)
 		return usage_error("host on both sides: DMA moves to or from an endpoint");
-	return EXIT_OK;
-}
-
-/* The upstream port of switch @id, from a port dump. */
-int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port)
-{
-	struct objs ports = { 0 };
-	size_t i;
-	int ret;
-
-	ret = objs_fetch(s, PCIESW_CMD_PORT_GET, true, true, id, &ports,
-			 "cannot list ports");
-	if (ret)
-		return ret;
-	ret = EXIT_FAIL;
-	for (i = 0; i < ports.n && ret; i++) {
-		struct nlattr **tb = ports.tb[i];
-
-		if (tb[PCIESW_A_PORT_ID] && tb[PCIESW_A_PORT_ROLE] &&
-		    nla_get_u32(tb[PCIESW_A_PORT_ROLE]) ==
-		    PCIESW_PORT_ROLE_UPSTREAM) {
-			*port = nla_get_u32(tb[PCIESW_A_PORT_ID]);
-			ret = EXIT_OK;
-		}
-	}
-	if (ret)
-		error("switch %u has no upstream port", id);
-	objs_free(&ports);
-	return ret;
-}
-
-/*
- * Payload bytes the port @port counted, both ways: posted and completion
- * TLPs (a read request's "bytes" are the length it asks for, which the
- * completions then carry).
- */
-int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
-	       uint64_t *bytes)
-{
-	struct objs o = { 0 };
-	struct counter_set c;
-	struct nl_msg *req;
-	uint32_t i;
-	int ret;
-
-	req = nl_request_new(s, PCIESW_CMD_COUNTER_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
-	ret = objs_run(s, req, &o, "cannot get the counters of the upstream port");
-	if (ret)
-		return ret;
-	*bytes = 0;
-	if (o.n == 1) {
-		counters_read(objs_hdr(&o, 0), &c);
-		for (i = PCIESW_COUNTER_INGRESS_POSTED_BYTES;
-		     i <= PCIESW_COUNTER_EGRESS_COMPLETION_BYTES; i++)
-			if (i != PCIESW_COUNTER_INGRESS_NON_POSTED_BYTES &&
-			    i != PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES)
-				*bytes += c.v[i];
-	}
-	objs_free(&o);
 	return EXIT_OK;
 }
 

@@ -21,6 +21,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 static bool is_traffic(uint32_t counter)

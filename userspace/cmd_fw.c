@@ -21,6 +21,7 @@
 #include "nl.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* the part number of the default profile (pex89048) */
@@ -30,11 +31,6 @@
 #define FW_IMAGE_MAX		(16U << 20)
 
 /* --- fw show -------------------------------------------------------------- */
-
-static const char *part_name(const struct nlattr *a)
-{
-	return !a ? "?" : nla_get_u32(a) ? "B" : "A";
-}
 
 static void print_build_time(const struct nlattr *a)
 {
@@ -69,7 +65,7 @@ static void print_fw_part(const struct nlattr *nest, void *arg)
 	open_object(NULL);
 	print_attr_u32(PRINT_JSON, "fw-part-id", NULL, tb[PCIESW_A_FW_PART_ID]);
 	print_string(PRINT_ANY, "partition", "  partition %s:",
-		     part_name(tb[PCIESW_A_FW_PART_ID]));
+		     fw_part_name(tb[PCIESW_A_FW_PART_ID]));
 	print_attr_enum(PRINT_ANY, "fw-part-state", " %s",
 			tb[PCIESW_A_FW_PART_STATE], &fw_state_names);
 	if (tb[PCIESW_A_FW_PART_VERSION]) {
@@ -112,7 +108,7 @@ static void fw_switch(struct nlattr **sw, const struct objs *fw,
 	print_attr_string(PRINT_ANY, "fw-running-version", " running %s",
 			  fw->tb[i][PCIESW_A_FW_RUNNING_VERSION]);
 	print_string(PRINT_TEXT, NULL, " from partition %s",
-		     part_name(fw->tb[i][PCIESW_A_FW_RUNNING_PART]));
+		     fw_part_name(fw->tb[i][PCIESW_A_FW_RUNNING_PART]));
 	print_attr_u32(PRINT_JSON, "fw-running-part", NULL,
 		       fw->tb[i][PCIESW_A_FW_RUNNING_PART]);
 	print_attr_flag(PRINT_JSON, "fw-pending", NULL,
@@ -130,45 +126,6 @@ int cmd_fw_show(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_FW_GET, "firmware", 0,
 			      NULL, fw_switch);
-}
-
-/* The stored version of a fw-get reply: the other partition's, if valid. */
-static void stored_version(const struct nlattr *nest, void *arg)
-{
-	struct nlattr **top = ((struct nlattr ***)arg)[0];
-	const char **out = ((const char ***)arg)[1];
-	struct nlattr *tb[PCIESW_A_MAX + 1];
-
-	if (nl_parse_nest(nest, tb) || !tb[PCIESW_A_FW_PART_ID] ||
-	    !top[PCIESW_A_FW_RUNNING_PART] ||
-	    nla_get_u32(tb[PCIESW_A_FW_PART_ID]) ==
-	    nla_get_u32(top[PCIESW_A_FW_RUNNING_PART]))
-		return;
-	if (tb[PCIESW_A_FW_PART_VERSION])
-		*out = nla_get_string(tb[PCIESW_A_FW_PART_VERSION]);
-}
-
-/* show's firmware line: "  firmware 1.10.2 (partition A), stored 1.10.0" */
-void print_fw_summary(const struct objs *fw, struct nlattr **sw)
-{
-	const char *stored = NULL;
-	void *arg[2];
-	size_t i;
-
-	for (i = 0; i < fw->n; i++)
-		if (same_switch(fw->tb[i], sw))
-			break;
-	if (i == fw->n)
-		return;
-	arg[0] = fw->tb[i];
-	arg[1] = &stored;
-	nl_for_each_attr(objs_hdr(fw, i), PCIESW_A_FW_PART, stored_version,
-			 arg);
-	print_attr_string(PRINT_ANY, "fw-running-version", "  firmware %s",
-			  fw->tb[i][PCIESW_A_FW_RUNNING_VERSION]);
-	print_string(PRINT_TEXT, NULL, " (partition %s)",
-		     part_name(fw->tb[i][PCIESW_A_FW_RUNNING_PART]));
-	print_string(PRINT_ANY, "fw-stored-version", ", stored %s\n", stored);
 }
 
 /* --- fw toggle ------------------------------------------------------------ */

@@ -13,6 +13,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* --- port show ------------------------------------------------------------ */
@@ -110,14 +111,6 @@ static const char *const set_words[NR_SET_WORDS] = {
 	[SET_BER] = "ber",
 };
 
-int parse_ber_arg(const char *arg, uint64_t *ber)
-{
-	if (parse_ber(arg, ber) && *ber <= PORT_BER_MAX)
-		return EXIT_OK;
-	return usage_error("invalid bit-error rate \"%s\": expected 0 or a rate from 1e-18 to 1e-3, such as 1e-9 or 2.5e-12",
-			   arg);
-}
-
 static int parse_port_settings(int argc, char **argv,
 			       struct port_settings *ps)
 {
@@ -179,37 +172,6 @@ static int parse_port_settings(int argc, char **argv,
 	return EXIT_OK;
 }
 
-void port_settings_init(struct port_settings *ps)
-{
-	*ps = (struct port_settings){ .enabled = -1, .acs = -1 };
-}
-
-int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port)
-{
-	int ret;
-
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing port");
-	ret = parse_switch_arg(argv[0], id);
-	if (!ret)
-		ret = parse_port_arg(argv[1], port);
-	return ret;
-}
-
-int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
-			  uint32_t *port)
-{
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc > 2)
-		return usage_error("too many arguments: \"%s\"", argv[2]);
-	if (argc == 2)
-		return parse_switch_port(argc, argv, id, port);
-	return parse_switch_arg(argv[0], id);
-}
-
 int cmd_port_set(int argc, char **argv)
 {
 	struct port_settings ps;
@@ -226,37 +188,3 @@ int cmd_port_set(int argc, char **argv)
 	return port_set_run(id, port, &ps);
 }
 
-int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps)
-{
-	struct nl_session *s;
-	struct nl_msg *req;
-	int ret;
-
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	/* one request: the module checks every value before changing any */
-	req = nl_request_new(s, PCIESW_CMD_PORT_SET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
-	if (ps->enabled >= 0)
-		nl_put_u8(req, PCIESW_A_PORT_ENABLED, ps->enabled);
-	if (ps->speed)
-		nl_put_u32(req, PCIESW_A_PORT_TARGET_SPEED, ps->speed);
-	if (ps->has_failed)
-		nl_put_u32(req, PCIESW_A_PORT_FAILED_LANES, ps->failed);
-	if (ps->acs >= 0)
-		nl_put_u8(req, PCIESW_A_PORT_ACS_REDIRECT, ps->acs);
-	if (ps->retrain)
-		nl_put_flag(req, PCIESW_A_PORT_RETRAIN);
-	if (ps->hot_reset)
-		nl_put_flag(req, PCIESW_A_PORT_HOT_RESET);
-	if (ps->surprise_down)
-		nl_put_flag(req, PCIESW_A_PORT_SURPRISE_DOWN_NOW);
-	if (ps->has_ber)
-		nl_put_u64(req, PCIESW_A_PORT_BER, ps->ber);
-	ret = nl_request_run(s, req, NULL, "cannot set port %u of switch %u",
-			     port, id);
-	nl_session_close(s);
-	return finish(ret);
-}

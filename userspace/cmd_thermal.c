@@ -18,6 +18,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* The highest sensor-override the spec allows, m°C (the lowest is uAPI's). */

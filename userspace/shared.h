@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What more than one command file needs beyond objs.h (shared.c): the
+ * port settings that port set and inject send, the upstream port and its
+ * payload bytes (dma bench, gds), the firmware summary (show, fw show).
+ */
+#ifndef SWITCHCTL_SHARED_H
+#define SWITCHCTL_SHARED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct nlattr;
+struct nl_session;
+struct objs;
+
+/* What "port set" asks for (inject too); each setting may be given once. */
+struct port_settings {
+	int enabled;		/* -1: unchanged */
+	int acs;		/* -1: unchanged */
+	uint32_t speed;		/* 0: unchanged */
+	bool has_failed;
+	uint32_t failed;
+	bool has_ber;
+	uint64_t ber;		/* bit errors per 10^18 bits */
+	bool retrain, hot_reset, surprise_down;
+};
+
+/* The largest port-ber the spec allows: 1e-3. */
+#define PORT_BER_MAX	1000000000000000ULL
+
+void port_settings_init(struct port_settings *ps);
+/* SWITCH PORT, the first two arguments of port set and inject. */
+int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port);
+/* SWITCH [PORT], all the arguments (port show, errors clear). */
+int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
+			  uint32_t *port);
+/* A bit-error rate argument ("1e-9"), usage error if it is not one. */
+int parse_ber_arg(const char *arg, uint64_t *ber);
+/* Sends one port-set with @ps; prints nothing on success. */
+int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps);
+
+/* The upstream port of switch @id. */
+int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port);
+/* Payload bytes (posted and completion) port @port counted, both ways. */
+int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
+	       uint64_t *bytes);
+
+/* "A" or "B": the partition an fw-part-id or fw-running-part names. */
+const char *fw_part_name(const struct nlattr *a);
+/* show's firmware line, from the fw-get replies @fw for switch @sw. */
+void print_fw_summary(const struct objs *fw, struct nlattr **sw);
+
+#endif /* SWITCHCTL_SHARED_H */
