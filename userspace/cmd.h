@@ -1,81 +1,101 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Command handlers.  Each gets the arguments after its command words
+ * The commands.  Each cmd_*.c defines its commands, with their help, next
+ * to their handlers; main.c lists them in the order of --help and
+ * dispatches.  A handler gets the arguments after its command words
  * (argv[0] is the first argument, not the command) with --help already
  * handled by the dispatcher, and returns an exit code (util.h).
  */
 #ifndef SWITCHCTL_CMD_H
 #define SWITCHCTL_CMD_H
 
+#include <stdbool.h>
+
+struct command {
+	const char *object;	/* NULL for a top-level command */
+	const char *name;
+	const char *args;	/* argument synopsis */
+	const char *summary;	/* one line for the command list */
+	int (*run)(int argc, char **argv);
+	/*
+	 * The object's default: "OBJECT [ARGS]" runs it when ARGS do not
+	 * begin with one of the object's commands ("errors pciesw0").
+	 */
+	bool dflt;
+	bool own_options;	/* takes -j/-p after the command too */
+	const char *help;	/* the rest of "COMMAND --help" */
+};
+
 /* cmd_switch.c */
-int cmd_list(int argc, char **argv);
-int cmd_show(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_switch_add(int argc, char **argv);
-int cmd_switch_del(int argc, char **argv);
-int cmd_switch_set(int argc, char **argv);
-
-/* cmd_p2p.c */
-int cmd_p2p_check(int argc, char **argv);
-
-/* cmd_dma.c */
-int cmd_dma_copy(int argc, char **argv);
-int cmd_dma_bench(int argc, char **argv);
-
-/* cmd_gds.c */
-int cmd_gds_check(int argc, char **argv);
-int cmd_gds_read(int argc, char **argv);
-int cmd_gds_write(int argc, char **argv);
-int cmd_gds_bench(int argc, char **argv);
+extern const struct command list_cmd;
+extern const struct command show_cmd;
+extern const struct command status_cmd;
+extern const struct command switch_add_cmd;
+extern const struct command switch_del_cmd;
+extern const struct command switch_show_cmd;
+extern const struct command switch_set_cmd;
 
 /* cmd_lanes.c */
-int cmd_lanes_show(int argc, char **argv);
-int cmd_lanes_set(int argc, char **argv);
+extern const struct command lanes_show_cmd;
+extern const struct command lanes_set_cmd;
 
 /* cmd_port.c */
-int cmd_port_show(int argc, char **argv);
-int cmd_port_set(int argc, char **argv);
+extern const struct command port_show_cmd;
+extern const struct command port_set_cmd;
 
 /* cmd_ep.c */
-int cmd_ep_list(int argc, char **argv);
-int cmd_ep_show(int argc, char **argv);
-int cmd_ep_add(int argc, char **argv);
-int cmd_ep_del(int argc, char **argv);
-int cmd_ep_discard(int argc, char **argv);
-
-/* cmd_errors.c */
-int cmd_errors_show(int argc, char **argv);
-int cmd_errors_clear(int argc, char **argv);
-int cmd_errors_threshold(int argc, char **argv);
-int cmd_errors_thresholds(int argc, char **argv);
-int cmd_bw(int argc, char **argv);
+extern const struct command ep_list_cmd;
+extern const struct command ep_show_cmd;
+extern const struct command ep_add_cmd;
+extern const struct command ep_del_cmd;
+extern const struct command ep_discard_cmd;
 
 /* cmd_thermal.c */
-int cmd_temp(int argc, char **argv);
-int cmd_inject(int argc, char **argv);
+extern const struct command temp_cmd;
+extern const struct command inject_cmd;
 
-/* cmd_fw.c */
-int cmd_fw_show(int argc, char **argv);
-int cmd_fw_toggle(int argc, char **argv);
-int cmd_fw_image(int argc, char **argv);
-int cmd_log_show(int argc, char **argv);
-int cmd_log_clear(int argc, char **argv);
+/* cmd_errors.c */
+extern const struct command errors_show_cmd;
+extern const struct command errors_clear_cmd;
+extern const struct command errors_threshold_cmd;
+extern const struct command errors_thresholds_cmd;
+extern const struct command bw_cmd;
 
 /* cmd_vpd.c */
-int cmd_vpd_show(int argc, char **argv);
-int cmd_vpd_set(int argc, char **argv);
+extern const struct command vpd_show_cmd;
+extern const struct command vpd_set_cmd;
+
+/* cmd_fw.c */
+extern const struct command fw_show_cmd;
+extern const struct command fw_toggle_cmd;
+extern const struct command fw_image_cmd;
+extern const struct command log_show_cmd;
+extern const struct command log_clear_cmd;
+
+/* cmd_p2p.c */
+extern const struct command p2p_check_cmd;
+
+/* cmd_dma.c */
+extern const struct command dma_copy_cmd;
+extern const struct command dma_bench_cmd;
+
+/* cmd_gds.c */
+extern const struct command gds_check_cmd;
+extern const struct command gds_read_cmd;
+extern const struct command gds_write_cmd;
+extern const struct command gds_bench_cmd;
 
 /* cmd_monitor.c */
-int cmd_monitor(int argc, char **argv);
+extern const struct command monitor_cmd;
 
 /* cmd_export.c */
-int cmd_export(int argc, char **argv);
+extern const struct command export_cmd;
 
 /* cmd_verify.c */
-int cmd_verify(int argc, char **argv);
+extern const struct command verify_cmd;
 
 /* cmd_module.c */
-int cmd_load(int argc, char **argv);
-int cmd_unload(int argc, char **argv);
+extern const struct command load_cmd;
+extern const struct command unload_cmd;
 
 #endif /* SWITCHCTL_CMD_H */

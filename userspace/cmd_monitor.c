@@ -1054,7 +1054,7 @@ static int parse_monitor_args(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int cmd_monitor(int argc, char **argv)
+static int cmd_monitor(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct transitions h = { 0 };
@@ -1123,3 +1123,65 @@ out:
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const struct command monitor_cmd = {
+	.name = "monitor",
+	.args = "[SWITCH] [EVENT...] [-j] [-p] [-t]",
+	.summary = "print events as they happen, until interrupted",
+	.run = cmd_monitor,
+	.own_options = true,
+	.help = "Listens to the module's \"monitor\" notifications and prints one\n"
+		"line per event, flushed at once, until SIGINT or SIGTERM (exit\n"
+		"0).  If the module is unloaded, says so on stderr and exits 3,\n"
+		"so that a supervisor (systemd Restart=) starts it again.\n"
+		"SWITCH: only that switch's events; EVENT...: only those events\n"
+		"(the names below: switch-create, port-change, ...).\n"
+		"  -t, --timestamp  stamp events with the wall-clock time, ISO\n"
+		"                   8601 local time (2026-12-01T11:42:03.123456+00:00):\n"
+		"                   the text lines begin with it instead of the\n"
+		"                   CLOCK_MONOTONIC seconds, JSON has \"timestamp\"\n"
+		"Text lines begin with the CLOCK_MONOTONIC time (seconds) when the\n"
+		"event was received:\n"
+		"  [  105.120333] switch pciesw2 created (profile tiny8, 8 lanes, 2 ports)\n"
+		"  [  105.211009] pciesw0 lanes nvme: 16x1\n"
+		"  [  105.302417] pciesw0 ep add nvme4 on port 7 (nvme, gen5 x4, 4G)\n"
+		"  [  105.310250] pciesw0 port 7: link up gen5 x1 (l0)\n"
+		"  [  105.422871] pciesw0 port 1: link degraded x8 (was x16)\n"
+		"  [  106.001234] pciesw0 port 3: threshold bad-tlp reached (10 >= 10)\n"
+		"  [  107.500000] pciesw0 sensor 0: warning alarm raised (96.0\u00b0C)\n"
+		"  [  108.250000] pciesw0 vpd changed: YA \"rack7\"\n"
+		"  [  109.000000] pciesw0 settings: host-p2p off pacing on mps 256 channels 4 (dma in flight 0)\n"
+		"For a port it says what changed since the state seen before:\n"
+		"link up or down, speed, width, degraded set or cleared, LTSSM\n"
+		"state (or the states a retrain went through), settings, endpoint.\n"
+		"  -j, --json    one JSON object per line: \"event\" (switch-create,\n"
+		"                switch-delete, group-change, port-change, ep-add,\n"
+		"                ep-del, threshold, thermal-alarm, vpd-change,\n"
+		"                switch-change, fw-change),\n"
+		"                \"time\" (CLOCK_MONOTONIC ns, when\n"
+		"                received), \"switch\" (the name) and the object's\n"
+		"                attributes as the get commands print them.  A\n"
+		"                port-change also has \"changes\": link-up,\n"
+		"                link-down, degraded, degraded-cleared, width,\n"
+		"                speed, ltssm, retrain, enabled, disabled,\n"
+		"                dpc-contained, dpc-released,\n"
+		"                target-speed, failed-lanes, acs-redirect, ber,\n"
+		"                surprise-down, ep-attached, ep-detached, or state\n"
+		"                (nothing to compare with);\n"
+		"                its port-ltssm-transition holds only the\n"
+		"                transitions since the port's previous event.\n"
+		"                threshold: switch-id, port-id (null: on the sum\n"
+		"                over the switch), counter-id, threshold-value,\n"
+		"                counter-value; thermal-alarm: switch-id,\n"
+		"                sensor-id, sensor-temp (m\u00b0C), alarm-level\n"
+		"                (warning, critical), alarm-active (false: it\n"
+		"                cleared); vpd-change: as vpd show -j prints it\n"
+		"                (its fields only with CAP_SYS_ADMIN);\n"
+		"                switch-change: switch-id, switch-name and the\n"
+		"                settings as show -j prints them; fw-change:\n"
+		"                switch-id, fw-running-version, fw-running-part,\n"
+		"                fw-pending, fw-boots.\n"
+		"  -p, --pretty  indented JSON (implies -j)\n"
+		"The global -j and -p (before the command) work too.  Events lost\n"
+		"to a receive buffer overrun are reported on stderr.\n",
+};
