@@ -373,7 +373,7 @@ static ssize_t new_device_store(pciesw_bus_t *bus,
 			       sizeof(profile));
 	if (err)
 		return err;
-	err = pciesw_dev_new(id, profile[0] ? profile : NULL, &why);
+	err = pciesw_instance_new(id, profile[0] ? profile : NULL, &why);
 	if (err) {
 		pr_err("pciesw: new_device %u%s%s: %s\n", id,
 		       profile[0] ? " " : "", profile, why);
@@ -397,7 +397,7 @@ static ssize_t del_device_store(pciesw_bus_t *bus,
 	err = pciesw_bus_parse("del_device", buf, &id, NULL, 0);
 	if (err)
 		return err;
-	err = pciesw_dev_del(id, &why);
+	err = pciesw_instance_del(id, &why);
 	if (err) {
 		pr_err("pciesw: del_device %u: %s\n", id, why);
 		return err;

@@ -3,7 +3,7 @@
  * /dev/pcieswN: the data path of a switch.  This file holds the file
  * operations and the ioctl ABI checks; the DMA engine's file side
  * (dma_file.c) checks the descriptors and holds the completion queue that
- * read() and poll() use.  dev.c adds the cdev to the device.
+ * read() and poll() use.  instance.c adds the cdev to the device.
  */
 
 #include <linux/capability.h>
@@ -101,19 +101,6 @@ void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 		unmap_mapping_range(pdev->inode->i_mapping,
 				    (loff_t)pgoff << PAGE_SHIFT,
 				    (loff_t)pages << PAGE_SHIFT, 1);
-}
-
-/*
- * Zap the mappings of @len bytes at @off of the window whose map offset is
- * @map_pgoff (pages): a discard took their pages out (after
- * pciesw_mem_discard(), so that no fault maps one again); the next access
- * faults in the window's page.
- */
-void pciesw_chardev_zap(struct pciesw_dev *pdev, u64 map_pgoff, u64 off,
-			u64 len)
-{
-	unmap_mapping_range(pdev->inode->i_mapping,
-			    ((loff_t)map_pgoff << PAGE_SHIFT) + off, len, 1);
 }
 
 /**
@@ -400,7 +387,7 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 	struct pciesw_ep_discard dis;
 	struct pciesw_endpoint *ep;
 	struct pciesw_mem *mem = NULL;
-	u64 end, map_pgoff = 0;
+	u64 end;
 	u32 usize;
 	long err;
 
@@ -426,17 +413,15 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 		err = -ERANGE;
 	else
 		mem = pciesw_mem_get(ep->mem);
-	if (mem)
-		map_pgoff = ep->map_pgoff;
 	mutex_unlock(&sw->lock);
 	if (err)
 		return err;
 
 	dis.freed = pciesw_mem_discard(mem, dis.offset >> PAGE_SHIFT,
 				       dis.len >> PAGE_SHIFT);
-	pciesw_mem_put(mem);
 	/* after the discard: no fault maps a page it took out (mem.c) */
-	pciesw_chardev_zap(cf->pdev, map_pgoff, dis.offset, dis.len);
+	pciesw_mem_zap(mem, dis.offset, dis.len);
+	pciesw_mem_put(mem);
 	return pciesw_put_struct(uarg, &dis, sizeof(dis), usize);
 }
 
@@ -639,14 +624,36 @@ static_assert(sizeof(struct pciesw_ep_discard) == PCIESW_EP_DISCARD_SIZE_VER0);
 static_assert(sizeof(struct pciesw_dma_completion) == 32);
 static_assert(sizeof(struct pciesw_dma_completion2) == 64);
 
+/* In event order: no mapping of an unplugged endpoint's window outlives it. */
+static void pciesw_chardev_apply(const struct pciesw_event *ev, void *snap)
+{
+	struct pciesw_dev *pdev;
+
+	if (ev->type != PCIESW_EV_EP_DEL)
+		return;
+	pdev = pciesw_dev_of(ev->sw);
+	if (pdev)
+		pciesw_chardev_revoke(pdev, ev->ep_map_pgoff,
+				      ev->ep_map_pages, false);
+}
+
+static const struct pciesw_view pciesw_chardev_view = {
+	.apply = pciesw_chardev_apply,
+};
+
 int pciesw_chardev_init(void)
 {
-	return alloc_chrdev_region(&pciesw_chardev_base, 0,
-				   PCIESW_MAX_SWITCH_ID + 1, "pciesw");
+	int err = alloc_chrdev_region(&pciesw_chardev_base, 0,
+				      PCIESW_MAX_SWITCH_ID + 1, "pciesw");
+
+	if (!err)
+		pciesw_view_register(PCIESW_VIEW_CHARDEV, &pciesw_chardev_view);
+	return err;
 }
 
 void pciesw_chardev_exit(void)
 {
+	pciesw_view_unregister(PCIESW_VIEW_CHARDEV);
 	unregister_chrdev_region(pciesw_chardev_base,
 				 PCIESW_MAX_SWITCH_ID + 1);
 }

@@ -1,24 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Switch instances: build the model, hang its devices (switch, lane groups,
- * ports, endpoints) and its char device off it, then publish it and, once
- * every view shows it, register it with devlink; take it down in exactly
- * the reverse order.  While it is published, model events
- * keep the port and endpoint devices in step with the model.
+ * The dev view: a switch's child devices (lane groups, ports, endpoints)
+ * on the pciesw bus, added with the instance (instance.c) and, while it is
+ * published, kept in step with the model by its events, which also send
+ * the uevents.
  */
 
-#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
 #include "dev.h"
-
-/* Serializes creation and removal; protects pciesw_devs and _closed. */
-static DEFINE_MUTEX(pciesw_devs_lock);
-/* id -> struct pciesw_dev, every instance the module owns */
-static DEFINE_XARRAY(pciesw_devs);
-/* set at unload: no instance may be created after the last is removed */
-static bool pciesw_devs_closed;
 
 static void pciesw_child_release(struct device *dev)
 {
@@ -382,17 +373,6 @@ static void pciesw_dev_uevent(struct pciesw_dev *pdev,
 	kobject_uevent_env(kobj, KOBJ_CHANGE, u->envp);
 }
 
-/*
- * The switch instance of @sw.  Views call it while applying an event: the
- * instance is removed only after its switch's events have been applied.
- */
-struct pciesw_dev *pciesw_dev_of(struct pciesw_switch *sw)
-{
-	struct pciesw_dev *pdev = xa_load(&pciesw_devs, sw->id);
-
-	return pdev && pdev->sw == sw ? pdev : NULL;
-}
-
 /* Keep the devices in step with the model; pdev->ports/eps are ours. */
 static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
 {
@@ -415,9 +395,6 @@ static void pciesw_dev_apply(const struct pciesw_event *ev, void *snap)
 					     ev->ep_serial);
 		break;
 	case PCIESW_EV_EP_DEL:
-		/* no mapping of the window outlives the unplug */
-		pciesw_chardev_revoke(pdev, ev->ep_map_pgoff, ev->ep_map_pages,
-				      false);
 		pciesw_dev_ep_del(pdev, ev->ep_id);
 		break;
 	default:
@@ -434,29 +411,8 @@ static const struct pciesw_view pciesw_dev_view = {
 	.apply = pciesw_dev_apply,
 };
 
-/*
- * Switch devices not yet released.  Their last reference can be devlink's,
- * which devlink_free() drops from an RCU-deferred work on system_wq, after
- * the switch is gone: module exit waits for them (pciesw_dev_exit()).
- */
-static atomic_t pciesw_devs_live = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(pciesw_devs_released);
-
-static void pciesw_dev_release(struct device *dev)
-{
-	struct pciesw_dev *pdev = to_pciesw_dev(dev);
-
-	xa_destroy(&pdev->eps);
-	pciesw_chardev_put(pdev);
-	pciesw_switch_put(pdev->sw);
-	kfree(pdev);
-	/* last: module exit may go on once it is 0 */
-	if (atomic_dec_and_test(&pciesw_devs_live))
-		wake_up_all(&pciesw_devs_released);
-}
-
 /* Children of an unpublished switch: no events race with these. */
-static void pciesw_dev_children_del(struct pciesw_dev *pdev)
+void pciesw_dev_children_del(struct pciesw_dev *pdev)
 {
 	DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
 	unsigned int g;
@@ -470,7 +426,7 @@ static void pciesw_dev_children_del(struct pciesw_dev *pdev)
 	}
 }
 
-static int pciesw_dev_children_add(struct pciesw_dev *pdev)
+int pciesw_dev_children_add(struct pciesw_dev *pdev)
 {
 	struct pciesw_switch *sw = pdev->sw;
 	char name[2 * PCIESW_NAME_LEN];
@@ -502,199 +458,12 @@ static int pciesw_dev_children_add(struct pciesw_dev *pdev)
 	return err;
 }
 
-static int pciesw_dev_add(u32 id, const struct pciesw_profile *profile)
+void pciesw_dev_view_init(void)
 {
-	struct pciesw_switch *sw;
-	struct pciesw_dev *pdev;
-	int err;
-
-	sw = pciesw_switch_create(id, profile);
-	if (!sw)
-		return -ENOMEM;
-	pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
-	if (!pdev) {
-		pciesw_switch_put(sw);
-		return -ENOMEM;
-	}
-	/* from here on the device's release frees pdev and drops sw */
-	atomic_inc(&pciesw_devs_live);
-	pdev->sw = sw;
-	xa_init(&pdev->eps);
-	device_initialize(&pdev->dev);
-	pdev->dev.bus = &pciesw_bus_type;
-	pdev->dev.type = &pciesw_switch_devtype;
-	pdev->dev.groups = pciesw_dev_groups;
-	pdev->dev.release = pciesw_dev_release;
-	pdev->dev.devt = pciesw_chardev_devt(id);
-	err = dev_set_name(&pdev->dev, "%s", sw->name);
-	if (err)
-		goto err_put;
-	cdev_init(&pdev->cdev, &pciesw_chardev_fops);
-	pdev->cdev.owner = THIS_MODULE;
-	err = pciesw_chardev_add(pdev);
-	if (err)
-		goto err_put;
-
-	err = xa_insert(&pciesw_devs, id, pdev, GFP_KERNEL);
-	if (err)
-		goto err_put;
-	err = cdev_device_add(&pdev->cdev, &pdev->dev);
-	if (err)
-		goto err_erase;
-	err = pciesw_dev_children_add(pdev);
-	if (err)
-		goto err_cdev_del;
-	err = pciesw_hwmon_add(pdev);
-	if (err)
-		goto err_children_del;
-	err = pciesw_debugfs_add(pdev);
-	if (err)
-		goto err_hwmon_del;
-	/* the disks follow the PCI functions, bound in the PCI view's scan */
-	err = pciesw_blk_add(pdev);
-	if (err)
-		goto err_debugfs_del;
-	err = pciesw_pci_add(pdev);
-	if (err)
-		goto err_blk_del;
-	err = pciesw_devlink_add(pdev);
-	if (err)
-		goto err_pci_del;
-	err = pciesw_switch_publish(sw);
-	if (err)
-		goto err_devlink_del;
-	/* the creation is announced before the request returns */
-	pciesw_switch_sync(sw);
-	/* devlink meets a switch that is ready, never one being built */
-	pciesw_devlink_register(pdev);
-	return 0;
-
-err_devlink_del:
-	pciesw_devlink_del(pdev);
-err_pci_del:
-	pciesw_pci_del(pdev);
-err_blk_del:
-	pciesw_blk_del(pdev);
-err_debugfs_del:
-	pciesw_debugfs_del(pdev);
-err_hwmon_del:
-	pciesw_hwmon_del(pdev);
-err_children_del:
-	pciesw_dev_children_del(pdev);
-err_cdev_del:
-	cdev_device_del(&pdev->cdev, &pdev->dev);
-err_erase:
-	xa_erase(&pciesw_devs, id);
-err_put:
-	put_device(&pdev->dev);
-	return err;
-}
-
-static void pciesw_dev_remove(struct pciesw_dev *pdev)
-{
-	u32 id = pdev->sw->id;
-
-	pciesw_devlink_unregister(pdev);
-	pciesw_switch_unpublish(pdev->sw);
-	/* nor of any window of a switch that is gone */
-	pciesw_chardev_revoke(pdev, 0, 0, true);
-	pciesw_devlink_del(pdev);
-	pciesw_pci_del(pdev);
-	pciesw_blk_del(pdev);
-	pciesw_debugfs_del(pdev);
-	pciesw_hwmon_del(pdev);
-	pciesw_dev_children_del(pdev);
-	cdev_device_del(&pdev->cdev, &pdev->dev);
-	xa_erase(&pciesw_devs, id);
-	put_device(&pdev->dev);
-}
-
-/**
- * pciesw_dev_new - create switch @id
- * @id: 0..PCIESW_MAX_SWITCH_ID
- * @profile: profile name, NULL for the default
- * @why: set to a static message saying what was wrong on failure
- */
-int pciesw_dev_new(u32 id, const char *profile, const char **why)
-{
-	const struct pciesw_profile *prof = pciesw_profile_default();
-	int err;
-
-	if (id > PCIESW_MAX_SWITCH_ID) {
-		*why = "switch id out of range (0-255)";
-		return -EINVAL;
-	}
-	if (profile) {
-		prof = pciesw_profile_find(profile);
-		if (!prof) {
-			*why = "unknown profile";
-			return -EINVAL;
-		}
-	}
-
-	mutex_lock(&pciesw_devs_lock);
-	if (pciesw_devs_closed) {
-		*why = "module is unloading";
-		err = -ENODEV;
-	} else if (xa_load(&pciesw_devs, id)) {
-		*why = "switch id already in use";
-		err = -EEXIST;
-	} else {
-		err = pciesw_dev_add(id, prof);
-		if (err)
-			*why = "cannot create the switch";
-	}
-	mutex_unlock(&pciesw_devs_lock);
-	return err;
-}
-
-int pciesw_dev_del(u32 id, const char **why)
-{
-	struct pciesw_dev *pdev;
-	int err = 0;
-
-	mutex_lock(&pciesw_devs_lock);
-	pdev = xa_load(&pciesw_devs, id);
-	if (pdev) {
-		pciesw_dev_remove(pdev);
-	} else {
-		*why = "no such switch";
-		err = -ENODEV;
-	}
-	mutex_unlock(&pciesw_devs_lock);
-	return err;
-}
-
-int pciesw_dev_init(void)
-{
-	pciesw_debugfs_init();
-	pciesw_hwmon_init();
-	pciesw_devlink_init();
 	pciesw_view_register(PCIESW_VIEW_DEV, &pciesw_dev_view);
-	pciesw_blk_init();
-	return 0;
 }
 
-void pciesw_dev_exit(void)
+void pciesw_dev_view_exit(void)
 {
-	struct pciesw_dev *pdev;
-	unsigned long id;
-
-	mutex_lock(&pciesw_devs_lock);
-	pciesw_devs_closed = true;
-	xa_for_each(&pciesw_devs, id, pdev)
-		pciesw_dev_remove(pdev);
-	mutex_unlock(&pciesw_devs_lock);
-	/*
-	 * devlink_free() puts its device from a work that an RCU callback
-	 * queues: let the callbacks run, then wait for the releases, which
-	 * call into this module (and the views torn down below)
-	 */
-	rcu_barrier();
-	wait_event(pciesw_devs_released, !atomic_read(&pciesw_devs_live));
-	pciesw_blk_exit();
 	pciesw_view_unregister(PCIESW_VIEW_DEV);
-	pciesw_devlink_exit();
-	pciesw_hwmon_exit();
-	pciesw_debugfs_exit();
 }

@@ -2,8 +2,8 @@
 /*
  * A switch as the rest of the kernel sees it: a device on the pciesw bus
  * whose dev_t is /dev/pcieswN, with child devices for its lane groups,
- * ports and endpoints.  Shared by dev.c and the views that hang off these
- * devices (bus.c, sysfs.c, chardev.c); the model never sees this.
+ * ports and endpoints.  Shared by instance.c, which builds it, and the
+ * views that hang off these devices; the model never sees this.
  */
 #ifndef _PCIESW_DEV_H
 #define _PCIESW_DEV_H
@@ -14,6 +14,7 @@
 
 #include <pciesw_compat.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 /**
@@ -48,7 +49,7 @@ struct pciesw_child {
  * @dbg: the debugfs directory, owned by the debugfs view (debugfs.c)
  * @blk: the disks of the NVMe drives, owned by the block view (blk.c)
  * @pci: the PCI hierarchy while the PCI view is on, owned by the PCI view
- *	(pci.c), changed only from the switch's event queue or while it is
+ *	(pci*.c), changed only from the switch's event queue or while it is
  *	not published
  * @devlink: the devlink instance (devlink.c), registered while the switch
  *	is published
@@ -100,7 +101,14 @@ static inline int pciesw_view_lock(struct pciesw_switch *sw)
 	return err;
 }
 
+/* instance.c: the switch instances */
 struct pciesw_dev *pciesw_dev_of(struct pciesw_switch *sw);
+
+/* dev.c: the child devices */
+int pciesw_dev_children_add(struct pciesw_dev *pdev);
+void pciesw_dev_children_del(struct pciesw_dev *pdev);
+void pciesw_dev_view_init(void);
+void pciesw_dev_view_exit(void);
 
 /*
  * After a sysfs store changed @sw: return once every view shows it.  The
@@ -133,8 +141,6 @@ int pciesw_chardev_add(struct pciesw_dev *pdev);
 void pciesw_chardev_put(struct pciesw_dev *pdev);
 void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 			   bool all);
-void pciesw_chardev_zap(struct pciesw_dev *pdev, u64 map_pgoff, u64 off,
-			u64 len);
 
 /* hwmon.c */
 int pciesw_hwmon_add(struct pciesw_dev *pdev);
@@ -154,7 +160,7 @@ void pciesw_blk_del(struct pciesw_dev *pdev);
 void pciesw_blk_init(void);
 void pciesw_blk_exit(void);
 
-/* pci.c */
+/* pci_host.c: the PCI view's hierarchies */
 int pciesw_pci_add(struct pciesw_dev *pdev);
 void pciesw_pci_del(struct pciesw_dev *pdev);
 

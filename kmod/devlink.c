@@ -20,7 +20,7 @@
  * (firmware.c holds the partitions, vpd.c the VPD) when devlink asks, and
  * every change goes through the model's own checks.  The instance is
  * registered once the switch is published and unregistered before it is
- * unpublished (dev.c), so no devlink request ever meets a switch that is
+ * unpublished (instance.c), so no devlink request ever meets a switch that is
  * not live.  devlink calls its ops with the instance lock held, and they
  * take sw->lock inside it; nothing holds sw->lock while it takes the
  * instance lock.

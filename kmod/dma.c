@@ -80,6 +80,14 @@ static void pciesw_dma_chan_work(struct work_struct *work);
 
 struct kmem_cache *pciesw_dma_xfer_cache;
 
+/* the file side's hooks (dma_file.c), set at module init */
+static const struct pciesw_dma_client *pciesw_dma_client;
+
+void pciesw_dma_client_register(const struct pciesw_dma_client *c)
+{
+	pciesw_dma_client = c;
+}
+
 int pciesw_dma_cache_init(void)
 {
 	/*
@@ -191,7 +199,7 @@ void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x)
 		x->dst.mem = NULL;
 	}
 	if (x->src.pages || x->dst.pages)
-		pciesw_dma_unpin(x);
+		pciesw_dma_client->unpin(x);
 	mem_cgroup_put(x->memcg);
 	x->memcg = NULL;
 }
@@ -230,7 +238,7 @@ static void pciesw_dma_release_all(struct list_head *xs)
 /*
  * The one completion of each descriptor on @xs (released already), in
  * order: out of the engine's counts, then to their files, a file's
- * consecutive ones at once (pciesw_dma_file_complete()).  Nothing of @xs
+ * consecutive ones at once (the client's complete hook).  Nothing of @xs
  * nor their files may be touched afterwards by the caller.
  */
 static void pciesw_dma_complete(struct pciesw_dma *dma, struct list_head *xs)
@@ -263,7 +271,7 @@ static void pciesw_dma_complete(struct pciesw_dma *dma, struct list_head *xs)
 			list_move_tail(&x->node, &one);
 			n++;
 		}
-		pciesw_dma_file_complete(f, &one, n);
+		pciesw_dma_client->complete(f, &one, n);
 	}
 }
 

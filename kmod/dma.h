@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the DMA engine (dma.c) and its file interface (dma_file.c) share:
- * the transfer, channel, engine and file structures, and the few calls
- * between the two halves.  Nothing else includes this: the views use the
- * pciesw_dma_*() calls of pciesw.h.
+ * the transfer, channel, engine and file structures, the calls the file
+ * side makes of the engine, and the hooks through which the engine gives
+ * back what it ran (struct pciesw_dma_client), which the file side
+ * registers: the engine calls nothing of it directly.  Nothing else
+ * includes this: the views use the pciesw_dma_*() calls of pciesw.h.
  *
  * The engine owns the channels, the routes and the bandwidth booking, the
  * copy, pacing and the production of every completion; the file side owns
@@ -23,6 +25,7 @@
 #include <linux/wait.h>
 
 #include "pciesw.h"
+#include "route.h"
 
 /**
  * struct pciesw_dma_end - one side of a transfer, as a worker sees it
@@ -174,10 +177,24 @@ void pciesw_dma_unqueue(struct pciesw_dma *dma, struct pciesw_dma_file *f,
 void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x);
 void pciesw_dma_cancel(struct pciesw_dma *dma, struct list_head *xs);
 
-/* dma_file.c: the file side */
-void pciesw_dma_unpin(struct pciesw_dma_xfer *x);
-void pciesw_dma_file_complete(struct pciesw_dma_file *f,
-			      struct list_head *xs, unsigned int n);
+/**
+ * struct pciesw_dma_client - how the engine gives back what it ran
+ * @complete: the one completion of each of the @n descriptors on @xs
+ *	(released already) reaches their file @f, in order; nothing of @xs
+ *	nor @f may be touched afterwards by the engine
+ * @unpin: unpin the host buffer of @x and uncount it
+ *
+ * The file side (dma_file.c) registers it at module init, as the views
+ * register for the model's events (event.c): the engine calls no file of
+ * whoever submits.
+ */
+struct pciesw_dma_client {
+	void (*complete)(struct pciesw_dma_file *f, struct list_head *xs,
+			 unsigned int n);
+	void (*unpin)(struct pciesw_dma_xfer *x);
+};
+
+void pciesw_dma_client_register(const struct pciesw_dma_client *c);
 
 static inline void pciesw_dma_xfer_free(struct pciesw_dma_xfer *x)
 {

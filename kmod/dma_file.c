@@ -11,8 +11,9 @@
  * nothing pinned, referenced or queued.
  *
  * Every descriptor completes exactly once (dma.c); its completion comes to
- * its file's queue here (pciesw_dma_file_complete()), for read() and
- * poll(), or is freed when the file is closed.  Closing a file cancels what
+ * its file's queue here, through the hooks this file registers with the
+ * engine (pciesw_dma_file_complete()), for read() and poll(), or is freed
+ * when the file is closed.  Closing a file cancels what
  * it has queued and waits for what is running; the host pages a transfer
  * pinned are unpinned when it has run (pciesw_dma_unpin()).
  */
@@ -39,8 +40,8 @@
  * or freed when the file is closed.  Nothing of @xs nor @f may be
  * touched afterwards by the caller.
  */
-void pciesw_dma_file_complete(struct pciesw_dma_file *f,
-			      struct list_head *xs, unsigned int n)
+static void pciesw_dma_file_complete(struct pciesw_dma_file *f,
+				     struct list_head *xs, unsigned int n)
 {
 	struct pciesw_dma_xfer *x, *tmp;
 	bool closed;
@@ -410,7 +411,7 @@ static void pciesw_dma_end_unpin(struct pciesw_dma_end *e, bool dirty)
 }
 
 /* Unpin the host buffer of @x, if it has one, and uncount it. */
-void pciesw_dma_unpin(struct pciesw_dma_xfer *x)
+static void pciesw_dma_unpin(struct pciesw_dma_xfer *x)
 {
 	struct pciesw_dma_file *f = x->file;
 	bool host = x->src.pages || x->dst.pages;
@@ -573,4 +574,20 @@ out_unlock:
 	kvfree(xs);
 	*error_index = bad;
 	return err;
+}
+
+/* How the engine gives back what it ran: its completions, pinned pages. */
+static const struct pciesw_dma_client pciesw_dma_file_client = {
+	.complete = pciesw_dma_file_complete,
+	.unpin = pciesw_dma_unpin,
+};
+
+void pciesw_dma_file_init(void)
+{
+	pciesw_dma_client_register(&pciesw_dma_file_client);
+}
+
+void pciesw_dma_file_exit(void)
+{
+	pciesw_dma_client_register(NULL);
 }

@@ -11,6 +11,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 static const struct pciesw_ep_type_desc pciesw_ep_types[] = {

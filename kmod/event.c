@@ -17,6 +17,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 /*

@@ -16,6 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 /* What a card ships with: A runs 1.10.2, B holds the 1.10.0 it came with */

@@ -32,6 +32,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 /* BER errors per replay-num-rollover and link retrain */

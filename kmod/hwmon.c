@@ -12,7 +12,7 @@
  * named "pciesw_thermal.N", without a '-', because libsensors takes the
  * address of a platform device from the number after "[a-z0-9_]+.".
  *
- * Both are registered and unregistered explicitly in dev.c's setup and
+ * Both are registered and unregistered explicitly in instance.c's setup and
  * teardown ladder: a devm registration on a device without a driver would
  * only be undone at its last put, possibly after the module is gone.
  */

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 #define PCIESW_LTSSM_STEP_NS	(2 * NSEC_PER_MSEC)

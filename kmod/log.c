@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 int pciesw_log_init(struct pciesw_switch *sw)

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 static unsigned int nr_switches = 1;
@@ -36,6 +37,7 @@ static int __init pciesw_init(void)
 	err = pciesw_dma_cache_init();
 	if (err)
 		return err;
+	pciesw_dma_file_init();
 	err = pciesw_event_wq_init();
 	if (err)
 		goto err_cache;
@@ -51,12 +53,12 @@ static int __init pciesw_init(void)
 	err = pciesw_pci_init();
 	if (err)
 		goto err_netlink;
-	err = pciesw_dev_init();
+	err = pciesw_instance_init();
 	if (err)
 		goto err_pci;
 
 	for (i = 0; i < nr_switches; i++) {
-		err = pciesw_dev_new(i, NULL, &why);
+		err = pciesw_instance_new(i, NULL, &why);
 		if (err) {
 			pr_err("pciesw: cannot create pciesw%u: %s\n", i, why);
 			goto err_devs;
@@ -65,7 +67,7 @@ static int __init pciesw_init(void)
 	return 0;
 
 err_devs:
-	pciesw_dev_exit();
+	pciesw_instance_exit();
 err_pci:
 	pciesw_pci_exit();
 err_netlink:
@@ -77,19 +79,21 @@ err_chardev:
 err_event:
 	pciesw_event_wq_exit();
 err_cache:
+	pciesw_dma_file_exit();
 	pciesw_dma_cache_exit();
 	return err;
 }
 
 static void __exit pciesw_exit(void)
 {
-	pciesw_dev_exit();
+	pciesw_instance_exit();
 	pciesw_mem_exit();
 	pciesw_pci_exit();
 	pciesw_netlink_exit();
 	pciesw_bus_exit();
 	pciesw_chardev_exit();
 	pciesw_event_wq_exit();
+	pciesw_dma_file_exit();
 	pciesw_dma_cache_exit();
 }
 

@@ -465,6 +465,26 @@ static void pciesw_mem_zap_zero(struct pciesw_mem *mem, pgoff_t idx)
 }
 
 /**
+ * pciesw_mem_zap - zap the mappings of @len bytes at @off of the window
+ * @mem: the store
+ * @off: byte offset in the window
+ * @len: bytes
+ *
+ * A discard took their pages out (after pciesw_mem_discard(), so that no
+ * fault maps one again); the next access faults in the window's page.
+ * Without a mapping there is nothing to zap.  Sleeps.
+ */
+void pciesw_mem_zap(struct pciesw_mem *mem, u64 off, u64 len)
+{
+	mutex_lock(&mem->map_lock);
+	if (mem->mapping)
+		unmap_mapping_range(mem->mapping,
+				    ((loff_t)mem->map_pgoff << PAGE_SHIFT) + off,
+				    len, 1);
+	mutex_unlock(&mem->map_lock);
+}
+
+/**
  * pciesw_mem_map - a mapping (vma) of the window now exists
  * @mem: the store
  * @mapping: the address space of the file it maps

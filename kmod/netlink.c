@@ -7,7 +7,7 @@
  * The family is parallel_ops: no request holds the genl mutex.  A do op on a
  * switch runs under that switch's sw->lock (taken by pciesw_nl_pre_doit());
  * a dump takes each switch's lock in turn.  Switch creation and removal are
- * serialized by dev.c's own lock.
+ * serialized by instance.c's own lock.
  */
 
 #include <linux/capability.h>

@@ -15,6 +15,7 @@
 #ifndef _PCIESW_NETLINK_H
 #define _PCIESW_NETLINK_H
 
+#include "event.h"
 #include "pciesw_nl_compat.h"
 #include "pciesw_nl.h"
 #include "pciesw.h"

@@ -4,6 +4,7 @@
  */
 
 #include "netlink.h"
+#include "route.h"
 
 struct pciesw_nl_p2p {
 	struct pciesw_switch *sw;

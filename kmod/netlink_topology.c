@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 
 #include "netlink.h"
+#include "route.h"
 
 /*
  * The serial number only with @serial: for a request of CAP_SYS_ADMIN
@@ -279,7 +280,7 @@ int pciesw_nl_switch_new_doit(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
-	err = pciesw_dev_new(nla_get_u32(id_attr), profile, &why);
+	err = pciesw_instance_new(nla_get_u32(id_attr), profile, &why);
 	if (err)
 		pciesw_nl_err(info->extack, id_attr, why);
 	return err;
@@ -296,7 +297,7 @@ int pciesw_nl_switch_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_SWITCH_ID))
 		return -EINVAL;
-	err = pciesw_dev_del(nla_get_u32(id_attr), &why);
+	err = pciesw_instance_del(nla_get_u32(id_attr), &why);
 	if (err)
 		pciesw_nl_err(info->extack, id_attr, why);
 	return err;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where the PCI view puts a switch: its domain, the devfn of each
- * downstream port on the internal bus and the PCI names of ports and
- * endpoints, which the other views report (netlink, sysfs) so that users
- * find the devices lspci, dmesg and AER lines name.  Part of the PCI view,
- * built without PCI support too: the names are the card's, the bus may be
- * absent.  See the layout in pciesw.h.
+ * The card's PCI addresses, a service of the model: its domain, the devfn
+ * of each downstream port on the internal bus and the PCI names of ports
+ * and endpoints, which the views report (netlink, sysfs, the block view)
+ * so that users find the devices lspci, dmesg and AER lines name, and by
+ * which the PCI view (pci*.c) lays out its hierarchy.  Built without PCI
+ * support too: the names are the card's, the bus may be absent.  The
+ * domain is the one the PCI view found free when the switch was created
+ * (sw->pci_domain).  See the layout in pciesw.h.
  */
 
 #include <linux/kernel.h>

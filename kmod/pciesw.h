@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pciesw internal API.
+ * pciesw internal API: the model's, which every view uses.
  *
- * The model (profile.c, switch.c, event.c, link.c, endpoint.c, vpd.c,
- * health.c, thermal.c, settings.c, mem.c, route.c, dma.c, dma_file.c)
- * knows nothing of how it is shown: it includes no netlink, sysfs, hwmon
- * or cdev header, and it returns values and enums, not text for a view;
- * its only strings are the names several views share (LTSSM states,
- * counters, sensors, bifurcations, PCI addresses) and the refusals'
- * messages.  Each check of a request lives once in the model, and every
- * view relies on it.  The views (bus.c, sysfs.c, chardev.c, netlink*.c,
- * hwmon.c, debugfs.c, pci.c) use only the functions declared here and
- * never call each other; dev.c puts a switch and its views together.
+ * The model knows nothing of how it is shown: it includes no netlink,
+ * sysfs, hwmon or cdev header, calls no view, and returns values and
+ * enums, not text for a view; its only strings are the names several
+ * views share (LTSSM states, counters, sensors, bifurcations, PCI
+ * addresses) and the refusals' messages.  Each check of a request lives
+ * once in the model, and every view relies on it.  The views use only the
+ * functions declared here, in event.h (events) and route.h (routes), and
+ * the instance's (dev.h), and never call each other.  Which file is model and which is view: see
+ * Documentation/architecture.md, the one place that says it.
  */
 #ifndef _PCIESW_H
 #define _PCIESW_H
@@ -716,6 +715,7 @@ vm_fault_t pciesw_mem_mkwrite(struct pciesw_mem *mem, unsigned long idx,
 void pciesw_mem_map(struct pciesw_mem *mem, struct address_space *mapping,
 		    u64 map_pgoff);
 void pciesw_mem_unmap(struct pciesw_mem *mem);
+void pciesw_mem_zap(struct pciesw_mem *mem, u64 off, u64 len);
 void pciesw_mem_exit(void);
 u64 pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
 		       unsigned long nr);
@@ -899,98 +899,6 @@ u32 pciesw_switch_mrrs(const struct pciesw_switch *sw);
 int pciesw_switch_set_mrrs(struct pciesw_switch *sw, u32 v, const char **why);
 
 /*
- * route.c: how traffic crosses the switch, and the bandwidth model.  All
- * called with sw->lock held.
- */
-
-/* ports a route crosses: at most source, upstream twice, destination */
-#define PCIESW_ROUTE_MAX_PORTS	4
-
-/**
- * struct pciesw_route - the way a transfer takes through the switch
- * @kind: direct, through the host bridge, or refused; a transfer to or
- *	from host memory is DIRECT (it has no peer-to-peer decision to make)
- * @host_src: the data comes from host memory through the upstream port
- * @host_dst: the data goes to host memory through the upstream port
- * @distance: p2pdma-style hops between the two endpoints: 0 within one
- *	device, 4 direct, 8 through the host bridge
- * @src_lane: first lane of the port the data enters the switch through
- * @dst_lane: first lane of the port the data leaves the switch through
- * @up_lane: first lane of the upstream port
- * @nr_ports: entries of @ports
- * @ports: ids of the ports crossed, in order (as they were when routed)
- * @nr_groups: entries of @groups
- * @groups: the lane groups whose ports it crosses, each once
- * @nr_redirect: entries of @redirect
- * @redirect: ids of the ports whose ACS redirect keeps it from being direct
- */
-struct pciesw_route {
-	enum pciesw_p2p_route kind;
-	bool host_src;
-	bool host_dst;
-	u32 distance;
-	u16 src_lane;
-	u16 dst_lane;
-	u16 up_lane;
-	u8 nr_ports;
-	u8 ports[PCIESW_ROUTE_MAX_PORTS];
-	u8 nr_groups;
-	u8 groups[3];
-	u8 nr_redirect;
-	u8 redirect[2];
-};
-
-int pciesw_route_init(struct pciesw_switch *sw);
-void pciesw_route_release(struct pciesw_switch *sw);
-void pciesw_route_lanes_reset(struct pciesw_switch *sw, unsigned int first,
-			      unsigned int nr);
-u64 pciesw_link_rate(enum pciesw_link_speed speed, unsigned int width,
-		     u32 mps);
-u64 pciesw_port_bandwidth(const struct pciesw_port *port);
-int pciesw_route_find(struct pciesw_switch *sw,
-		      const struct pciesw_endpoint *src,
-		      const struct pciesw_endpoint *dst,
-		      struct pciesw_route *r);
-u64 pciesw_route_bandwidth(struct pciesw_switch *sw,
-			   const struct pciesw_route *r);
-bool pciesw_route_links_up(struct pciesw_switch *sw,
-			   const struct pciesw_route *r);
-/**
- * struct pciesw_route_use - one directional link a transfer occupies
- * @lane: the port's first lane
- * @dir: into the switch or out of it (route.c)
- * @rate: its modelled bytes/s
- * @ns: the time pciesw_route_links.len bytes take on it
- */
-struct pciesw_route_use {
-	u16 lane;
-	u8 dir;
-	u64 rate;
-	u64 ns;
-};
-
-/**
- * struct pciesw_route_links - the links of a route, looked up under
- *	sw->lock and good while it stays held (pciesw_route_links())
- * @use: the links
- * @nr: entries of @use
- * @len: the length @use's ns are for, 0 for none yet
- */
-struct pciesw_route_links {
-	struct pciesw_route_use use[4];
-	unsigned int nr;
-	u64 len;
-};
-
-int pciesw_route_links(struct pciesw_switch *sw, const struct pciesw_route *r,
-		       struct pciesw_route_links *l);
-void pciesw_route_book(struct pciesw_switch *sw, struct pciesw_route_links *l,
-		       u64 len, u64 now, u64 *start_out, u64 *end);
-int pciesw_route_reserve(struct pciesw_switch *sw,
-			 const struct pciesw_route *r, u64 len, u64 now,
-			 u64 *start_out, u64 *end);
-
-/*
  * dma.c: the DMA engine.  Channels run on an unbound workqueue of the
  * switch.
  */
@@ -1018,6 +926,8 @@ static inline bool pciesw_dma_batch_ok(unsigned int n)
 	return n && n <= PCIESW_DMA_MAX_BATCH;
 }
 
+void pciesw_dma_file_init(void);
+void pciesw_dma_file_exit(void);
 struct pciesw_dma_file *pciesw_dma_file_open(struct pciesw_switch *sw,
 					     bool can_read, bool can_write);
 void pciesw_dma_file_release(struct pciesw_dma_file *f);
@@ -1038,141 +948,6 @@ struct pciesw_dma_bench *pciesw_dma_bench_start(struct pciesw_switch *sw,
 						const struct pciesw_dma_loc *dst,
 						u64 len);
 int pciesw_dma_bench_run(struct pciesw_dma_bench *b, u64 *ns);
-
-/* Events: the one way state changes leave the model. */
-enum pciesw_event_type {
-	PCIESW_EV_SWITCH_CREATE,
-	PCIESW_EV_SWITCH_DELETE,
-	PCIESW_EV_GROUP_CHANGE,		/* @group re-bifurcated */
-	PCIESW_EV_PORTS_REMOVE,		/* @ports (of @group) are about to go */
-	PCIESW_EV_PORTS_ADD,		/* @ports (of @group) exist (again) */
-	PCIESW_EV_PORT_CHANGE,		/* link or setting of @port changed */
-	PCIESW_EV_EP_ADD,		/* @ep attached to @port */
-	PCIESW_EV_EP_DEL,		/* @ep leaves @port */
-	PCIESW_EV_VPD_CHANGE,		/* the VPD image changed */
-	PCIESW_EV_THRESHOLD,		/* @counter of @port reached @threshold */
-	PCIESW_EV_THERMAL_ALARM,	/* @sensor's @level alarm is @active */
-	PCIESW_EV_SWITCH_CHANGE,	/* a switch setting changed */
-	PCIESW_EV_LINK_TRAINING,	/* @port's LTSSM entered or left
-					 * Configuration/Recovery (Link
-					 * Training); only the PCI view shows it
-					 */
-	PCIESW_EV_FW_CHANGE,		/* a partition or what runs changed */
-	PCIESW_EV_PORT_ERRORS,		/* @port counted errors (injected);
-					 * only the PCI view shows it (AER
-					 * messages), the counters say it
-					 */
-	PCIESW_EV_EP_FUNCTION,		/* the PCI function of @port's
-					 * endpoint was bound to the PCI
-					 * view's driver; only the block view
-					 * acts on it (its disk can come)
-					 */
-};
-
-/* port_id of an event about no port (a switch-wide threshold) */
-#define PCIESW_EV_NO_PORT	U32_MAX
-
-/**
- * struct pciesw_event - what changed; only the fields of its type are set
- * @type: what happened
- * @sw: the switch
- * @group: the lane group (GROUP_CHANGE; PORTS_REMOVE, PORTS_ADD: the group
- *	whose ports @ports are; the others keep their numbers and state)
- * @port: the port (PORT_CHANGE, LINK_TRAINING, EP_ADD, EP_DEL; THRESHOLD: NULL for a
- *	switch-wide threshold)
- * @ep: the endpoint (EP_ADD, EP_DEL)
- * @group_id: @group's id, set by pciesw_event()
- * @port_id: @port's id, or PCIESW_EV_NO_PORT, set by pciesw_event()
- * @ep_id: @ep's id, set by pciesw_event()
- * @ep_name: @ep's name, set by pciesw_event()
- * @ep_serial: @ep's serial, set by pciesw_event()
- * @ep_map_pgoff: @ep's window's mmap page offset, set by pciesw_event()
- * @ep_map_pages: its pages, set by pciesw_event()
- * @ports: the ports affected (PORTS_REMOVE, PORTS_ADD)
- * @counter: the counter (THRESHOLD)
- * @threshold: the threshold it reached (THRESHOLD)
- * @value: the counter's value then (THRESHOLD)
- * @sensor: the sensor (THERMAL_ALARM)
- * @level: warning or critical (THERMAL_ALARM)
- * @active: raised, or cleared (THERMAL_ALARM)
- * @temp: the sensor's temperature then, m°C (THERMAL_ALARM)
- * @seq: its place in the switch's queue, set by pciesw_event()
- *
- * @group, @port and @ep point into the model, so they are valid only while
- * the event is raised (a view's snapshot); a view applying the event sees
- * them NULL and uses the ids.
- */
-struct pciesw_event {
-	enum pciesw_event_type type;
-	struct pciesw_switch *sw;
-	struct pciesw_group *group;
-	struct pciesw_port *port;
-	struct pciesw_endpoint *ep;
-	u32 group_id;
-	u32 port_id;
-	u32 ep_id;
-	char ep_name[PCIESW_NAME_LEN];
-	u64 ep_serial;
-	u64 ep_map_pgoff;
-	u64 ep_map_pages;
-	DECLARE_BITMAP(ports, PCIESW_MAX_PORTS);
-	enum pciesw_counter counter;
-	u64 threshold;
-	u64 value;
-	unsigned int sensor;
-	enum pciesw_alarm level;
-	bool active;
-	int temp;
-	u64 seq;
-};
-
-/*
- * event.c: the views subscribe by id; an event is applied to them in this
- * order.
- */
-enum pciesw_view_id {
-	/* block devices that go, before the devices they hang off (blk.c) */
-	PCIESW_VIEW_BLK_GO,
-	PCIESW_VIEW_PCI,	/* the PCI hierarchy (pci.c) */
-	PCIESW_VIEW_DEBUGFS,	/* debugfs directories (debugfs.c) */
-	PCIESW_VIEW_DEV,	/* devices and uevents (dev.c) */
-	/* block devices that come, after the devices they hang off (blk.c) */
-	PCIESW_VIEW_BLK,
-	PCIESW_VIEW_HWMON,	/* hwmon alarms (hwmon.c) */
-	PCIESW_VIEW_NETLINK,	/* notifications (netlink.c) */
-	PCIESW_VIEW_DEVLINK,	/* health reports (devlink.c) */
-	PCIESW_NR_VIEWS
-};
-
-/**
- * struct pciesw_view - how a view follows the model
- * @snapshot: with sw->lock held when the event is raised: take what
- *	@apply will need of the model (optional; NULL is a valid snapshot)
- * @apply: later, in event order, without sw->lock: update the view;
- *	frees the snapshot
- * @ep_function: at once, without sw->lock, from the PCI driver's probe or
- *	remove (the PCI core's locks held): the PCI function of the endpoint
- *	behind port @port_id is bound or goes (optional)
- */
-struct pciesw_view {
-	void *(*snapshot)(const struct pciesw_event *ev);
-	void (*apply)(const struct pciesw_event *ev, void *snap);
-	void (*ep_function)(struct pciesw_switch *sw, u32 port_id, bool bound);
-};
-
-void pciesw_view_register(enum pciesw_view_id id, const struct pciesw_view *v);
-void pciesw_view_unregister(enum pciesw_view_id id);
-void pciesw_event(struct pciesw_event *ev);
-void pciesw_event_init(struct pciesw_switch *sw);
-void pciesw_event_drain(struct pciesw_switch *sw);
-int pciesw_event_wq_init(void);
-void pciesw_event_wq_exit(void);
-void pciesw_switch_sync(struct pciesw_switch *sw);
-void pciesw_switch_sync_unless(struct pciesw_switch *sw, const bool *stop);
-void pciesw_switch_wake(struct pciesw_switch *sw);
-void pciesw_ep_function(struct pciesw_switch *sw, u32 port_id, bool bound);
-unsigned int pciesw_generation(void);
-u32 pciesw_switch_generation(const struct pciesw_switch *sw);
 
 /*
  * firmware.c: the partitions, flashing, booting.  All called with sw->lock
@@ -1199,6 +974,8 @@ void pciesw_fw_set_power_loss(struct pciesw_switch *sw, u32 at);
  * log.c: the event log; pciesw_log_init() and pciesw_log_release() belong
  * to the switch's lifecycle, the rest is called with sw->lock held.
  */
+struct pciesw_event;
+
 int pciesw_log_init(struct pciesw_switch *sw);
 void pciesw_log_release(struct pciesw_switch *sw);
 void pciesw_log_event(const struct pciesw_event *ev);
@@ -1206,11 +983,11 @@ const struct pciesw_log_entry *pciesw_log_find(struct pciesw_switch *sw,
 					       u64 *seq);
 void pciesw_log_clear(struct pciesw_switch *sw);
 
-/* dev.c: a switch and its views */
-int pciesw_dev_new(u32 id, const char *profile, const char **why);
-int pciesw_dev_del(u32 id, const char **why);
-int pciesw_dev_init(void);
-void pciesw_dev_exit(void);
+/* instance.c: a switch and its views, created and removed */
+int pciesw_instance_new(u32 id, const char *profile, const char **why);
+int pciesw_instance_del(u32 id, const char **why);
+int pciesw_instance_init(void);
+void pciesw_instance_exit(void);
 
 /* Views */
 int pciesw_bus_init(void);

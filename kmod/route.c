@@ -36,6 +36,7 @@
 #include <linux/slab.h>
 
 #include "pciesw.h"
+#include "route.h"
 
 /* per-TLP overhead in bytes: framing 4, 4DW header 16, LCRC 4 */
 #define PCIESW_TLP_OVERHEAD	24

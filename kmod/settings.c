@@ -4,7 +4,7 @@
  * the PCI view on/off, with their defaults, and Max_Read_Request_Size (set by
  * the endpoints' Device Control through the PCI view).
  *
- * Every view (bus.c's sysfs files, netlink, pci.c at module load) changes
+ * Every view (bus.c's sysfs files, netlink, pci_host.c at module load) changes
  * them through pciesw_switch_set(), which checks every value before it
  * changes any and sends one PCIESW_EV_SWITCH_CHANGE; they read them through
  * pciesw_switch_setting().  MPS and the DMA channels shape the DMA engine's
@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 /* At switch creation, before the DMA engine (which sizes its channels). */

@@ -11,7 +11,9 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "event.h"
 #include "pciesw.h"
+#include "route.h"
 
 /*
  * Published switches by id.  The xarray's own lock protects it; a switch in

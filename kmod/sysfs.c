@@ -19,6 +19,7 @@
 #include <linux/sysfs.h>
 
 #include "dev.h"
+#include "route.h"
 
 /*
  * After a store on @child changed the switch: return once every view shows

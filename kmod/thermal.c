@@ -40,6 +40,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 #define PCIESW_THERMAL_TICK_MS		250

@@ -21,6 +21,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "event.h"
 #include "pciesw.h"
 
 #define VPD_TAG_ID	0x82

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: the benchmarks of issue 5 (P1..P6) and of issue 12 (G1..G3:
+# make bench: the benchmarks of issues 5 and 31 (P1..P7) and of issue 12 (G1..G3:
 # the drives as block devices, GDS) in a QEMU guest on 6.12.
 #
 #   scripts/bench.sh [--kernel 6.1|6.12|KVER] [--out DIR]
 #
-# Builds pciesw.ko for the kernel, switchctl (P5 times it) and
+# Builds pciesw.ko for the kernel, switchctl (P5 and P7 time it) and
 # selftests/pciesw_bench, boots the kernel with scripts/qemu-run.sh (its
 # defaults: 2 vCPUs, 2 GiB) and runs pciesw_bench, which loads the module
 # itself (P6 measures what insmod and the default card cost) and prints

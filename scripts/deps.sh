@@ -17,8 +17,12 @@ packages=(
 	# userspace build
 	# gcc-multilib: the -m32 build of pciesw_compat32 (the compat ioctl path)
 	gcc gcc-multilib make pkg-config libnl-3-dev libnl-genl-3-dev libkmod-dev libjson-c-dev sparse
+	# switchctl top's full-screen view
+	libncurses-dev
 	# test clients and tools
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
+	# tmux drives switchctl top's screen (selftests/pciesw_top_switchctl.sh)
+	tmux
 	# rasdaemon records the PCI view's AER errors (pciesw_pci_ras.sh)
 	rasdaemon
 	# block device clients (selftests/pciesw_block.sh, G1-G3 of make bench)

@@ -6,7 +6,8 @@
 # with the module on the stack, whichever task makes them: the caller, the
 # views' event work, the DMA engine's workers) fails one allocation at a
 # time at points spread over each operation: creating a switch, turning
-# its PCI view on, plugging an endpoint, re-bifurcating a group, netlink
+# its PCI view on (also while links retrain, so that the view's jobs queue
+# behind a creation that fails), plugging an endpoint, re-bifurcating a group, netlink
 # dumps and DMA (host -> endpoint, endpoint -> endpoint, into pages not
 # allocated yet).  After each failure the operation either failed with a
 # clear error or succeeded, and the model is unchanged or fully changed
@@ -325,6 +326,19 @@ view_off() {
 	wr "$D/$SW/pci_view" 0 || fail "$SW pci_view 0 after a fault: $W_ERR"
 }
 view_on() { op_wr "$D/$SW/pci_view" 1; }
+# ... while port 1's link retrains over and over: the view's jobs for
+# those events queue up behind its creation, and must not outlive a
+# creation that failed
+view_on_busy() {
+	local pid
+	( while :; do "$SWITCHCTL" port set "$SW" 1 retrain >/dev/null 2>&1; done ) &
+	pid=$!
+	nap 0.2
+	view_on
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	settled "$SW" || diag "$SW did not settle after the retrains"
+}
 view_check() {
 	local v want
 	err_clear || { R="unclear error: rc $OP_RC '$OP_ERR'"; return 1; }
@@ -399,6 +413,8 @@ if [[ -e /sys/bus/pci ]]; then
 	fi_set "$SLAB" reject-start "$REJ_START"
 	fi_set "$SLAB" reject-end "$REJ_END"
 	sweep "pci view on" "$SLAB" view_off view_on view_check view_off
+	sweep "pci view on, links retraining" "$SLAB" view_off view_on_busy \
+		view_check view_off
 	fi_set "$SLAB" reject-start 0
 	fi_set "$SLAB" reject-end 0
 fi

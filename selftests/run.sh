@@ -22,7 +22,11 @@
 #                  share (qemu-run.sh --share, $PCIESW_SHARE): in the
 #                  order given, each runner runs the tests it claims
 #                  first (mkdir), so the guests end close together
-#                  whatever the tests cost; the TAP plan comes last
+#                  whatever the tests cost; the TAP plan comes last.
+#                  A test of BOOT_TESTS is claimed once per boot
+#                  configuration (the kernel's default command line, or
+#                  pcie_ports=dpc-native), so guests booted each way
+#                  sharing a queue both run it
 #   --list         print the test names and exit
 #   TEST           a test name (pciesw_ioctl, pciesw_bus.sh, or without .sh);
 #                  default: all of them
@@ -64,10 +68,18 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_lanes pciesw_link pciesw_hotplug pciesw_events
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
-	   pciesw_dma_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
-	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_ras.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
+	   pciesw_dma_switchctl.sh pciesw_top_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
+	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_devlink.sh pciesw_fuzz pciesw_soak
 	   pciesw_faults.sh)
+
+# Tests whose result depends on how the guest booted (the kernel's default
+# command line, or pcie_ports=dpc-native, which gives 6.2+ kernels' DPC
+# driver the switch ports): make check runs them in both.
+BOOT_TESTS=(pciesw_pci_dpc.sh pciesw_pci_faults.sh)
+boot=default
+read -r cmdline </proc/cmdline
+[[ " $cmdline " == *" pcie_ports=dpc-native "* ]] && boot=dpc-native
 
 # Tests that run only when named (none at present).
 NAMED_TESTS=()
@@ -80,7 +92,8 @@ NAMED_TESTS=()
 # operation with the view on, so lockdep still sees each lock order;
 # pciesw_views.sh shows that the rest of the kernel does not wait for it.
 PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
-		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_views.sh)
+		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh
+		pciesw_views.sh)
 
 # Tests of the model's own fault behaviour: they inject errors and
 # surprise downs and check what the model does with them (a link that
@@ -94,7 +107,7 @@ PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 MODEL_FAULT_TESTS=(pciesw_link pciesw_lanes pciesw_events
 		   pciesw_topo_switchctl.sh pciesw_health
 		   pciesw_health_switchctl.sh pciesw_devlink.sh pciesw_stress
-		   pciesw_soak)
+		   pciesw_soak pciesw_top_switchctl.sh)
 
 # The tests with pciehp driving the PCI view's slots (pci_hotplug=1, the
 # module's default).  Every other test loads the module with
@@ -102,7 +115,7 @@ MODEL_FAULT_TESTS=(pciesw_link pciesw_lanes pciesw_events
 # would cost every ep add/del of the suite, and pciehp powering empty
 # slots off would change the port state those tests check; the module
 # then adds and removes the PCI devices itself, as those tests expect.
-HOTPLUG_TESTS=(pciesw_pci_hotplug.sh)
+HOTPLUG_TESTS=(pciesw_pci_hotplug.sh pciesw_pci_faults.sh)
 
 # Skips that are allowed, with their reasons: TEST<TAB>ERE<TAB>reason
 EXPECTED_SKIPS=$(dirname "${BASH_SOURCE[0]}")/expected-skips
@@ -215,7 +228,7 @@ unload() {
 # since making and removing a disk for every NVMe drive of every card they
 # create costs time (16 disks a pex89144) and finds nothing these do not.
 # pciesw_install.sh checks the udev links of the disks.
-BLK_TESTS=(pciesw_block.sh pciesw_install.sh)
+BLK_TESTS=(pciesw_block.sh pciesw_install.sh pciesw_pci_faults.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {
@@ -274,7 +287,11 @@ echo "# plan: $plan"
 [[ -z $queue ]] && echo "1..${#resolved[@]}"
 for t in "${resolved[@]}"; do
 	# another runner of the queue has it (mkdir is atomic on the host)
-	[[ -n $queue ]] && ! mkdir "$queue/$t" 2>/dev/null && continue
+	claim=$t
+	for v in "${BOOT_TESTS[@]}"; do
+		[[ $v == "$t" ]] && claim=$t@$boot
+	done
+	[[ -n $queue ]] && ! mkdir "$queue/$claim" 2>/dev/null && continue
 	n=$((n + 1))
 	name="selftests: pciesw: $t"
 	prog=$here/$t

@@ -10,6 +10,10 @@
 #define SWITCHCTL_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+struct nl_session;
+struct nlattr;
 
 struct command {
 	const char *object;	/* NULL for a top-level command */
@@ -53,6 +57,8 @@ extern const struct command ep_discard_cmd;
 /* cmd_thermal.c */
 extern const struct command temp_cmd;
 extern const struct command inject_cmd;
+/* A thermal-sensor nest as temp prints it; for nl_for_each_attr(). */
+void print_thermal_sensor(const struct nlattr *nest, void *arg);
 
 /* cmd_errors.c */
 extern const struct command errors_show_cmd;
@@ -87,6 +93,35 @@ extern const struct command gds_bench_cmd;
 
 /* cmd_monitor.c */
 extern const struct command monitor_cmd;
+/*
+ * What top shares of monitor: the state events are compared with, primed
+ * with a port dump (prints why it failed, returns an exit code) or
+ * forgotten; one event (a netlink message of the family) printed through
+ * the print layer as monitor prints it, a JSON object or a text line.
+ */
+int monitor_prime(void);
+void monitor_forget(void);
+struct nlmsghdr;
+void monitor_print_event(const struct nlmsghdr *nlh);
+/*
+ * Joins the monitor group and the controller's (which says when the family
+ * goes) on @s, with a large receive buffer.  Prints why not, exit code.
+ */
+int monitor_subscribe(struct nl_session *s);
+/*
+ * Reads one datagram of @fd (the socket of a subscribed session) and gives
+ * each message of the family @family to @fn (false: stop, EXIT_FAIL).
+ * Returns EXIT_OK to go on, MONITOR_GONE when the family went away (module
+ * unloaded), or EXIT_FAIL (said why).  Lost events are warned about and
+ * forget the state events are compared with.
+ */
+enum { MONITOR_GONE = -1 };
+int monitor_receive(int fd, int family, char **buf, size_t *cap,
+		    bool (*fn)(const struct nlmsghdr *nlh, void *arg),
+		    void *arg);
+
+/* cmd_top.c */
+extern const struct command top_cmd;
 
 /* cmd_export.c */
 extern const struct command export_cmd;

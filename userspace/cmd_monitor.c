@@ -514,18 +514,6 @@ static void event_begin(const char *event, uint32_t cmd, struct nlattr **tb)
 	}
 }
 
-/* Ends the line / object; false when stdout cannot be written. */
-static bool event_end(void)
-{
-	print_text("\n");
-	close_object();
-	if (print_next() < 0) {
-		error("cannot write the output");
-		return false;
-	}
-	return true;
-}
-
 /* "pciesw0 " in text, before what happened on the switch */
 static void text_switch(struct nlattr **tb)
 {
@@ -811,23 +799,19 @@ static const char *const event_names[] = {
 	[PCIESW_CMD_FW_CHANGE_NTF] = "fw-change",
 };
 
-/* One notification of the pciesw family; false when output failed. */
-static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
+/*
+ * One notification of the pciesw family through the print layer: a JSON
+ * object or a text line.  @shown false: muted, for the state only.
+ */
+static void print_event(const struct nlmsghdr *nlh, struct nlattr **tb,
+			struct transitions *h, bool shown)
 {
 	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
-	struct nlattr *tb[PCIESW_A_MAX + 1];
 	uint8_t cmd = gnlh->cmd;
 	const char *name = NULL;
 
-	bool shown, ok;
-
-	if (nl_parse_hdr(nlh, tb) < 0)
-		return true;	/* said so; the next one may be fine */
 	if (cmd < sizeof(event_names) / sizeof(event_names[0]))
 		name = event_names[cmd];
-	shown = (!filter.events || (cmd < 64 && (filter.events & (1ULL << cmd)))) &&
-		(!filter.one_switch || (tb[PCIESW_A_SWITCH_ID] &&
-		 nla_get_u32(tb[PCIESW_A_SWITCH_ID]) == filter.sw));
 	print_mute(!shown);
 	event_begin(name, cmd, tb);
 	switch (cmd) {
@@ -867,9 +851,37 @@ static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
 		print_uint(PRINT_TEXT, NULL, " %s (unknown to switchctl)", cmd);
 		break;
 	}
-	ok = event_end();
+	print_text("\n");
+	close_object();
 	print_mute(false);
-	return ok;
+}
+
+/* One notification of the pciesw family; false when output failed. */
+static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	uint8_t cmd = gnlh->cmd;
+	bool shown;
+
+	if (nl_parse_hdr(nlh, tb) < 0)
+		return true;	/* said so; the next one may be fine */
+	shown = (!filter.events || (cmd < 64 && (filter.events & (1ULL << cmd)))) &&
+		(!filter.one_switch || (tb[PCIESW_A_SWITCH_ID] &&
+		 nla_get_u32(tb[PCIESW_A_SWITCH_ID]) == filter.sw));
+	print_event(nlh, tb, h, shown);
+	if (!shown)
+		return true;
+	if (print_next() < 0) {
+		error("cannot write the output");
+		return false;
+	}
+	return true;
+}
+
+static bool handle_one(const struct nlmsghdr *nlh, void *h)
+{
+	return handle_event(nlh, h);
 }
 
 /* Did the generic netlink controller say the pciesw family is gone? */
@@ -928,13 +940,10 @@ static int prime_cache(void)
 	return EXIT_OK;
 }
 
-/* receive() found the family gone */
-enum { GONE = -1 };
-
 /*
  * Events were dropped: what was seen before no longer tells what changed,
- * and the family may have gone meanwhile.  Returns EXIT_OK, GONE or
- * EXIT_FAIL.
+ * and the family may have gone meanwhile.  Returns EXIT_OK, MONITOR_GONE
+ * or EXIT_FAIL.
  */
 static int events_lost(void)
 {
@@ -945,15 +954,12 @@ static int events_lost(void)
 	exists = nl_family_exists();
 	if (exists < 0)
 		return EXIT_FAIL;
-	return exists ? EXIT_OK : GONE;
+	return exists ? EXIT_OK : MONITOR_GONE;
 }
 
-/*
- * Reads one datagram and handles the messages in it.  Returns EXIT_OK to
- * go on, GONE when the family went away, or an exit code.
- */
-static int receive(int fd, int family, char **buf, size_t *cap,
-		   struct transitions *h)
+int monitor_receive(int fd, int family, char **buf, size_t *cap,
+		    bool (*fn)(const struct nlmsghdr *nlh, void *arg),
+		    void *arg)
 {
 	struct sockaddr_nl from;
 	socklen_t fromlen = sizeof(from);
@@ -989,12 +995,56 @@ static int receive(int fd, int family, char **buf, size_t *cap,
 			continue;
 		if (nlh->nlmsg_type == GENL_ID_CTRL) {
 			if (family_gone(nlh, family))
-				return GONE;
+				return MONITOR_GONE;
 		} else if (nlh->nlmsg_type == family) {
-			if (!handle_event(nlh, h))
+			if (!fn(nlh, arg))
 				return EXIT_FAIL;
 		}
 	}
+	return EXIT_OK;
+}
+
+/* --- for top: the same events, one at a time ----------------------------- */
+
+/* The LTSSM history buffer of monitor_print_event() */
+static struct transitions top_history;
+
+int monitor_prime(void)
+{
+	cache_forget_all();
+	return prime_cache();
+}
+
+void monitor_forget(void)
+{
+	cache_forget_all();
+	free(top_history.t);
+	top_history = (struct transitions){ 0 };
+}
+
+void monitor_print_event(const struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+
+	if (nl_parse_hdr(nlh, tb) < 0)
+		return;
+	print_event(nlh, tb, &top_history, true);
+}
+
+int monitor_subscribe(struct nl_session *s)
+{
+	static const char *const groups[][2] = {
+		{ PCIESW_FAMILY_NAME, PCIESW_MCGRP_MONITOR },
+		{ "nlctrl", "notify" },
+	};
+	int fd = nl_session_fd(s), size = RCVBUF_SIZE, ret;
+
+	/* the controller tells when the family goes (module unloaded) */
+	ret = nl_subscribe(s, groups, sizeof(groups) / sizeof(groups[0]));
+	if (ret)
+		return ret;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	return EXIT_OK;
 }
 
@@ -1060,13 +1110,9 @@ static int cmd_monitor(int argc, char **argv)
 	struct transitions h = { 0 };
 	sigset_t block, orig;
 	struct nl_session *s;
-	static const char *const groups[][2] = {
-		{ PCIESW_FAMILY_NAME, PCIESW_MCGRP_MONITOR },
-		{ "nlctrl", "notify" },
-	};
 	size_t cap = 65536;
 	char *buf = NULL;
-	int fd, family, size = RCVBUF_SIZE, ret;
+	int fd, family, ret;
 
 	ret = parse_monitor_args(argc, argv);
 	if (ret)
@@ -1074,16 +1120,13 @@ static int cmd_monitor(int argc, char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	/* the controller tells when the family goes (module unloaded) */
-	ret = nl_subscribe(s, groups, sizeof(groups) / sizeof(groups[0]));
+	ret = monitor_subscribe(s);
 	if (!ret)
 		ret = prime_cache();
 	if (ret)
 		goto out;
 	fd = nl_session_fd(s);
 	family = nl_session_family(s);
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 
 	/* signals are delivered only inside ppoll(): no wake-up is lost */
 	sigemptyset(&block);
@@ -1105,8 +1148,8 @@ static int cmd_monitor(int argc, char **argv)
 			ret = EXIT_FAIL;
 			break;
 		}
-		ret = receive(fd, family, &buf, &cap, &h);
-		if (ret == GONE) {
+		ret = monitor_receive(fd, family, &buf, &cap, handle_one, &h);
+		if (ret == MONITOR_GONE) {
 			/* non-zero, so that a supervisor starts it again */
 			error("the pciesw module was unloaded (netlink family gone); monitor ends");
 			ret = EXIT_NOMODULE;

@@ -29,7 +29,7 @@
 /* -v: ambient, time constant, hysteresis, override */
 static bool temp_verbose;
 
-static void print_sensor(const struct nlattr *nest, void *arg)
+void print_thermal_sensor(const struct nlattr *nest, void *arg)
 {
 	struct nlattr *tb[PCIESW_A_MAX + 1];
 	const char *alarm = "-";
@@ -114,7 +114,7 @@ static void temp_switch(struct nlattr **sw, const struct objs *th,
 		   "ALARM     HYST      OVERRIDE" : "ALARM");
 	open_array("thermal-sensor");
 	nl_for_each_attr(objs_hdr(th, found), PCIESW_A_THERMAL_SENSOR,
-			 print_sensor, NULL);
+			 print_thermal_sensor, NULL);
 	close_array();
 	close_object();
 }

@@ -68,6 +68,7 @@ static const struct command *const commands[] = {
 	&gds_write_cmd,
 	&gds_bench_cmd,
 	&monitor_cmd,
+	&top_cmd,
 	&switch_add_cmd,
 	&switch_del_cmd,
 	&switch_show_cmd,

@@ -23,6 +23,7 @@ static struct {
 	bool pretty;
 	bool top_done;		/* a complete top-level JSON value was written */
 	bool muted;		/* print_mute(): nothing is written */
+	FILE *f;		/* print_output(); NULL: stdout */
 	struct frame *stack;
 	size_t depth;
 	size_t cap;
@@ -33,6 +34,17 @@ void print_init(bool json, bool pretty)
 	out.json = json;
 	out.pretty = json && pretty;
 }
+
+FILE *print_output(FILE *f)
+{
+	FILE *old = out.f;
+
+	out.f = f;
+	return old;
+}
+
+/* Where the output goes. */
+#define OUT	(out.f ? out.f : stdout)
 
 bool print_is_json(void)
 {
@@ -57,9 +69,9 @@ static void json_indent(void)
 
 	if (!out.pretty)
 		return;
-	putchar('\n');
+	fputc('\n', OUT);
 	for (i = 0; i < out.depth; i++)
-		fputs("  ", stdout);
+		fputs("  ", OUT);
 }
 
 /*
@@ -97,43 +109,43 @@ static void json_write_string(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	putchar('"');
+	fputc('"', OUT);
 	while (*s) {
 		size_t n;
 
 		switch (*s) {
 		case '"':
-			fputs("\\\"", stdout);
+			fputs("\\\"", OUT);
 			break;
 		case '\\':
-			fputs("\\\\", stdout);
+			fputs("\\\\", OUT);
 			break;
 		case '\n':
-			fputs("\\n", stdout);
+			fputs("\\n", OUT);
 			break;
 		case '\t':
-			fputs("\\t", stdout);
+			fputs("\\t", OUT);
 			break;
 		case '\r':
-			fputs("\\r", stdout);
+			fputs("\\r", OUT);
 			break;
 		default:
 			if (*s < 0x20) {
-				printf("\\u%04x", *s);
+				fprintf(OUT, "\\u%04x", *s);
 				break;
 			}
 			n = utf8_seq_len(s);
 			if (!n) {
-				fputs("\\ufffd", stdout);
+				fputs("\\ufffd", OUT);
 				break;
 			}
-			fwrite(s, 1, n, stdout);
+			fwrite(s, 1, n, OUT);
 			s += n;
 			continue;
 		}
 		s++;
 	}
-	putchar('"');
+	fputc('"', OUT);
 }
 
 /* Starts a value: the comma, the indentation and the key, as needed. */
@@ -154,12 +166,12 @@ static void json_begin_value(const char *key)
 	if (!f->is_array && !key)
 		json_bug("member without a key");
 	if (f->has_members)
-		putchar(',');
+		fputc(',', OUT);
 	f->has_members = true;
 	json_indent();
 	if (key) {
 		json_write_string(key);
-		fputs(out.pretty ? ": " : ":", stdout);
+		fputs(out.pretty ? ": " : ":", OUT);
 	}
 }
 
@@ -168,7 +180,7 @@ static void json_end_value(void)
 {
 	if (!out.depth) {
 		out.top_done = true;
-		putchar('\n');
+		fputc('\n', OUT);
 	}
 }
 
@@ -181,7 +193,7 @@ static void json_open(const char *key, bool is_array)
 					  sizeof(*out.stack));
 	}
 	out.stack[out.depth++] = (struct frame){ .is_array = is_array };
-	putchar(is_array ? '[' : '{');
+	fputc(is_array ? '[' : '{', OUT);
 }
 
 static void json_close(bool is_array)
@@ -193,7 +205,7 @@ static void json_close(bool is_array)
 	f = &out.stack[--out.depth];
 	if (f->has_members)
 		json_indent();
-	putchar(is_array ? ']' : '}');
+	fputc(is_array ? ']' : '}', OUT);
 	json_end_value();
 }
 
@@ -240,7 +252,7 @@ static bool want_text(enum pmode mode, const char *fmt)
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void text_value(const char *fmt, const char *value)
 {
-	printf(fmt, value);
+	fprintf(OUT, fmt, value);
 }
 #pragma GCC diagnostic pop
 
@@ -252,7 +264,7 @@ void print_string(enum pmode mode, const char *key, const char *fmt,
 		if (value)
 			json_write_string(value);
 		else
-			fputs("null", stdout);
+			fputs("null", OUT);
 		json_end_value();
 	} else if (want_text(mode, fmt)) {
 		text_value(fmt, value ? value : "-");
@@ -265,7 +277,7 @@ static void print_number(enum pmode mode, const char *key, const char *fmt,
 {
 	if (want_json(mode)) {
 		json_begin_value(key);
-		fputs(buf, stdout);
+		fputs(buf, OUT);
 		json_end_value();
 	} else if (want_text(mode, fmt)) {
 		text_value(fmt, buf);
@@ -296,7 +308,7 @@ void print_bool(enum pmode mode, const char *key, const char *fmt, bool value,
 {
 	if (want_json(mode)) {
 		json_begin_value(key);
-		fputs(value ? "true" : "false", stdout);
+		fputs(value ? "true" : "false", OUT);
 		json_end_value();
 	} else if (want_text(mode, fmt)) {
 		text_value(fmt, text);
@@ -315,7 +327,7 @@ void print_text(const char *fmt, ...)
 	if (out.json || out.muted)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(OUT, fmt, ap);
 	va_end(ap);
 }
 
@@ -329,7 +341,7 @@ int print_finish(void)
 	out.stack = NULL;
 	out.cap = 0;
 	/* a full disk or closed pipe must not look like success */
-	if (fflush(stdout) || ferror(stdout))
+	if (fflush(OUT) || ferror(OUT))
 		err = -1;
 	return err;
 }
@@ -339,7 +351,7 @@ int print_next(void)
 	if (out.depth)
 		json_bug("container left open");
 	out.top_done = false;
-	if (fflush(stdout) || ferror(stdout))
+	if (fflush(OUT) || ferror(OUT))
 		return -1;
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Which output a print call is for. */
 enum pmode {
@@ -31,6 +32,11 @@ bool print_is_json(void);
  * for the state it keeps, without printing them.
  */
 void print_mute(bool mute);
+/*
+ * Where the output goes from now on (NULL: stdout, the default); returns
+ * the previous stream.  top renders events into a string with it.
+ */
+FILE *print_output(FILE *f);
 /* Ends the output; returns 0, or -1 if writing stdout failed. */
 int print_finish(void);
 /*

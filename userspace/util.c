@@ -16,8 +16,27 @@
 
 #include "util.h"
 
+static struct {
+	char *buf;
+	size_t len;
+} capture;
+
+void message_capture(char *buf, size_t len)
+{
+	capture.buf = buf;
+	capture.len = len;
+}
+
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
+	int n;
+
+	if (capture.buf) {
+		n = snprintf(capture.buf, capture.len, "%s: ", prefix);
+		if (n >= 0 && (size_t)n < capture.len)
+			vsnprintf(capture.buf + n, capture.len - n, fmt, ap);
+		return;
+	}
 	/* stdout first, so that output and message stay in order on a tty */
 	fflush(stdout);
 	fprintf(stderr, "%s: ", prefix);

@@ -25,6 +25,12 @@ void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
+ * While @buf is not NULL, error(), note() and warning() put their message
+ * ("error: ...") in @buf, the last one only, instead of writing stderr: a
+ * full-screen view shows it in its status line.  NULL: stderr again.
+ */
+void message_capture(char *buf, size_t len);
+/*
  * "error: ..." plus a hint to the help of the command being parsed (see
  * usage_context()); returns EXIT_USAGE, so callers can "return usage_error()".
  */

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the block view's two files share: the disks and the view's state
+ * (blk.c adds and removes them), and the per-request data and the request
+ * path's operations (blk_io.c).  See blk.c for the view and its locks.
+ */
+#ifndef _PCIESW_BLK_H
+#define _PCIESW_BLK_H
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+
+#include "dev.h"
+#include "route.h"
+
+/* the largest request: 1 MiB, an NVMe drive's typical MDTS */
+#define PCIESW_BLK_MAX_SECTORS	(SZ_1M >> SECTOR_SHIFT)
+
+enum pciesw_blk_state {
+	PCIESW_BLK_UP,		/* requests go */
+	PCIESW_BLK_WAIT,	/* a link on the way is down: requests wait */
+	PCIESW_BLK_DEAD,	/* removed: requests fail, the disk goes */
+};
+
+/**
+ * struct pciesw_blk_disk - the disk of one NVMe drive
+ * @blk: the switch's block view
+ * @node: in blk->disks
+ * @sw: the switch (blk holds the reference)
+ * @ep_id: the drive's endpoint id
+ * @ep_serial: and serial: the id may name a later endpoint
+ * @port_id: its port
+ * @port_lane: first lane of its port (its counters)
+ * @up_lane: first lane of the upstream port
+ * @surprise: the port's surprise-down count when the disk was made
+ * @pci: the parent is the endpoint's PCI device
+ * @pci_name: its name, found when the disk is added
+ * @mem: the drive's window, referenced
+ * @size: bytes
+ * @block_size: logical block size
+ * @name: the disk's name
+ * @state: enum pciesw_blk_state; written with sw->lock held (or before the
+ *	disk is listed), read locklessly by requests
+ * @unc_seen: uncorrectable errors of the port that already failed a
+ *	request (or were there when the disk was made)
+ * @io_errors: requests failed by injected errors or refused routes
+ * @set: the tag set
+ * @disk: the gendisk, NULL until added
+ * @parent: the device it hangs off, referenced
+ */
+struct pciesw_blk_disk {
+	struct pciesw_blk *blk;
+	struct list_head node;
+	struct pciesw_switch *sw;
+	u32 ep_id;
+	u64 ep_serial;
+	u32 port_id;
+	u16 port_lane;
+	u16 up_lane;
+	u64 surprise;
+	bool pci;
+	char pci_name[PCIESW_PCI_NAME_LEN];
+	struct pciesw_mem *mem;
+	u64 size;
+	u32 block_size;
+	char name[DISK_NAME_LEN];
+	atomic_t state;
+	atomic64_t unc_seen;
+	atomic64_t io_errors;
+	struct blk_mq_tag_set set;
+	struct gendisk *disk;
+	struct device *parent;
+};
+
+/**
+ * struct pciesw_blk - the block view of a switch
+ * @sw: the switch
+ * @lock: protects @disks (the list; each disk's state is atomic)
+ * @disks: the drives' disks, being made, live, or dead and about to go
+ * @attach_lock: serialises adding and removing disks with the binding of
+ *	their PCI functions; protects @bound
+ * @bound: the downstream ports whose endpoint's PCI function is bound to
+ *	the PCI view's driver: a disk hangs off it only then
+ */
+struct pciesw_blk {
+	struct pciesw_switch *sw;
+	spinlock_t lock;	/* protects disks */
+	struct list_head disks;
+	struct mutex attach_lock;	/* protects bound, disks' (un)making */
+	DECLARE_BITMAP(bound, PCIESW_MAX_PORTS);
+};
+
+/**
+ * struct pciesw_blk_cmd - per request
+ * @timer: completes a paced request at its modelled end
+ * @status: its status then
+ * @peer_page: a page of the GPU window its buffer maps (the bio pins it),
+ *	NULL for host memory
+ * @wait_since: CLOCK_MONOTONIC ns it first found the link down, 0 if not
+ */
+struct pciesw_blk_cmd {
+	struct hrtimer timer;
+	blk_status_t status;
+	struct page *peer_page;
+	u64 wait_since;
+};
+
+/* blk_io.c: the requests */
+extern const struct blk_mq_ops pciesw_blk_mq_ops;
+extern const struct block_device_operations pciesw_blk_fops;
+u64 pciesw_blk_unc(struct pciesw_blk_disk *d);
+
+#endif /* _PCIESW_BLK_H */

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PCI view's hierarchies: each switch's host bridge and root bus, in a
+ * PCI domain of its own as the VMD driver does (pciesw_pci_add(),
+ * pciesw_pci_del()); a hierarchy built from the model, put on the PCI bus,
+ * taken off it and released; the rescan lock around the view's own scans
+ * and removals, as pciehp takes it; and the placeholder driver that claims
+ * the endpoints, with its error handlers.
+ */
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+
+#include "dev.h"
+
+static bool pci_view = true;
+module_param(pci_view, bool, 0444);
+MODULE_PARM_DESC(pci_view,
+		 "Show new switches on the PCI bus, default 1 (per switch: pcieswN/pci_view)");
+
+static bool pci_hotplug = true;
+module_param(pci_hotplug, bool, 0444);
+MODULE_PARM_DESC(pci_hotplug,
+		 "Downstream ports of new PCI views are hot-plug slots that pciehp drives, default 1");
+
+#if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
+
+#include "pci_view.h"
+
+/* the PCI domains switches hold; the IDA has its own lock */
+static DEFINE_IDA(pciesw_pci_domains);
+
+/* hierarchies whose host bridge is not released yet */
+static atomic_t pciesw_pci_live = ATOMIC_INIT(0);
+/* pciesw_pci_host_exit() waits here for pciesw_pci_live to reach 0 */
+static DECLARE_WAIT_QUEUE_HEAD(pciesw_pci_released);
+
+void pciesw_pci_vpd_load(struct pciesw_pci *h)
+{
+	u8 *img = kmalloc(PCIESW_VPD_MAX, GFP_KERNEL), *vpd = NULL;
+	unsigned long flags;
+	ssize_t n;
+
+	if (!img)
+		return;
+	n = pciesw_vpd_read(h->sw, img, 0, PCIESW_VPD_MAX);
+	/* kept at its size: the image is a few hundred bytes of the 1024 */
+	if (n > 0)
+		vpd = kmemdup(img, n, GFP_KERNEL);
+	kfree(img);
+	if (!vpd)
+		return;
+	raw_spin_lock_irqsave(&h->lock, flags);
+	swap(h->vpd, vpd);
+	h->vpd_len = n;
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	kfree(vpd);
+}
+
+/*
+ * With sw->lock: the functions of the ports in @ports and their endpoints;
+ * false if one of them could not be made (out of memory).
+ */
+bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
+{
+	struct pciesw_switch *sw = h->sw;
+	struct pciesw_pci_fn *fn, *efn;
+	struct pciesw_port *port;
+	unsigned long flags;
+	unsigned int k;
+	bool all = true;
+
+	lockdep_assert_held(&sw->lock);
+	pciesw_for_each_port(sw, port) {
+		if (!test_bit(port->id, ports))
+			continue;
+		if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
+			fn = pciesw_pci_fn_new(h, PCIESW_PCI_UP, 0, port, NULL);
+			if (!fn) {
+				all = false;
+				continue;
+			}
+			raw_spin_lock_irqsave(&h->lock, flags);
+			pciesw_pci_fn_link(fn, port);
+			if (h->rp)
+				pciesw_pci_fn_link(h->rp, port);
+			swap(h->up, fn);
+			raw_spin_unlock_irqrestore(&h->lock, flags);
+			kfree(fn);
+			continue;
+		}
+		k = port->id - 1;
+		if (k >= h->max_down)
+			continue;
+		fn = pciesw_pci_fn_new(h, PCIESW_PCI_DOWN, k, port, NULL);
+		efn = fn && port->ep ?
+		      pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port, port->ep) :
+		      NULL;
+		if (!fn || (port->ep && !efn))
+			all = false;
+		raw_spin_lock_irqsave(&h->lock, flags);
+		if (fn) {
+			pciesw_pci_fn_link(fn, port);
+			/* a port that starts populated has nothing to latch */
+			put16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA, 0);
+			fn->boot = port->ep && !fn->active;
+			swap(h->down[k], fn);
+		}
+		if (efn) {
+			pciesw_pci_fn_link(efn, port);
+			swap(h->ep[k], efn);
+		}
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+		kfree(fn);
+		kfree(efn);
+	}
+	return all;
+}
+
+/* With the rescan lock: the bus software numbered @busnr, if it exists. */
+struct pci_bus *pciesw_pci_bus(struct pciesw_pci *h, unsigned int busnr)
+{
+	return busnr ? pci_find_bus(h->domain, busnr) : NULL;
+}
+
+/* what a bus that is gone has */
+static LIST_HEAD(pciesw_pci_no_devs);
+
+/* With the rescan lock: the bridges below @bus, each before its own. */
+static void pciesw_pci_bridges_below(struct pci_bus *bus, struct pci_dev **devs,
+				     unsigned int *n, unsigned int max)
+{
+	struct pci_dev *dev;
+
+	list_for_each_entry(dev, &bus->devices, bus_list) {
+		if (!dev->subordinate || *n >= max)
+			continue;
+		devs[(*n)++] = pci_dev_get(dev);
+		pciesw_pci_bridges_below(dev->subordinate, devs, n, max);
+	}
+}
+
+/*
+ * Before the view removes ports: their drivers are unbound first, without
+ * the rescan lock.  pciehp's remove waits for its interrupt thread, which
+ * may be waiting for the rescan lock (a slot whose link went down as the
+ * ports went), so removing a bound hot-plug port under that lock could
+ * deadlock.  The bridges on bus @busnr (0: the root bus) that @ports
+ * names (all with @all) and the bridges below them, deepest last in the
+ * list and unbound first; a sysfs rescan that binds one again meanwhile
+ * only brings that wait back.
+ */
+void pciesw_pci_unbind_ports(struct pciesw_pci *h, unsigned int busnr,
+			     const unsigned long *ports, bool all)
+{
+	struct pci_dev *dev, **devs;
+	unsigned int n = 0, max = h->max_down + 2;
+	struct pci_bus *bus;
+	int k;
+
+	if (!h->hotplug)
+		return;
+	devs = kcalloc(max, sizeof(*devs), GFP_KERNEL);
+	if (!devs)
+		return;
+	pci_lock_rescan_remove();
+	bus = busnr ? pciesw_pci_bus(h, busnr) : h->root;
+	list_for_each_entry(dev, bus ? &bus->devices : &pciesw_pci_no_devs,
+			    bus_list) {
+		k = pciesw_pci_down_index(h->profile, dev->devfn);
+		if (!dev->subordinate || n >= max ||
+		    (!all && (k < 0 || !test_bit(k + 1, ports))))
+			continue;
+		devs[n++] = pci_dev_get(dev);
+		pciesw_pci_bridges_below(dev->subordinate, devs, &n, max);
+	}
+	pci_unlock_rescan_remove();
+	while (n--) {
+		device_release_driver(&devs[n]->dev);
+		pci_dev_put(devs[n]);
+	}
+	kfree(devs);
+}
+
+/*
+ * With the rescan lock, before the view's own scan: the drivers of the
+ * bridges it adds are bound after it, without the lock.  pciehp's probe
+ * takes its reset_lock, which its interrupt thread holds while it takes
+ * the rescan lock: binding it under the rescan lock would close that cycle.
+ * Only the view's own scans defer (pciehp's and sysfs rescans bind as
+ * always); without memory the bridges bind at once.
+ */
+void pciesw_pci_later_begin(struct pciesw_pci *h)
+{
+	if (!h->hotplug)
+		return;
+	/* the Root Port, the upstream port and the downstream ports */
+	h->later = kcalloc(h->max_down + 2, sizeof(*h->later), GFP_KERNEL);
+	h->nr_later = 0;
+}
+
+/* With the rescan lock, after the scan: what pciesw_pci_bind_later() binds */
+struct pci_dev **pciesw_pci_later_end(struct pciesw_pci *h,
+				      unsigned int *n)
+{
+	struct pci_dev **later = h->later;
+
+	*n = h->nr_later;
+	h->later = NULL;
+	h->nr_later = 0;
+	return later;
+}
+
+/*
+ * Without the rescan lock: bind the drivers of the bridges the scan added,
+ * as a driver registered later would (and VMD does at probe time).  A
+ * bridge removed meanwhile is dead to device_attach(); the references keep
+ * it until then.
+ */
+void pciesw_pci_bind_later(struct pci_dev **later, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct pci_dev *dev = later[i];
+
+		if (pciesw_pci_set_override(dev, "") ||
+		    device_attach(&dev->dev) < 0)
+			pci_warn(dev, "cannot bind its driver\n");
+		pci_dev_put(dev);
+	}
+	kfree(later);
+}
+
+/* The serial as a DSN: "PSW4" in ASCII above the serial's number. */
+static u64 pciesw_pci_dsn(const struct pciesw_switch *sw)
+{
+	size_t plen = strlen(sw->profile->serial_prefix);
+	u32 hi = 0, lo = 0;
+	unsigned int i;
+
+	for (i = 0; i < 4 && sw->serial[i]; i++)
+		hi = hi << 8 | sw->serial[i];
+	if (kstrtou32(sw->serial + plen, 10, &lo))
+		lo = sw->id;
+	return (u64)hi << 32 | lo;
+}
+
+void pciesw_pci_free(struct pciesw_pci *h)
+{
+	unsigned int k;
+
+	for (k = 0; k < h->max_down; k++) {
+		kfree(h->down[k]);
+		kfree(h->ep[k]);
+	}
+	kfree(h->up);
+	kfree(h->rp);
+	kfree(h->vpd);
+	pciesw_msi_domain_remove(h->msi);
+	pciesw_switch_put(h->sw);
+	kfree(h);
+}
+
+/*
+ * The host bridge's release: the last pci_dev and bus of the hierarchy are
+ * gone, nothing can reach the config accessors any more.
+ */
+static void pciesw_pci_bridge_release(struct pci_host_bridge *bridge)
+{
+	struct pciesw_pci *h = bridge->release_data;
+	bool ref = h->module_ref;
+
+	pciesw_pci_free(h);
+	if (atomic_dec_and_test(&pciesw_pci_live))
+		wake_up_all(&pciesw_pci_released);
+	/* last, as a release callback's module_put() must be */
+	if (ref)
+		module_put(THIS_MODULE);
+}
+
+/* With sw->lock: a hierarchy from the model, not yet on the PCI bus. */
+struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+	DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
+	struct pciesw_port *up = pciesw_port_find(sw, 0);
+	unsigned int max_down;
+	struct pciesw_pci *h;
+
+	lockdep_assert_held(&sw->lock);
+	if (!up || up->role != PCIESW_PORT_ROLE_UPSTREAM)
+		return NULL;
+	max_down = min_t(unsigned int, pciesw_pci_max_down(sw->profile),
+			 PCIESW_MAX_PORTS);
+	h = kzalloc(struct_size(h, fns, 2 * max_down), GFP_KERNEL);
+	if (!h)
+		return NULL;
+	kref_get(&sw->refs);
+	h->sw = sw;
+	h->profile = sw->profile;
+	h->domain = pciesw_pci_domain(sw);
+	h->max_down = max_down;
+	h->hotplug = pci_hotplug;
+	h->down = h->fns;
+	h->ep = h->fns + max_down;
+	h->sysdata.domain = h->domain;
+	h->sysdata.node = NUMA_NO_NODE;
+	h->dsn = pciesw_pci_dsn(sw);
+	h->busn.name = "pciesw";
+	h->busn.start = 0;
+	h->busn.end = PCIESW_PCI_EP_BUS(h->max_down - 1);
+	h->busn.flags = IORESOURCE_BUS | IORESOURCE_PCI_FIXED;
+	raw_spin_lock_init(&h->lock);
+	INIT_WORK(&h->req_work, pciesw_pci_req_work);
+	h->mps = pciesw_switch_setting(sw, PCIESW_SETTING_MPS);
+	h->mrrs = pciesw_switch_mrrs(sw);
+	pciesw_pci_vpd_load(h);
+	/* the Root Port stays as long as the hierarchy; no one else sees it yet */
+	h->rp = pciesw_pci_fn_new(h, PCIESW_PCI_RP, 0, up, NULL);
+	bitmap_fill(all, PCIESW_MAX_PORTS);
+	/* the whole hierarchy or none: a partial view would show a lie */
+	if (!h->rp || !pciesw_pci_fns_add(h, all) || !h->up) {
+		pciesw_pci_free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/* Put @h on the PCI bus below @parent, as a host bridge driver would. */
+int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
+{
+	struct pci_bus *root, *child;
+	struct pci_dev **later;
+	LIST_HEAD(resources);
+	unsigned int n;
+
+	/* without its own domain, MSI is the platform's (and never fires) */
+	h->msi = pciesw_msi_domain_create(h->domain);
+	if (!h->msi)
+		pr_warn("pciesw: %s: no MSI domain: the ports' interrupts never fire\n",
+			h->sw->name);
+	pci_add_resource(&resources, &h->busn);
+	pci_lock_rescan_remove();
+	pciesw_pci_later_begin(h);
+	root = pci_create_root_bus(parent, h->busn.start, &pciesw_pci_ops,
+				   &h->sysdata, &resources);
+	if (!root) {
+		kfree(pciesw_pci_later_end(h, &n));
+		pci_unlock_rescan_remove();
+		pci_free_resource_list(&resources);
+		return -ENODEV;
+	}
+	h->root = root;
+	h->bridge = to_pci_host_bridge(root->bridge);
+	/* from here on the bridge's release frees @h */
+	atomic_inc(&pciesw_pci_live);
+	pci_set_host_bridge_release(h->bridge, pciesw_pci_bridge_release, h);
+	/* as VMD does: the ports' vectors come from the root bus's domain */
+	if (h->msi)
+		dev_set_msi_domain(&root->dev, h->msi);
+	pci_scan_child_bus(root);
+	pci_assign_unassigned_bus_resources(root);
+	/* the root bus is not PCIe: configure MPS from the ports below it */
+	list_for_each_entry(child, &root->children, node)
+		pcie_bus_configure_settings(child);
+	pci_bus_add_devices(root);
+	later = pciesw_pci_later_end(h, &n);
+	pci_unlock_rescan_remove();
+	pciesw_pci_bind_later(later, n);
+	return 0;
+}
+
+/* Take @h off the PCI bus; it is freed when its last device is released. */
+void pciesw_pci_destroy(struct pciesw_pci *h)
+{
+	DECLARE_BITMAP(all, PCIESW_MAX_PORTS);
+	unsigned long flags;
+
+	bitmap_fill(all, PCIESW_MAX_PORTS);
+	pciesw_pci_unbind_ports(h, 0, all, true);
+	pci_lock_rescan_remove();
+	pci_stop_root_bus(h->root);
+	pci_remove_root_bus(h->root);
+	pci_unlock_rescan_remove();
+	raw_spin_lock_irqsave(&h->lock, flags);
+	h->dead = true;
+	h->root = NULL;
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	/* no config cycle reaches it now: no new request */
+	cancel_work_sync(&h->req_work);
+	/*
+	 * If something still holds one of its pci_devs, they read as absent
+	 * and the module stays (rmmod says it is in use) until the release;
+	 * only while the module is already unloading does this fail, and
+	 * pciesw_pci_exit() waits instead.
+	 */
+	h->module_ref = try_module_get(THIS_MODULE);
+	/* the bridge's first reference, ours since pci_create_root_bus() */
+	put_device(&h->bridge->dev);
+}
+
+/* Is there a PCI bus in domain @d (another driver's, VMD's say)? */
+static bool pciesw_pci_domain_used(int d)
+{
+	struct pci_bus *bus = NULL;
+
+	while ((bus = pci_find_next_bus(bus)))
+		if (pci_domain_nr(bus) == d)
+			return true;
+	return false;
+}
+
+/*
+ * The lowest domain above 0xffff that no PCI bus and no other switch uses,
+ * held for the switch's life so that its PCI names stay while the view is
+ * off.  Like VMD's choice it cannot reserve the domain against a driver
+ * that picks one after the check; such a driver (VMD) takes the highest
+ * plus one, which is never a free one below ours.
+ */
+static int pciesw_pci_domain_get(void)
+{
+	int d = PCIESW_PCI_DOMAIN_MIN;
+
+	for (;;) {
+		d = ida_alloc_range(&pciesw_pci_domains, d,
+				    PCIESW_PCI_DOMAIN_MAX, GFP_KERNEL);
+		if (d < 0 || !pciesw_pci_domain_used(d))
+			return d;
+		ida_free(&pciesw_pci_domains, d);
+		d++;
+	}
+}
+
+/**
+ * pciesw_pci_add - put a new switch on the PCI bus, unless it is off
+ * @pdev: the switch instance, not yet published
+ */
+int pciesw_pci_add(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+	struct pciesw_settings off = { .set = BIT(PCIESW_SETTING_PCI_VIEW) };
+	enum pciesw_setting bad;
+	struct pciesw_pci *h = NULL;
+	const char *why;
+	int err, d;
+
+	d = pciesw_pci_domain_get();
+	if (d < 0)
+		return d;
+	mutex_lock(&sw->lock);
+	sw->pci_domain = d;
+	if (!pci_view)
+		pciesw_switch_set(sw, &off, &bad, &why);
+	if (pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) {
+		h = pciesw_pci_new(pdev);
+		if (!h) {
+			mutex_unlock(&sw->lock);
+			ida_free(&pciesw_pci_domains, d);
+			return -ENOMEM;
+		}
+		pdev->pci = h;
+	}
+	mutex_unlock(&sw->lock);
+	if (!h)
+		return 0;
+	err = pciesw_pci_attach(h, &pdev->dev);
+	if (err) {
+		mutex_lock(&sw->lock);
+		pdev->pci = NULL;
+		mutex_unlock(&sw->lock);
+		pciesw_pci_free(h);
+		ida_free(&pciesw_pci_domains, d);
+	}
+	return err;
+}
+
+/* Take the switch off the PCI bus; it is unpublished, its events applied. */
+void pciesw_pci_del(struct pciesw_dev *pdev)
+{
+	struct pciesw_switch *sw = pdev->sw;
+	struct pciesw_pci *h;
+
+	mutex_lock(&sw->lock);
+	h = pdev->pci;
+	pdev->pci = NULL;
+	mutex_unlock(&sw->lock);
+	if (h)
+		pciesw_pci_destroy(h);
+	ida_free(&pciesw_pci_domains, sw->pci_domain);
+}
+
+/* The id of the downstream port endpoint function @dev is behind, or 0. */
+static u32 pciesw_pci_ep_port(struct pci_dev *dev)
+{
+	struct pci_dev *port = dev->bus->self;
+	int k;
+
+	if (!port || port->bus->ops != &pciesw_pci_ops ||
+	    pci_pcie_type(port) != PCI_EXP_TYPE_DOWNSTREAM)
+		return 0;
+	k = pciesw_pci_down_index(pciesw_pci_of(dev->bus)->profile,
+				  port->devfn);
+	return k < 0 ? 0 : k + 1;
+}
+
+/*
+ * The endpoints are claimed by this placeholder driver: a driver override
+ * set before the PCI core matches drivers keeps nvme (class 01:08:02) and
+ * the like from probing devices that have no registers behind them.
+ */
+static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
+{
+	u32 port_id;
+
+	if (dev->bus->ops != &pciesw_pci_ops)
+		return -ENODEV;
+	port_id = pciesw_pci_ep_port(dev);
+	if (port_id)
+		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, true);
+	return 0;
+}
+
+/* What hangs off the function (a drive's disk) goes first, as with nvme. */
+static void pciesw_pci_remove(struct pci_dev *dev)
+{
+	u32 port_id = pciesw_pci_ep_port(dev);
+
+	if (port_id)
+		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, false);
+}
+
+/*
+ * Error recovery (the AER and DPC drivers): nothing to stop or restart,
+ * the endpoint has no registers; a reset (frozen link) is asked for.
+ */
+static pci_ers_result_t pciesw_pci_error_detected(struct pci_dev *dev,
+						  pci_channel_state_t state)
+{
+	pci_info(dev, "pciesw: error detected (channel state %d)\n", state);
+	return state == pci_channel_io_normal ? PCI_ERS_RESULT_CAN_RECOVER :
+						PCI_ERS_RESULT_NEED_RESET;
+}
+
+/* the reset (the link went down) left config space at its defaults */
+static pci_ers_result_t pciesw_pci_slot_reset(struct pci_dev *dev)
+{
+	pci_restore_state(dev);
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void pciesw_pci_resume(struct pci_dev *dev)
+{
+	pci_info(dev, "pciesw: resumed after the error\n");
+}
+
+static const struct pci_error_handlers pciesw_pci_err_handler = {
+	.error_detected = pciesw_pci_error_detected,
+	.slot_reset = pciesw_pci_slot_reset,
+	.resume = pciesw_pci_resume,
+};
+
+static struct pci_driver pciesw_pci_driver = {
+	.name = "pciesw",
+	.probe = pciesw_pci_probe,
+	.remove = pciesw_pci_remove,
+	.err_handler = &pciesw_pci_err_handler,
+};
+
+static int pciesw_pci_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	struct pci_dev *dev = to_pci_dev(data);
+	struct pciesw_pci *h;
+
+	if (action != BUS_NOTIFY_ADD_DEVICE || dev->bus->ops != &pciesw_pci_ops)
+		return NOTIFY_DONE;
+	if (dev->hdr_type != PCI_HEADER_TYPE_NORMAL) {
+		/* in the view's own scan (rescan lock): bound after it */
+		h = pciesw_pci_of(dev->bus);
+		if (!h->later || h->nr_later >= h->max_down + 2)
+			return NOTIFY_DONE;
+		if (pciesw_pci_set_override(dev, "pciesw-later"))
+			return NOTIFY_DONE;
+		h->later[h->nr_later++] = pci_dev_get(dev);
+		return NOTIFY_OK;
+	}
+	if (pciesw_pci_set_override(dev, pciesw_pci_driver.name))
+		pci_warn(dev, "cannot set the driver override\n");
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pciesw_pci_nb = {
+	.notifier_call = pciesw_pci_notify,
+};
+
+/* The endpoints' driver, and the notifier that sets their override. */
+int pciesw_pci_host_init(void)
+{
+	int err;
+
+	err = bus_register_notifier(&pci_bus_type, &pciesw_pci_nb);
+	if (err)
+		return err;
+	err = pci_register_driver(&pciesw_pci_driver);
+	if (err)
+		bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
+	return err;
+}
+
+/* After every switch is gone: wait for the last hierarchy's release. */
+void pciesw_pci_host_exit(void)
+{
+	while (!wait_event_timeout(pciesw_pci_released,
+				   !atomic_read(&pciesw_pci_live), 10 * HZ))
+		pr_warn("pciesw: unload waits for references to removed PCI devices\n");
+	pci_unregister_driver(&pciesw_pci_driver);
+	bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
+	ida_destroy(&pciesw_pci_domains);
+}
+
+#else /* no PCI: the view is absent, the setting has no effect */
+
+int pciesw_pci_add(struct pciesw_dev *pdev)
+{
+	/* the names it would have; no PCI bus can take them */
+	pdev->sw->pci_domain = PCIESW_PCI_DOMAIN_MIN + pdev->sw->id;
+	return 0;
+}
+
+void pciesw_pci_del(struct pciesw_dev *pdev)
+{
+}
+
+#endif

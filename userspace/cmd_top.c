@@ -1,0 +1,1872 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top: the cards' health at a glance, live.  Every interval one snapshot
+ * of everything (switches, firmware, temperatures, ports, counters,
+ * thresholds, endpoints, the disks' I/O statistics) is fetched, rates and
+ * deltas are computed against the snapshot before, and the result goes to
+ * a full-screen ncurses view (procps top, iftop) or, in batch mode, to
+ * stdout as plain text or one JSON object per snapshot.  Between snapshots
+ * the events of the monitor group are shown as they arrive.
+ *
+ * Nothing is kept from one snapshot to the next but the snapshot itself,
+ * so a card created or deleted, a re-bifurcated group or a link that
+ * flapped shows as it is at the next refresh; when the module goes away
+ * the view says so and waits for it to come back.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "attr.h"
+#include "cmd.h"
+#include "nl.h"
+#include "objprint.h"
+#include "objs.h"
+#include "print.h"
+#include "util.h"
+
+static const char top_help[] =
+	"A full-screen view of the cards, refreshed every SECONDS (default\n"
+	"1), like top(1):\n"
+	"  a header per card: profile, serial (with CAP_SYS_ADMIN), firmware,\n"
+	"  PCI domain, the sensors' temperatures (WARN over their max, CRIT\n"
+	"  over crit) with the limits, DMA descriptors in flight, pacing, and\n"
+	"  the switch-wide thresholds crossed;\n"
+	"  one row per port: PORT, GROUP, ROLE (up: upstream, dn: downstream),\n"
+	"  LINK (the LTSSM state, l0 while up; disabled, dpc while Downstream\n"
+	"  Port Containment holds it, surprise after a surprise down),\n"
+	"  GEN and WIDTH now against the maximum (x8/16* is degraded), RX/s\n"
+	"  and TX/s (bytes/s in and out of the port) and TLP/s from the\n"
+	"  counters between refreshes, CERR and UERR: correctable and\n"
+	"  uncorrectable errors as +DELTA/TOTAL, the delta since top started\n"
+	"  or since the last c, \"!\" when a threshold on the port was crossed,\n"
+	"  then the endpoint and (when wide enough) PCI names;\n"
+	"  the GPUs and drives: resident memory of the window against its size,\n"
+	"  the disk and its read and write rates;\n"
+	"  the last events of the monitor group (see monitor), as they come.\n"
+	"Keys: q quit, n/p next/previous card, s sort (port, traffic,\n"
+	"errors), e only the ports with errors, c clear the deltas, up/down\n"
+	"scroll the ports, h help.  80x24 and larger; redraws on resize.\n"
+	"When the module is unloaded it says so and waits for it.\n"
+	"  -d, --delay SECONDS   refresh interval, 0.1 to 3600 (0.5: half a\n"
+	"                        second)\n"
+	"  -b, --batch           batch mode: plain text snapshots on stdout,\n"
+	"                        no terminal needed (for logs and scripts)\n"
+	"  -n, --iterations N    stop after N snapshots\n"
+	"  -j, --json            batch mode, one JSON object per snapshot per\n"
+	"                        line: \"time\" (CLOCK_MONOTONIC ns),\n"
+	"                        \"interval-ns\" (null for the first),\n"
+	"                        \"module-loaded\", \"switches\": [{the switch-get\n"
+	"                        attributes, fw-running-version, thermal-highest,\n"
+	"                        thermal-sensor: [...], \"thresholds-crossed\":\n"
+	"                        [{port-id (null: switch-wide), counter-id}],\n"
+	"                        \"ports\": [{port-id, group-name, port-role,\n"
+	"                        port-ltssm, \"link-state\" (up, down, disabled,\n"
+	"                        dpc-contained, surprise-down), port-speed,\n"
+	"                        port-max-speed, port-width, port-max-width,\n"
+	"                        port-degraded, rx-bytes-per-sec,\n"
+	"                        tx-bytes-per-sec, rx-tlps-per-sec,\n"
+	"                        tx-tlps-per-sec (null in the first snapshot),\n"
+	"                        correctable-errors, uncorrectable-errors and\n"
+	"                        their -delta, threshold-crossed, ep-name,\n"
+	"                        ep-pci-name, port-pci-name}], \"endpoints\":\n"
+	"                        [{the ep-get attributes, disk-read-bytes-per-sec,\n"
+	"                        disk-write-bytes-per-sec, disk-reads-per-sec,\n"
+	"                        disk-writes-per-sec (null without a disk)}]}],\n"
+	"                        \"events\": [the events since the snapshot\n"
+	"                        before, as monitor -j prints them]\n"
+	"Unprivileged users see everything but what needs privilege (the\n"
+	"serial numbers).\n";
+
+/* --delay bounds, ms */
+#define TOP_MIN_MS	100
+#define TOP_MAX_MS	3600000
+/* Events kept for the screen */
+#define NR_EVENT_LINES	64
+/* The longest cell of a row */
+#define CELL_LEN	40
+
+struct top_opts {
+	struct target t;
+	int64_t interval_ms;
+	bool batch, json;
+	unsigned long count;	/* 0: until q or a signal */
+};
+
+/* A disk's /sys/block/NAME/stat, the fields top uses. */
+struct disk_stat {
+	char name[PCIESW_NAME_LEN + 16];
+	uint64_t reads, read_sectors, writes, write_sectors;
+};
+
+/* One refresh: everything fetched, parsed. */
+struct snap {
+	uint64_t ns;		/* CLOCK_MONOTONIC when fetched */
+	struct objs sw, fw, thermal, ports, counters, thresholds, eps;
+	struct disk_stat *disks;
+	size_t nr_disks;
+};
+
+/* The kinds of objects a snapshot fetches, beside the switches. */
+static const struct objs_part snap_parts[] = {
+	{ PCIESW_CMD_FW_GET, "firmware", offsetof(struct snap, fw) },
+	{ PCIESW_CMD_THERMAL_GET, "temperatures", offsetof(struct snap, thermal) },
+	{ PCIESW_CMD_PORT_GET, "ports", offsetof(struct snap, ports) },
+	{ PCIESW_CMD_COUNTER_GET, "counters", offsetof(struct snap, counters) },
+	{ PCIESW_CMD_THRESHOLD_GET, "thresholds", offsetof(struct snap, thresholds) },
+	{ PCIESW_CMD_EP_GET, "endpoints", offsetof(struct snap, eps) },
+};
+#define NR_PARTS (sizeof(snap_parts) / sizeof(snap_parts[0]))
+
+/* Where the error deltas count from, per switch and port. */
+struct err_base {
+	bool known;
+	uint64_t ce, ue;
+};
+
+/* The port table's columns. */
+enum {
+	C_PORT, C_GROUP, C_ROLE, C_LINK, C_GEN, C_WIDTH, C_RX, C_TX, C_TLPS,
+	C_CERR, C_UERR, C_EP, C_EP_PCI, C_PORT_PCI, NR_COLS
+};
+
+struct column {
+	const char *title;
+	int width;		/* 0: the rest of the line */
+	bool left;		/* left-aligned */
+	int min_cols;		/* shown on screens at least this wide */
+};
+
+static const struct column port_cols[NR_COLS] = {
+	[C_PORT] = { "PORT", 4, false, 0 },
+	[C_GROUP] = { "GROUP", 5, true, 0 },
+	[C_ROLE] = { "RL", 2, true, 0 },
+	[C_LINK] = { "LINK", 8, true, 0 },
+	[C_GEN] = { "GEN", 4, true, 0 },
+	[C_WIDTH] = { "WIDTH", 7, true, 0 },
+	[C_RX] = { "RX/s", 6, false, 0 },
+	[C_TX] = { "TX/s", 6, false, 0 },
+	[C_TLPS] = { "TLP/s", 6, false, 0 },
+	[C_CERR] = { "CERR", 8, false, 0 },
+	[C_UERR] = { "UERR", 8, false, 0 },
+	[C_EP] = { "EP", 7, true, 0 },
+	[C_EP_PCI] = { "EP-PCI", 14, true, 100 },
+	[C_PORT_PCI] = { "PORT-PCI", 14, true, 116 },
+};
+
+/* How a cell or line stands out: on screen in colour, in text with marks. */
+enum { M_NONE, M_GOOD, M_WARN, M_CRIT };
+
+/* A port of a snapshot with what top computes for it. */
+struct port_row {
+	struct nlattr **tb;
+	uint32_t port;
+	bool has_rate;
+	uint64_t rx, tx, rx_tlps, tx_tlps;	/* per second */
+	uint64_t ce, ue, ce_delta, ue_delta;
+	bool crossed;		/* a threshold on the port was crossed */
+	const char *state;	/* link-state */
+	char cell[NR_COLS][CELL_LEN];
+	int mark[NR_COLS];
+};
+
+enum { SORT_PORT, SORT_TRAFFIC, SORT_ERRORS, NR_SORTS };
+static const char *const sort_names[NR_SORTS] = { "port", "traffic", "errors" };
+
+static struct {
+	struct top_opts o;
+	struct nl_session *s;		/* requests */
+	struct nl_session *ev;		/* events */
+	int ev_fd, family;
+	char *ev_buf;
+	size_t ev_cap;
+	bool loaded;			/* the family is there */
+	bool said_gone;			/* batch: "unloaded" said once */
+	struct snap cur, prev;
+	bool have_cur, have_prev;
+	bool rebase;			/* deltas count from the next snapshot */
+	struct {
+		struct err_base *p;
+		size_t n;
+	} base[PCIESW_MAX_SWITCH_ID + 1];
+	char msg[256];			/* the last error, for the status line */
+	/* events: lines for the screen, messages for batch output */
+	char *lines[NR_EVENT_LINES];
+	size_t nr_lines;
+	struct nlmsghdr **pending;
+	size_t nr_pending, cap_pending;
+	/* the screen */
+	bool screen;
+	int card;			/* the card shown: its switch id */
+	int sort;
+	bool errors_only, help;
+	int scroll;
+	unsigned long snapshots;
+} top;
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* --- fetching ------------------------------------------------------------- */
+
+static void snap_free(struct snap *sn)
+{
+	size_t i;
+
+	objs_free(&sn->sw);
+	for (i = 0; i < NR_PARTS; i++)
+		objs_free((struct objs *)((char *)sn + snap_parts[i].off));
+	free(sn->disks);
+	*sn = (struct snap){ 0 };
+}
+
+static uint32_t u32_or(struct nlattr **tb, int attr, uint32_t def)
+{
+	return tb[attr] ? nla_get_u32(tb[attr]) : def;
+}
+
+static uint64_t u64_or(struct nlattr **tb, int attr, uint64_t def)
+{
+	return tb[attr] ? nla_get_u64(tb[attr]) : def;
+}
+
+static bool flag_of(struct nlattr **tb, int attr)
+{
+	return tb[attr] && nla_get_u8(tb[attr]);
+}
+
+/*
+ * The object of @o of switch @sw (and port @port unless UINT32_MAX),
+ * or -1.  Dumps come in switch and port order, so the search starts at
+ * @hint, where the last one was found.
+ */
+static long find_obj(const struct objs *o, uint32_t sw, uint32_t port,
+		     size_t hint)
+{
+	size_t i, k;
+
+	for (k = 0; k < o->n; k++) {
+		struct nlattr **tb;
+
+		i = (hint + k) % o->n;
+		tb = o->tb[i];
+		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != sw)
+			continue;
+		if (port != UINT32_MAX &&
+		    u32_or(tb, PCIESW_A_PORT_ID, UINT32_MAX) != port)
+			continue;
+		return i;
+	}
+	return -1;
+}
+
+/* /sys/block/NAME/stat of the disks of the snapshot's endpoints */
+static void read_disks(struct snap *sn)
+{
+	size_t i;
+
+	sn->disks = xcalloc(sn->eps.n ? sn->eps.n : 1, sizeof(*sn->disks));
+	for (i = 0; i < sn->eps.n; i++) {
+		struct nlattr *a = sn->eps.tb[i][PCIESW_A_EP_DISK_NAME];
+		struct disk_stat *d = &sn->disks[sn->nr_disks];
+		unsigned long long v[7];
+		char path[96];
+		FILE *f;
+		int n;
+
+		if (!a)
+			continue;
+		snprintf(d->name, sizeof(d->name), "%s", nla_get_string(a));
+		snprintf(path, sizeof(path), "/sys/block/%s/stat", d->name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		/* reads, merged, sectors, ms, writes, merged, sectors */
+		n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]);
+		fclose(f);
+		if (n != 7)
+			continue;
+		d->reads = v[0];
+		d->read_sectors = v[2];
+		d->writes = v[4];
+		d->write_sectors = v[6];
+		sn->nr_disks++;
+	}
+}
+
+static void close_sessions(void)
+{
+	nl_session_close(top.s);
+	nl_session_close(top.ev);
+	top.s = top.ev = NULL;
+	top.loaded = false;
+	monitor_forget();
+}
+
+/*
+ * Connects when the family is there: a session for requests, one for the
+ * events.  Quiet while the module is away (top waits for it).
+ */
+static void connect_family(void)
+{
+	int exists;
+
+	exists = nl_family_exists();
+	if (exists <= 0)
+		return;
+	if (nl_session_open(&top.s) || nl_session_open(&top.ev) ||
+	    monitor_subscribe(top.ev) || monitor_prime()) {
+		close_sessions();
+		return;
+	}
+	top.ev_fd = nl_session_fd(top.ev);
+	top.family = nl_session_family(top.ev);
+	top.loaded = true;
+	top.said_gone = false;
+}
+
+/*
+ * Takes a snapshot into top.cur (the one before into top.prev).  False
+ * when the module is not there (or went away meanwhile).
+ */
+static bool take_snapshot(void)
+{
+	struct snap sn = { 0 };
+	int ret;
+
+	if (!top.loaded)
+		connect_family();
+	if (!top.loaded)
+		return false;
+	ret = objs_fetch(top.s, PCIESW_CMD_SWITCH_GET, true, !top.o.t.all,
+			 top.o.t.id, &sn.sw, "cannot list switches");
+	if (!ret) {
+		size_t i;
+
+		/* what a part cannot give (permission, an older module) stays out */
+		for (i = 0; i < NR_PARTS; i++)
+			objs_fetch(top.s, snap_parts[i].cmd, true,
+				   !top.o.t.all, top.o.t.id,
+				   (struct objs *)((char *)&sn + snap_parts[i].off),
+				   snap_parts[i].what);
+	}
+	if (ret) {
+		snap_free(&sn);
+		if (nl_family_exists() == 0)
+			close_sessions();
+		return false;
+	}
+	sn.ns = now_ns();
+	read_disks(&sn);
+	snap_free(&top.prev);
+	top.prev = top.cur;
+	top.have_prev = top.have_cur;
+	top.cur = sn;
+	top.have_cur = true;
+	return true;
+}
+
+/* --- what top computes ------------------------------------------------------ */
+
+static uint64_t per_sec(uint64_t delta, uint64_t ns)
+{
+	return ns ? (unsigned __int128)delta * 1000000000 / ns : 0;
+}
+
+/* now - then; a counter that went back was cleared (or is new) */
+static uint64_t counter_delta(uint64_t now, uint64_t then)
+{
+	return now >= then ? now - then : now;
+}
+
+static struct err_base *err_base(uint32_t sw, uint32_t port)
+{
+	size_t n;
+
+	if (sw > PCIESW_MAX_SWITCH_ID || port > 4096)
+		return NULL;
+	if (port >= top.base[sw].n) {
+		n = port + 1;
+		top.base[sw].p = xreallocarray(top.base[sw].p, n,
+					       sizeof(*top.base[sw].p));
+		memset(&top.base[sw].p[top.base[sw].n], 0,
+		       (n - top.base[sw].n) * sizeof(*top.base[sw].p));
+		top.base[sw].n = n;
+	}
+	return &top.base[sw].p[port];
+}
+
+static void forget_bases(uint32_t sw)
+{
+	if (sw > PCIESW_MAX_SWITCH_ID)
+		return;
+	free(top.base[sw].p);
+	top.base[sw].p = NULL;
+	top.base[sw].n = 0;
+}
+
+/* The error and traffic sums of a counter-get reply. */
+struct port_sums {
+	uint64_t ce, ue, rx, tx, rx_tlps, tx_tlps;
+};
+
+static void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps)
+{
+	struct counter_set c;
+	uint32_t i;
+
+	counters_read(nlh, &c);
+	*ps = (struct port_sums){ 0 };
+	for (i = PCIESW_COUNTER_FIRST_CORRECTABLE;
+	     i <= PCIESW_COUNTER_LAST_CORRECTABLE; i++)
+		ps->ce += c.v[i];
+	for (i = PCIESW_COUNTER_FIRST_UNCORRECTABLE;
+	     i <= PCIESW_COUNTER_LAST_UNCORRECTABLE; i++)
+		ps->ue += c.v[i];
+	ps->rx = c.v[PCIESW_COUNTER_INGRESS_POSTED_BYTES] +
+		 c.v[PCIESW_COUNTER_INGRESS_NON_POSTED_BYTES] +
+		 c.v[PCIESW_COUNTER_INGRESS_COMPLETION_BYTES];
+	ps->tx = c.v[PCIESW_COUNTER_EGRESS_POSTED_BYTES] +
+		 c.v[PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES] +
+		 c.v[PCIESW_COUNTER_EGRESS_COMPLETION_BYTES];
+	ps->rx_tlps = c.v[PCIESW_COUNTER_INGRESS_POSTED_TLPS] +
+		      c.v[PCIESW_COUNTER_INGRESS_NON_POSTED_TLPS] +
+		      c.v[PCIESW_COUNTER_INGRESS_COMPLETION_TLPS];
+	ps->tx_tlps = c.v[PCIESW_COUNTER_EGRESS_POSTED_TLPS] +
+		      c.v[PCIESW_COUNTER_EGRESS_NON_POSTED_TLPS] +
+		      c.v[PCIESW_COUNTER_EGRESS_COMPLETION_TLPS];
+}
+
+/* Short LTSSM names for the LINK column. */
+static const char *ltssm_short(uint32_t v)
+{
+	static const char *const names[] = {
+		[PCIESW_LTSSM_DETECT] = "detect",
+		[PCIESW_LTSSM_POLLING] = "polling",
+		[PCIESW_LTSSM_CONFIGURATION] = "config",
+		[PCIESW_LTSSM_L0] = "l0",
+		[PCIESW_LTSSM_RECOVERY] = "recovery",
+		[PCIESW_LTSSM_L1] = "l1",
+		[PCIESW_LTSSM_DISABLED] = "disabled",
+		[PCIESW_LTSSM_HOT_RESET] = "hotreset",
+	};
+
+	if (v < sizeof(names) / sizeof(names[0]) && names[v])
+		return names[v];
+	return "?";
+}
+
+/*
+ * The state of the link: up, disabled (by software), dpc-contained,
+ * surprise-down (down in Detect with its endpoint still there, after a
+ * surprise down: it stays so until retrained), or down.
+ */
+static const char *link_state(struct nlattr **tb)
+{
+	if (flag_of(tb, PCIESW_A_PORT_DPC_CONTAINED))
+		return "dpc-contained";
+	if (tb[PCIESW_A_PORT_ENABLED] && !flag_of(tb, PCIESW_A_PORT_ENABLED))
+		return "disabled";
+	if (flag_of(tb, PCIESW_A_PORT_LINK_ACTIVE))
+		return "up";
+	if (u64_or(tb, PCIESW_A_PORT_SURPRISE_DOWN, 0) && tb[PCIESW_A_EP_NAME] &&
+	    u32_or(tb, PCIESW_A_PORT_LTSSM, 0) == PCIESW_LTSSM_DETECT)
+		return "surprise-down";
+	return "down";
+}
+
+/* A threshold of switch @sw crossed on @port (UINT32_MAX: switch-wide)? */
+static bool threshold_crossed(uint32_t sw, uint32_t port)
+{
+	const struct objs *o = &top.cur.thresholds;
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		struct nlattr **tb = o->tb[i];
+
+		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) == sw &&
+		    u32_or(tb, PCIESW_A_PORT_ID, UINT32_MAX) == port &&
+		    flag_of(tb, PCIESW_A_THRESHOLD_CROSSED))
+			return true;
+	}
+	return false;
+}
+
+/* A rate for a narrow column: "1.05G", "512", "-" */
+static void rate_cell(char *buf, size_t len, bool has, uint64_t v)
+{
+	size_t n;
+
+	if (!has) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	rate_text(buf, len, v, "");
+	/* "1.05 G" -> "1.05G", "512 " -> "512" */
+	n = strlen(buf);
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	if (n >= 2 && buf[n - 2] == ' ')
+		memmove(&buf[n - 2], &buf[n - 1], 2);
+}
+
+static void err_cell(char *buf, size_t len, uint64_t delta, uint64_t total,
+		     bool crossed)
+{
+	snprintf(buf, len, "+%" PRIu64 "/%" PRIu64 "%s", delta, total,
+		 crossed ? "!" : "");
+}
+
+static void fill_cells(struct port_row *r)
+{
+	struct nlattr **tb = r->tb;
+	const char *role;
+
+	snprintf(r->cell[C_PORT], CELL_LEN, "%u", r->port);
+	snprintf(r->cell[C_GROUP], CELL_LEN, "%s",
+		 tb[PCIESW_A_GROUP_NAME] ?
+		 nla_get_string(tb[PCIESW_A_GROUP_NAME]) : "-");
+	role = u32_or(tb, PCIESW_A_PORT_ROLE, 0) == PCIESW_PORT_ROLE_UPSTREAM ?
+	       "up" : "dn";
+	snprintf(r->cell[C_ROLE], CELL_LEN, "%s", role);
+
+	if (!strcmp(r->state, "up") || !strcmp(r->state, "down")) {
+		snprintf(r->cell[C_LINK], CELL_LEN, "%s",
+			 ltssm_short(u32_or(tb, PCIESW_A_PORT_LTSSM, 0)));
+		r->mark[C_LINK] = !strcmp(r->state, "up") ? M_GOOD : M_NONE;
+	} else {
+		snprintf(r->cell[C_LINK], CELL_LEN, "%s",
+			 !strcmp(r->state, "dpc-contained") ? "DPC" :
+			 !strcmp(r->state, "surprise-down") ? "SURPRISE" :
+			 r->state);
+		r->mark[C_LINK] = !strcmp(r->state, "disabled") ? M_WARN :
+				  M_CRIT;
+	}
+
+	if (flag_of(tb, PCIESW_A_PORT_LINK_ACTIVE)) {
+		uint32_t spd = u32_or(tb, PCIESW_A_PORT_SPEED, 0);
+		uint32_t max = u32_or(tb, PCIESW_A_PORT_MAX_SPEED, 0);
+		uint32_t w = u32_or(tb, PCIESW_A_PORT_WIDTH, 0);
+		uint32_t mw = u32_or(tb, PCIESW_A_PORT_MAX_WIDTH, 0);
+		bool degraded = flag_of(tb, PCIESW_A_PORT_DEGRADED);
+
+		snprintf(r->cell[C_GEN], CELL_LEN, "%u/%u", spd, max);
+		r->mark[C_GEN] = spd < max ? M_WARN : M_NONE;
+		snprintf(r->cell[C_WIDTH], CELL_LEN, "x%u/%u%s", w, mw,
+			 degraded ? "*" : "");
+		r->mark[C_WIDTH] = degraded ? M_CRIT :
+				   w < mw ? M_WARN : M_NONE;
+	} else {
+		snprintf(r->cell[C_GEN], CELL_LEN, "-/%u",
+			 u32_or(tb, PCIESW_A_PORT_MAX_SPEED, 0));
+		snprintf(r->cell[C_WIDTH], CELL_LEN, "-/%u",
+			 u32_or(tb, PCIESW_A_PORT_MAX_WIDTH, 0));
+	}
+	rate_cell(r->cell[C_RX], CELL_LEN, r->has_rate, r->rx);
+	rate_cell(r->cell[C_TX], CELL_LEN, r->has_rate, r->tx);
+	rate_cell(r->cell[C_TLPS], CELL_LEN, r->has_rate,
+		  r->rx_tlps + r->tx_tlps);
+	err_cell(r->cell[C_CERR], CELL_LEN, r->ce_delta, r->ce, r->crossed);
+	err_cell(r->cell[C_UERR], CELL_LEN, r->ue_delta, r->ue, r->crossed);
+	r->mark[C_CERR] = r->ce_delta ? M_WARN : M_NONE;
+	r->mark[C_UERR] = r->ue_delta ? M_CRIT : r->ue ? M_WARN : M_NONE;
+	if (r->crossed)
+		r->mark[C_CERR] = r->mark[C_UERR] = M_CRIT;
+	snprintf(r->cell[C_EP], CELL_LEN, "%s",
+		 tb[PCIESW_A_EP_NAME] ? nla_get_string(tb[PCIESW_A_EP_NAME]) :
+		 "-");
+	snprintf(r->cell[C_PORT_PCI], CELL_LEN, "%s",
+		 tb[PCIESW_A_PORT_PCI_NAME] ?
+		 nla_get_string(tb[PCIESW_A_PORT_PCI_NAME]) : "-");
+	snprintf(r->cell[C_EP_PCI], CELL_LEN, "-");
+}
+
+/* The endpoint of the row's port: its PCI name. */
+static void fill_ep_pci(struct port_row *r, uint32_t sw)
+{
+	long i;
+
+	if (!r->tb[PCIESW_A_EP_ID])
+		return;
+	i = find_obj(&top.cur.eps, sw, r->port, 0);
+	if (i >= 0 && top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME])
+		snprintf(r->cell[C_EP_PCI], CELL_LEN, "%s",
+			 nla_get_string(top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME]));
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct port_row *x = a, *y = b;
+	uint64_t vx, vy;
+
+	switch (top.sort) {
+	case SORT_TRAFFIC:
+		vx = x->rx + x->tx;
+		vy = y->rx + y->tx;
+		break;
+	case SORT_ERRORS:
+		vx = x->ce_delta + x->ue_delta;
+		vy = y->ce_delta + y->ue_delta;
+		if (vx == vy) {
+			vx = x->ce + x->ue;
+			vy = y->ce + y->ue;
+		}
+		break;
+	default:
+		vx = vy = 0;
+		break;
+	}
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	return x->port < y->port ? -1 : x->port > y->port;
+}
+
+/*
+ * The rows of switch @sw in the current snapshot, sorted, into *@rows
+ * (freed by the caller); their number.  @filter: only ports with errors
+ * when the view asks so.
+ */
+static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
+{
+	const struct snap *c = &top.cur, *p = &top.prev;
+	uint64_t ns = top.have_prev ? c->ns - p->ns : 0;
+	size_t i, n = 0;
+	long ci, pi;
+
+	*rows = xcalloc(c->ports.n ? c->ports.n : 1, sizeof(**rows));
+	for (i = 0; i < c->ports.n; i++) {
+		struct nlattr **tb = c->ports.tb[i];
+		struct port_row *r = &(*rows)[n];
+		struct port_sums now = { 0 }, then = { 0 };
+		struct err_base *b;
+
+		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != sw ||
+		    !tb[PCIESW_A_PORT_ID])
+			continue;
+		r->tb = tb;
+		r->port = nla_get_u32(tb[PCIESW_A_PORT_ID]);
+		r->state = link_state(tb);
+		ci = find_obj(&c->counters, sw, r->port, i);
+		if (ci >= 0)
+			port_sums(objs_hdr(&c->counters, ci), &now);
+		pi = top.have_prev && ci >= 0 ?
+		     find_obj(&p->counters, sw, r->port, ci) : -1;
+		if (pi >= 0) {
+			port_sums(objs_hdr(&p->counters, pi), &then);
+			r->has_rate = true;
+			r->rx = per_sec(counter_delta(now.rx, then.rx), ns);
+			r->tx = per_sec(counter_delta(now.tx, then.tx), ns);
+			r->rx_tlps = per_sec(counter_delta(now.rx_tlps,
+							   then.rx_tlps), ns);
+			r->tx_tlps = per_sec(counter_delta(now.tx_tlps,
+							   then.tx_tlps), ns);
+		}
+		r->ce = now.ce;
+		r->ue = now.ue;
+		b = err_base(sw, r->port);
+		if (b && b->known) {
+			r->ce_delta = counter_delta(now.ce, b->ce);
+			r->ue_delta = counter_delta(now.ue, b->ue);
+		}
+		r->crossed = threshold_crossed(sw, r->port);
+		fill_cells(r);
+		fill_ep_pci(r, sw);
+		if (filter && top.errors_only && !r->ce && !r->ue)
+			continue;
+		n++;
+	}
+	qsort(*rows, n, sizeof(**rows), cmp_rows);
+	return n;
+}
+
+/*
+ * After a snapshot: where the error deltas of its ports count from.  The
+ * first snapshot (or the first after c) is the base of every port; a
+ * port that comes later (a new card, a re-bifurcated group) counts from
+ * 0, and so does one whose counters were cleared meanwhile.
+ */
+static void update_bases(void)
+{
+	const struct objs *o = &top.cur.counters;
+	struct port_sums now;
+	struct err_base *b;
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		b = err_base(u32_or(o->tb[i], PCIESW_A_SWITCH_ID, UINT32_MAX),
+			     u32_or(o->tb[i], PCIESW_A_PORT_ID, UINT32_MAX));
+		if (!b)
+			continue;
+		port_sums(objs_hdr(o, i), &now);
+		if (!b->known) {
+			b->known = true;
+			b->ce = top.rebase ? now.ce : 0;
+			b->ue = top.rebase ? now.ue : 0;
+		} else if (now.ce < b->ce || now.ue < b->ue) {
+			b->ce = b->ue = 0;
+		}
+	}
+	top.rebase = false;
+}
+
+/* 'c': the deltas count from the next snapshot */
+static void clear_deltas(void)
+{
+	uint32_t sw;
+
+	for (sw = 0; sw <= PCIESW_MAX_SWITCH_ID; sw++)
+		forget_bases(sw);
+	top.rebase = true;
+}
+
+/* --- the header of a card ----------------------------------------------------- */
+
+/* One line of a header, and how it stands out. */
+struct hline {
+	char text[512];
+	int mark;
+};
+
+static void happend(struct hline *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void happend(struct hline *h, const char *fmt, ...)
+{
+	size_t n = strlen(h->text);
+	va_list ap;
+
+	if (n >= sizeof(h->text) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(h->text + n, sizeof(h->text) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* "core 45.1 host 43.0 ... °C (max 95.0 crit 105.0)", marked */
+static void thermal_line(struct hline *h, uint32_t sw)
+{
+	long ti = find_obj(&top.cur.thermal, sw, UINT32_MAX, 0);
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	const struct nlmsghdr *nlh;
+	struct nlattr *a;
+	int rem, max = 0, crit = 0;
+	bool same = true, first = true;
+	char t[32];
+
+	snprintf(h->text, sizeof(h->text), "  temp");
+	if (ti < 0) {
+		happend(h, " -");
+		return;
+	}
+	nlh = objs_hdr(&top.cur.thermal, ti);
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		const char *label;
+		int tmax, tcrit, temp;
+
+		if (nla_type(a) != PCIESW_A_THERMAL_SENSOR ||
+		    nl_parse_nest(a, tb) < 0 || !tb[PCIESW_A_SENSOR_TEMP])
+			continue;
+		temp = nla_get_s32(tb[PCIESW_A_SENSOR_TEMP]);
+		tmax = tb[PCIESW_A_SENSOR_MAX] ?
+		       nla_get_s32(tb[PCIESW_A_SENSOR_MAX]) : 0;
+		tcrit = tb[PCIESW_A_SENSOR_CRIT] ?
+			nla_get_s32(tb[PCIESW_A_SENSOR_CRIT]) : 0;
+		if (!first && (tmax != max || tcrit != crit))
+			same = false;
+		max = tmax;
+		crit = tcrit;
+		label = tb[PCIESW_A_SENSOR_LABEL] ?
+			nla_get_string(tb[PCIESW_A_SENSOR_LABEL]) : "?";
+		if (!strncmp(label, "serdes-", 7))
+			label += 7;
+		temp_text(t, sizeof(t), temp);
+		happend(h, " %s %s", label, t);
+		if (flag_of(tb, PCIESW_A_SENSOR_CRIT_ALARM) ||
+		    (tcrit && temp >= tcrit)) {
+			happend(h, " CRIT");
+			h->mark = M_CRIT;
+		} else if (flag_of(tb, PCIESW_A_SENSOR_MAX_ALARM) ||
+			   (tmax && temp >= tmax)) {
+			happend(h, " WARN");
+			if (h->mark < M_WARN)
+				h->mark = M_WARN;
+		}
+		if (!same)
+			happend(h, " (max %d.%d crit %d.%d)", tmax / 1000,
+				abs(tmax % 1000) / 100, tcrit / 1000,
+				abs(tcrit % 1000) / 100);
+		first = false;
+	}
+	if (!first && same) {
+		temp_text(t, sizeof(t), max);
+		happend(h, "  max %s", t);
+		temp_text(t, sizeof(t), crit);
+		happend(h, " crit %s", t);
+	}
+}
+
+/* The header lines of switch @sw (index @i of the snapshot's switches). */
+static size_t header_lines(size_t i, struct hline *h, size_t max)
+{
+	struct nlattr **sw = top.cur.sw.tb[i];
+	uint32_t id = u32_or(sw, PCIESW_A_SWITCH_ID, 0);
+	const struct objs *th = &top.cur.thresholds;
+	size_t n = 0, k;
+	long fi;
+
+	if (max < 3)
+		return 0;
+	memset(h, 0, max * sizeof(*h));
+	happend(&h[0], "%s %s",
+		sw[PCIESW_A_SWITCH_NAME] ?
+		nla_get_string(sw[PCIESW_A_SWITCH_NAME]) : "?",
+		sw[PCIESW_A_SWITCH_PROFILE] ?
+		nla_get_string(sw[PCIESW_A_SWITCH_PROFILE]) : "?");
+	if (sw[PCIESW_A_SWITCH_SERIAL])
+		happend(&h[0], "  serial %s",
+			nla_get_string(sw[PCIESW_A_SWITCH_SERIAL]));
+	fi = find_obj(&top.cur.fw, id, UINT32_MAX, i);
+	if (fi >= 0 && top.cur.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION])
+		happend(&h[0], "  fw %s",
+			nla_get_string(top.cur.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION]));
+	if (flag_of(sw, PCIESW_A_SWITCH_PCI_VIEW))
+		happend(&h[0], "  domain %x",
+			u32_or(sw, PCIESW_A_SWITCH_PCI_DOMAIN, 0));
+	else
+		happend(&h[0], "  pci-view off");
+	n++;
+	thermal_line(&h[n++], id);
+	happend(&h[n], "  dma in flight %u  pacing %s",
+		u32_or(sw, PCIESW_A_SWITCH_DMA_INFLIGHT, 0),
+		flag_of(sw, PCIESW_A_SWITCH_DMA_PACING) ? "on" : "off");
+	for (k = 0; k < th->n; k++) {
+		struct nlattr **tb = th->tb[k];
+		const char *name;
+
+		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != id ||
+		    !flag_of(tb, PCIESW_A_THRESHOLD_CROSSED))
+			continue;
+		name = enum_spec(&counter_names,
+				 u32_or(tb, PCIESW_A_COUNTER_ID, 0));
+		if (tb[PCIESW_A_PORT_ID])
+			happend(&h[n], "  threshold %s port %u!", name ? name : "?",
+				nla_get_u32(tb[PCIESW_A_PORT_ID]));
+		else
+			happend(&h[n], "  threshold %s switch!", name ? name : "?");
+		h[n].mark = M_CRIT;
+	}
+	n++;
+	return n;
+}
+
+/* --- endpoints -------------------------------------------------------------- */
+
+/* An endpoint line's cells */
+enum { E_NAME, E_TYPE, E_PORT, E_RESIDENT, E_DISK, E_READ, E_WRITE, NR_ECOLS };
+
+static const struct column ep_cols[NR_ECOLS] = {
+	[E_NAME] = { "ENDPOINT", 8, true, 0 },
+	[E_TYPE] = { "TYPE", 4, true, 0 },
+	[E_PORT] = { "PORT", 4, false, 0 },
+	[E_RESIDENT] = { "RESIDENT", 13, false, 0 },
+	[E_DISK] = { "DISK", 12, true, 0 },
+	[E_READ] = { "READ/s", 7, false, 0 },
+	[E_WRITE] = { "WRITE/s", 7, false, 0 },
+};
+
+struct disk_rates {
+	bool has;
+	uint64_t rbytes, wbytes, reads, writes;
+};
+
+static const struct disk_stat *find_disk(const struct snap *sn,
+					 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sn->nr_disks; i++)
+		if (!strcmp(sn->disks[i].name, name))
+			return &sn->disks[i];
+	return NULL;
+}
+
+static void disk_rates(struct nlattr **tb, struct disk_rates *dr)
+{
+	const struct disk_stat *now, *then;
+	uint64_t ns;
+
+	*dr = (struct disk_rates){ 0 };
+	if (!tb[PCIESW_A_EP_DISK_NAME] || !top.have_prev)
+		return;
+	now = find_disk(&top.cur, nla_get_string(tb[PCIESW_A_EP_DISK_NAME]));
+	then = find_disk(&top.prev, nla_get_string(tb[PCIESW_A_EP_DISK_NAME]));
+	if (!now || !then)
+		return;
+	ns = top.cur.ns - top.prev.ns;
+	dr->has = true;
+	dr->rbytes = per_sec(counter_delta(now->read_sectors,
+					   then->read_sectors) * 512, ns);
+	dr->wbytes = per_sec(counter_delta(now->write_sectors,
+					   then->write_sectors) * 512, ns);
+	dr->reads = per_sec(counter_delta(now->reads, then->reads), ns);
+	dr->writes = per_sec(counter_delta(now->writes, then->writes), ns);
+}
+
+static bool shows_ep(struct nlattr **tb)
+{
+	uint32_t type = u32_or(tb, PCIESW_A_EP_TYPE, 0);
+
+	return type == PCIESW_EP_TYPE_GPU || type == PCIESW_EP_TYPE_NVME;
+}
+
+static void ep_cells(struct nlattr **tb, char cell[][CELL_LEN])
+{
+	struct disk_rates dr;
+	char a[16], b[16];
+	const char *type = enum_spec(&ep_type_names,
+				     u32_or(tb, PCIESW_A_EP_TYPE, 0));
+
+	snprintf(cell[E_NAME], CELL_LEN, "%s", tb[PCIESW_A_EP_NAME] ?
+		 nla_get_string(tb[PCIESW_A_EP_NAME]) : "-");
+	snprintf(cell[E_TYPE], CELL_LEN, "%s", type ? type : "-");
+	if (tb[PCIESW_A_PORT_ID])
+		snprintf(cell[E_PORT], CELL_LEN, "%u",
+			 nla_get_u32(tb[PCIESW_A_PORT_ID]));
+	else
+		snprintf(cell[E_PORT], CELL_LEN, "-");
+	size_text(a, sizeof(a), u64_or(tb, PCIESW_A_EP_MEM_RESIDENT, 0));
+	size_text(b, sizeof(b), u64_or(tb, PCIESW_A_EP_MEM_SIZE, 0));
+	snprintf(cell[E_RESIDENT], CELL_LEN, "%s/%s", a, b);
+	snprintf(cell[E_DISK], CELL_LEN, "%s", tb[PCIESW_A_EP_DISK_NAME] ?
+		 nla_get_string(tb[PCIESW_A_EP_DISK_NAME]) : "-");
+	disk_rates(tb, &dr);
+	rate_cell(cell[E_READ], CELL_LEN, dr.has, dr.rbytes);
+	rate_cell(cell[E_WRITE], CELL_LEN, dr.has, dr.wbytes);
+}
+
+/* --- events ------------------------------------------------------------------ */
+
+/* An event as monitor prints it, as a string (no newline). */
+static char *event_text(const struct nlmsghdr *nlh)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f, *old;
+
+	f = open_memstream(&s, &len);
+	if (!f)
+		return xstrdup("?");
+	old = print_output(f);
+	monitor_print_event(nlh);
+	print_output(old);
+	fclose(f);
+	while (len && s[len - 1] == '\n')
+		s[--len] = '\0';
+	return s;
+}
+
+static void add_line(char *line)
+{
+	if (top.nr_lines == NR_EVENT_LINES) {
+		free(top.lines[0]);
+		memmove(top.lines, top.lines + 1,
+			(NR_EVENT_LINES - 1) * sizeof(*top.lines));
+		top.nr_lines--;
+	}
+	top.lines[top.nr_lines++] = line;
+}
+
+/* One event: to the screen now, or kept for the next batch snapshot. */
+static bool on_event(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *tb[PCIESW_A_MAX + 1];
+	struct nlmsghdr *copy;
+	char stamp[16], *text;
+	struct tm tm;
+	time_t t;
+
+	(void)arg;
+	/* a new card or re-created ports: their deltas count from 0 */
+	if ((gnlh->cmd == PCIESW_CMD_SWITCH_CREATE_NTF ||
+	     gnlh->cmd == PCIESW_CMD_SWITCH_DELETE_NTF ||
+	     gnlh->cmd == PCIESW_CMD_GROUP_CHANGE_NTF) &&
+	    !nl_parse_hdr(nlh, tb) && tb[PCIESW_A_SWITCH_ID])
+		forget_bases(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+	if (!top.screen) {
+		if (top.nr_pending == top.cap_pending) {
+			top.cap_pending = top.cap_pending ?
+					  top.cap_pending * 2 : 16;
+			top.pending = xreallocarray(top.pending,
+						    top.cap_pending,
+						    sizeof(*top.pending));
+		}
+		copy = xmalloc(nlh->nlmsg_len);
+		memcpy(copy, nlh, nlh->nlmsg_len);
+		top.pending[top.nr_pending++] = copy;
+		return true;
+	}
+	/* the screen: wall-clock time instead of monitor's seconds */
+	text = event_text(nlh);
+	t = time(NULL);
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm))
+		snprintf(stamp, sizeof(stamp), "?");
+	add_line(xasprintf("%s %s", stamp,
+			   strstr(text, "] ") ? strstr(text, "] ") + 2 : text));
+	free(text);
+	return true;
+}
+
+/* Reads what came on the event socket; false when the module went away. */
+static bool read_events(void)
+{
+	int ret;
+
+	ret = monitor_receive(top.ev_fd, top.family, &top.ev_buf,
+			      &top.ev_cap, on_event, NULL);
+	if (ret == MONITOR_GONE) {
+		close_sessions();
+		return false;
+	}
+	return true;
+}
+
+/* The events kept for a batch snapshot, printed and dropped. */
+static void print_pending(void)
+{
+	size_t i;
+
+	open_array("events");
+	for (i = 0; i < top.nr_pending; i++) {
+		monitor_print_event(top.pending[i]);
+		free(top.pending[i]);
+	}
+	close_array();
+	top.nr_pending = 0;
+}
+
+/* --- batch output ------------------------------------------------------------ */
+
+/* One cell padded to its column (text). */
+static void text_cell(FILE *f, const struct column *c, const char *s,
+		      bool last)
+{
+	if (last && c->left)
+		fprintf(f, "%s", s);
+	else
+		fprintf(f, c->left ? "%-*s%s" : "%*s%s", c->width, s,
+			last ? "" : " ");
+}
+
+static void batch_text_switch(size_t i)
+{
+	struct nlattr **sw = top.cur.sw.tb[i];
+	uint32_t id = u32_or(sw, PCIESW_A_SWITCH_ID, 0);
+	struct port_row *rows;
+	struct hline h[3];
+	size_t n, k, nh;
+	int c;
+
+	nh = header_lines(i, h, 3);
+	for (k = 0; k < nh; k++)
+		printf("%s\n", h[k].text);
+	for (c = 0; c < NR_COLS; c++)
+		text_cell(stdout, &port_cols[c], port_cols[c].title,
+			  c == NR_COLS - 1);
+	printf("\n");
+	n = port_rows(id, &rows, false);
+	for (k = 0; k < n; k++) {
+		for (c = 0; c < NR_COLS; c++)
+			text_cell(stdout, &port_cols[c], rows[k].cell[c],
+				  c == NR_COLS - 1);
+		printf("\n");
+	}
+	free(rows);
+	for (k = 0, n = 0; k < top.cur.eps.n; k++) {
+		struct nlattr **tb = top.cur.eps.tb[k];
+		char cell[NR_ECOLS][CELL_LEN];
+
+		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != id ||
+		    !shows_ep(tb))
+			continue;
+		if (!n++) {
+			for (c = 0; c < NR_ECOLS; c++)
+				text_cell(stdout, &ep_cols[c], ep_cols[c].title,
+					  c == NR_ECOLS - 1);
+			printf("\n");
+		}
+		ep_cells(tb, cell);
+		for (c = 0; c < NR_ECOLS; c++)
+			text_cell(stdout, &ep_cols[c], cell[c],
+				  c == NR_ECOLS - 1);
+		printf("\n");
+	}
+}
+
+/* "switchctl top  12:00:01  2 switches  every 1.0 s" */
+static void title_text(char *buf, size_t len)
+{
+	char stamp[16];
+	struct tm tm;
+	time_t t = time(NULL);
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm))
+		snprintf(stamp, sizeof(stamp), "?");
+	if (!top.loaded)
+		snprintf(buf, len,
+			 "switchctl top - %s  pciesw module not loaded: waiting for it",
+			 stamp);
+	else
+		snprintf(buf, len,
+			 "switchctl top - %s  %zu switch%s  every %" PRId64 ".%" PRId64 " s",
+			 stamp, top.cur.sw.n, top.cur.sw.n == 1 ? "" : "es",
+			 top.o.interval_ms / 1000,
+			 top.o.interval_ms % 1000 / 100);
+}
+
+static void batch_text(bool ok)
+{
+	char title[160];
+	size_t i;
+
+	title_text(title, sizeof(title));
+	printf("%s\n", title);
+	if (ok && !top.o.t.all && !top.cur.sw.n)
+		printf("pciesw%u: not present\n", top.o.t.id);
+	for (i = 0; ok && i < top.cur.sw.n; i++) {
+		printf("\n");
+		batch_text_switch(i);
+	}
+	if (top.nr_pending) {
+		printf("\nevents:\n");
+		for (i = 0; i < top.nr_pending; i++) {
+			monitor_print_event(top.pending[i]);
+			free(top.pending[i]);
+		}
+		top.nr_pending = 0;
+	}
+	printf("\n");
+}
+
+static void json_attr_str(const char *key, const struct nlattr *a)
+{
+	print_attr_string(PRINT_JSON, key, NULL, a);
+}
+
+static void json_rate(const char *key, bool has, uint64_t v)
+{
+	if (has)
+		print_uint(PRINT_JSON, key, NULL, v);
+	else
+		print_null(PRINT_JSON, key, NULL);
+}
+
+static void json_thermal(uint32_t id)
+{
+	long ti = find_obj(&top.cur.thermal, id, UINT32_MAX, 0);
+
+	if (ti < 0)
+		return;
+	print_attr_s32(PRINT_JSON, "thermal-highest", NULL,
+		       top.cur.thermal.tb[ti][PCIESW_A_THERMAL_HIGHEST]);
+	open_array("thermal-sensor");
+	nl_for_each_attr(objs_hdr(&top.cur.thermal, ti),
+			 PCIESW_A_THERMAL_SENSOR, print_thermal_sensor, NULL);
+	close_array();
+}
+
+static void json_port(const struct port_row *r)
+{
+	struct nlattr **tb = r->tb;
+
+	open_object(NULL);
+	print_uint(PRINT_JSON, "port-id", NULL, r->port);
+	json_attr_str("group-name", tb[PCIESW_A_GROUP_NAME]);
+	print_attr_enum(PRINT_JSON, "port-role", NULL, tb[PCIESW_A_PORT_ROLE],
+			&port_role_names);
+	print_attr_enum(PRINT_JSON, "port-ltssm", NULL, tb[PCIESW_A_PORT_LTSSM],
+			&ltssm_names);
+	print_string(PRINT_JSON, "link-state", NULL, r->state);
+	print_attr_enum(PRINT_JSON, "port-speed", NULL, tb[PCIESW_A_PORT_SPEED],
+			&link_speed_names);
+	print_attr_enum(PRINT_JSON, "port-max-speed", NULL,
+			tb[PCIESW_A_PORT_MAX_SPEED], &link_speed_names);
+	print_attr_u32(PRINT_JSON, "port-width", NULL, tb[PCIESW_A_PORT_WIDTH]);
+	print_attr_u32(PRINT_JSON, "port-max-width", NULL,
+		       tb[PCIESW_A_PORT_MAX_WIDTH]);
+	print_bool(PRINT_JSON, "port-degraded", NULL,
+		   flag_of(tb, PCIESW_A_PORT_DEGRADED), NULL);
+	json_rate("rx-bytes-per-sec", r->has_rate, r->rx);
+	json_rate("tx-bytes-per-sec", r->has_rate, r->tx);
+	json_rate("rx-tlps-per-sec", r->has_rate, r->rx_tlps);
+	json_rate("tx-tlps-per-sec", r->has_rate, r->tx_tlps);
+	print_uint(PRINT_JSON, "correctable-errors", NULL, r->ce);
+	print_uint(PRINT_JSON, "uncorrectable-errors", NULL, r->ue);
+	print_uint(PRINT_JSON, "correctable-errors-delta", NULL, r->ce_delta);
+	print_uint(PRINT_JSON, "uncorrectable-errors-delta", NULL,
+		   r->ue_delta);
+	print_bool(PRINT_JSON, "threshold-crossed", NULL, r->crossed, NULL);
+	json_attr_str("ep-name", tb[PCIESW_A_EP_NAME]);
+	if (strcmp(r->cell[C_EP_PCI], "-"))
+		print_string(PRINT_JSON, "ep-pci-name", NULL, r->cell[C_EP_PCI]);
+	else
+		print_null(PRINT_JSON, "ep-pci-name", NULL);
+	json_attr_str("port-pci-name", tb[PCIESW_A_PORT_PCI_NAME]);
+	close_object();
+}
+
+static void json_ep(struct nlattr **tb)
+{
+	struct disk_rates dr;
+
+	disk_rates(tb, &dr);
+	open_object(NULL);
+	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
+	json_attr_str("ep-name", tb[PCIESW_A_EP_NAME]);
+	print_attr_enum(PRINT_JSON, "ep-type", NULL, tb[PCIESW_A_EP_TYPE],
+			&ep_type_names);
+	print_attr_u32(PRINT_JSON, "port-id", NULL, tb[PCIESW_A_PORT_ID]);
+	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, tb[PCIESW_A_EP_MEM_SIZE]);
+	print_attr_u64(PRINT_JSON, "ep-mem-resident", NULL,
+		       tb[PCIESW_A_EP_MEM_RESIDENT]);
+	json_attr_str("ep-pci-name", tb[PCIESW_A_EP_PCI_NAME]);
+	json_attr_str("ep-disk-name", tb[PCIESW_A_EP_DISK_NAME]);
+	json_rate("disk-read-bytes-per-sec", dr.has, dr.rbytes);
+	json_rate("disk-write-bytes-per-sec", dr.has, dr.wbytes);
+	json_rate("disk-reads-per-sec", dr.has, dr.reads);
+	json_rate("disk-writes-per-sec", dr.has, dr.writes);
+	close_object();
+}
+
+static void json_switch(size_t i)
+{
+	struct nlattr **sw = top.cur.sw.tb[i];
+	uint32_t id = u32_or(sw, PCIESW_A_SWITCH_ID, 0);
+	const struct objs *th = &top.cur.thresholds;
+	struct port_row *rows;
+	size_t n, k;
+	long fi;
+
+	open_object(NULL);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, sw[PCIESW_A_SWITCH_ID]);
+	json_attr_str("switch-name", sw[PCIESW_A_SWITCH_NAME]);
+	json_attr_str("switch-profile", sw[PCIESW_A_SWITCH_PROFILE]);
+	if (sw[PCIESW_A_SWITCH_SERIAL])
+		json_attr_str("switch-serial", sw[PCIESW_A_SWITCH_SERIAL]);
+	fi = find_obj(&top.cur.fw, id, UINT32_MAX, i);
+	json_attr_str("fw-running-version",
+		      fi >= 0 ? top.cur.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION] :
+		      NULL);
+	print_attr_flag(PRINT_JSON, "switch-pci-view", NULL,
+			sw[PCIESW_A_SWITCH_PCI_VIEW], NULL, NULL);
+	print_attr_u32(PRINT_JSON, "switch-pci-domain", NULL,
+		       sw[PCIESW_A_SWITCH_PCI_DOMAIN]);
+	print_attr_u32(PRINT_JSON, "switch-dma-inflight", NULL,
+		       sw[PCIESW_A_SWITCH_DMA_INFLIGHT]);
+	print_attr_flag(PRINT_JSON, "switch-dma-pacing", NULL,
+			sw[PCIESW_A_SWITCH_DMA_PACING], NULL, NULL);
+	json_thermal(id);
+	open_array("thresholds-crossed");
+	for (k = 0; k < th->n; k++) {
+		struct nlattr **tb = th->tb[k];
+
+		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != id ||
+		    !flag_of(tb, PCIESW_A_THRESHOLD_CROSSED))
+			continue;
+		open_object(NULL);
+		print_attr_u32(PRINT_JSON, "port-id", NULL, tb[PCIESW_A_PORT_ID]);
+		print_attr_enum(PRINT_JSON, "counter-id", NULL,
+				tb[PCIESW_A_COUNTER_ID], &counter_names);
+		close_object();
+	}
+	close_array();
+	open_array("ports");
+	n = port_rows(id, &rows, false);
+	for (k = 0; k < n; k++)
+		json_port(&rows[k]);
+	free(rows);
+	close_array();
+	open_array("endpoints");
+	for (k = 0; k < top.cur.eps.n; k++)
+		if (u32_or(top.cur.eps.tb[k], PCIESW_A_SWITCH_ID, UINT32_MAX) == id)
+			json_ep(top.cur.eps.tb[k]);
+	close_array();
+	close_object();
+}
+
+static void batch_json(bool ok)
+{
+	size_t i;
+
+	open_object(NULL);
+	print_uint(PRINT_JSON, "time", NULL, ok ? top.cur.ns : now_ns());
+	if (ok && top.have_prev)
+		print_uint(PRINT_JSON, "interval-ns", NULL,
+			   top.cur.ns - top.prev.ns);
+	else
+		print_null(PRINT_JSON, "interval-ns", NULL);
+	print_bool(PRINT_JSON, "module-loaded", NULL, top.loaded, NULL);
+	open_array("switches");
+	for (i = 0; ok && i < top.cur.sw.n; i++)
+		json_switch(i);
+	close_array();
+	print_pending();
+	close_object();
+}
+
+/* One batch snapshot; false when stdout cannot be written. */
+static bool batch_output(bool ok)
+{
+	if (!ok && !top.said_gone && !top.o.json) {
+		/* once, on stderr too: the text says it every time */
+		warning("the pciesw module is not loaded; waiting for it");
+		top.said_gone = true;
+	}
+	if (top.o.json)
+		batch_json(ok);
+	else
+		batch_text(ok);
+	if (print_next() < 0) {
+		error("cannot write the output");
+		return false;
+	}
+	return true;
+}
+
+/* --- the screen -------------------------------------------------------------- */
+
+static bool curses_on;
+/* The terminal's locale is UTF-8: the degree sign can be shown. */
+static bool utf8;
+
+static void screen_end(void)
+{
+	if (curses_on) {
+		endwin();
+		curses_on = false;
+	}
+}
+
+/* A crash still gives the terminal back. */
+static void on_fatal(int sig)
+{
+	screen_end();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int attr_of(int mark)
+{
+	if (!has_colors())
+		return mark == M_CRIT ? A_REVERSE : mark == M_WARN ? A_BOLD :
+		       A_NORMAL;
+	switch (mark) {
+	case M_GOOD:
+		return COLOR_PAIR(1);
+	case M_WARN:
+		return COLOR_PAIR(2) | A_BOLD;
+	case M_CRIT:
+		return COLOR_PAIR(3) | A_BOLD;
+	default:
+		return A_NORMAL;
+	}
+}
+
+static void screen_start(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	size_t i;
+
+	setlocale(LC_CTYPE, "");
+	utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	initscr();
+	curses_on = true;
+	atexit(screen_end);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], on_fatal);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	if (has_colors()) {
+		start_color();
+		use_default_colors();
+		init_pair(1, COLOR_GREEN, -1);
+		init_pair(2, COLOR_YELLOW, -1);
+		init_pair(3, COLOR_RED, -1);
+	}
+}
+
+/* Draws @s at row @y from column @x, at most to the right edge. */
+static void put(int y, int x, const char *s, int mark)
+{
+	char buf[512], *d = buf;
+	int cols = COLS;
+
+	if (y >= LINES || x >= cols)
+		return;
+	/* "45.0°C" is "45.0C" where the terminal cannot show the sign */
+	for (; !utf8 && *s && d < buf + sizeof(buf) - 1; s++) {
+		if (!strncmp(s, "\u00b0", 2)) {
+			s++;
+			continue;
+		}
+		*d++ = *s;
+	}
+	*d = '\0';
+	attrset(attr_of(mark));
+	mvaddnstr(y, x, utf8 ? s : buf, cols - x);
+	attrset(A_NORMAL);
+}
+
+/* The cells of a row, the columns the screen has room for. */
+static void put_cells(int y, const struct column *cols, int n,
+		      char cell[][CELL_LEN], const int *mark, int attr)
+{
+	char buf[CELL_LEN + 2];
+	int c, x = 0;
+
+	for (c = 0; c < n; c++) {
+		if (cols[c].min_cols > COLS)
+			continue;
+		snprintf(buf, sizeof(buf), cols[c].left ? "%-*s" : "%*s",
+			 cols[c].width, cell[c]);
+		if (attr)
+			attron(attr);
+		put(y, x, buf, mark ? mark[c] : M_NONE);
+		if (attr) {
+			attron(attr);
+			mvchgat(y, x, (int)strlen(buf) < COLS - x ?
+				(int)strlen(buf) + 1 : COLS - x, attr, 0,
+				NULL);
+			attroff(attr);
+		}
+		x += (int)strlen(buf) + 1;
+	}
+}
+
+static void put_titles(int y, const struct column *cols, int n)
+{
+	char cell[NR_COLS][CELL_LEN];
+	int c;
+
+	for (c = 0; c < n; c++)
+		snprintf(cell[c], CELL_LEN, "%s", cols[c].title);
+	put_cells(y, cols, n, cell, NULL, A_REVERSE);
+}
+
+/* The index in the snapshot of the card shown, or -1. */
+static long shown_card(void)
+{
+	long i, best = -1;
+
+	for (i = 0; i < (long)top.cur.sw.n; i++) {
+		uint32_t id = u32_or(top.cur.sw.tb[i], PCIESW_A_SWITCH_ID, 0);
+
+		if ((int)id == top.card)
+			return i;
+		/* gone: the next one after it, or the first */
+		if (best < 0 || ((int)id > top.card &&
+				 (int)u32_or(top.cur.sw.tb[best],
+					     PCIESW_A_SWITCH_ID, 0) < top.card))
+			best = i;
+	}
+	if (best >= 0)
+		top.card = u32_or(top.cur.sw.tb[best], PCIESW_A_SWITCH_ID, 0);
+	return best;
+}
+
+static void next_card(int dir)
+{
+	long i = shown_card(), n = top.cur.sw.n;
+
+	if (i < 0 || n < 2)
+		return;
+	i = (i + dir + n) % n;
+	top.card = u32_or(top.cur.sw.tb[i], PCIESW_A_SWITCH_ID, 0);
+	top.scroll = 0;
+}
+
+static void draw_help(void)
+{
+	static const char *const lines[] = {
+		"switchctl top: keys",
+		"",
+		"  q        quit",
+		"  n / p    next / previous card",
+		"  s        sort the ports: by port, traffic, errors",
+		"  e        only the ports with errors (on/off)",
+		"  c        clear the deltas: count errors from now",
+		"  up/down  scroll the ports",
+		"  h        this help; any key goes back",
+		"",
+		"LINK: LTSSM state, disabled, DPC (contained), SURPRISE (down)",
+		"GEN, WIDTH: now/max, * degraded; CERR, UERR: +delta/total,",
+		"! a threshold crossed; WARN/CRIT: a sensor over max/crit",
+	};
+	size_t i;
+
+	erase();
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		put(i, 0, lines[i], i ? M_NONE : M_GOOD);
+	refresh();
+}
+
+static void draw(void)
+{
+	char title[200], buf[CELL_LEN];
+	struct port_row *rows = NULL;
+	struct hline h[3];
+	int y = 0, events, room, k;
+	size_t n = 0, nh, i, eps = 0;
+	long ci;
+
+	if (top.help) {
+		draw_help();
+		return;
+	}
+	erase();
+	title_text(title, sizeof(title));
+	ci = top.loaded && top.have_cur ? shown_card() : -1;
+	if (ci >= 0 && top.cur.sw.n > 1)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 "  card %ld/%zu (n/p)", ci + 1, top.cur.sw.n);
+	put(y++, 0, title, M_NONE);
+	/* the events take the bottom lines, at least 3 and at most 8 */
+	events = LINES / 4;
+	events = events < 3 ? 3 : events > 8 ? 8 : events;
+	room = LINES - events - 1;
+	if (ci < 0) {
+		if (top.loaded && top.have_cur)
+			put(y++, 0, top.o.t.all ? "no switches" :
+			    "the switch is not present; waiting for it",
+			    M_WARN);
+	} else {
+		uint32_t id = u32_or(top.cur.sw.tb[ci], PCIESW_A_SWITCH_ID, 0);
+
+		nh = header_lines(ci, h, 3);
+		for (i = 0; i < nh; i++)
+			put(y++, 0, h[i].text, h[i].mark);
+		put_titles(y++, port_cols, NR_COLS);
+		n = port_rows(id, &rows, true);
+		for (i = 0; i < top.cur.eps.n; i++)
+			if (u32_or(top.cur.eps.tb[i], PCIESW_A_SWITCH_ID,
+				   UINT32_MAX) == id &&
+			    shows_ep(top.cur.eps.tb[i]))
+				eps++;
+		if (top.scroll > (int)n - 1)
+			top.scroll = n ? n - 1 : 0;
+		for (i = top.scroll; i < n && y < room; i++) {
+			if (y == room - 1 && i + 1 < n) {
+				snprintf(buf, sizeof(buf), "... %zu more (up/down)",
+					 n - i);
+				put(y++, 0, buf, M_NONE);
+				break;
+			}
+			put_cells(y++, port_cols, NR_COLS, rows[i].cell,
+				  rows[i].mark, 0);
+		}
+		/* the endpoints, when there is room left */
+		if (eps && room - y >= 2) {
+			put_titles(y++, ep_cols, NR_ECOLS);
+			for (i = 0; i < top.cur.eps.n && y < room; i++) {
+				char cell[NR_ECOLS][CELL_LEN];
+
+				if (u32_or(top.cur.eps.tb[i], PCIESW_A_SWITCH_ID,
+					   UINT32_MAX) != id ||
+				    !shows_ep(top.cur.eps.tb[i]))
+					continue;
+				ep_cells(top.cur.eps.tb[i], cell);
+				put_cells(y++, ep_cols, NR_ECOLS, cell, NULL, 0);
+			}
+		}
+		free(rows);
+	}
+	/* the status line and the events */
+	y = LINES - events - 1;
+	snprintf(title, sizeof(title), "events  sort: %s%s  h: help  q: quit",
+		 sort_names[top.sort], top.errors_only ? "  errors only" : "");
+	put(y++, 0, *top.msg ? top.msg : title, *top.msg ? M_WARN : M_NONE);
+	mvchgat(y - 1, 0, -1, A_REVERSE, 0, NULL);
+	k = top.nr_lines > (size_t)events ? (int)top.nr_lines - events : 0;
+	for (; k < (int)top.nr_lines; k++)
+		put(y++, 0, top.lines[k], M_NONE);
+	refresh();
+}
+
+/* A key; false to quit. */
+static bool key(int ch)
+{
+	if (top.help && ch != ERR && ch != KEY_RESIZE) {
+		top.help = false;
+		return true;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return false;
+	case 'n':
+		next_card(1);
+		break;
+	case 'p':
+		next_card(-1);
+		break;
+	case 's':
+		top.sort = (top.sort + 1) % NR_SORTS;
+		break;
+	case 'e':
+		top.errors_only = !top.errors_only;
+		top.scroll = 0;
+		break;
+	case 'c':
+		clear_deltas();
+		if (take_snapshot())
+			update_bases();
+		break;
+	case 'h':
+	case '?':
+		top.help = true;
+		break;
+	case KEY_DOWN:
+		top.scroll++;
+		break;
+	case KEY_UP:
+		if (top.scroll)
+			top.scroll--;
+		break;
+	case KEY_RESIZE:
+	default:
+		break;
+	}
+	return true;
+}
+
+/* --- the loop ---------------------------------------------------------------- */
+
+static int parse_top_args(int argc, char **argv)
+{
+	const char *delay = NULL, *iter = NULL;
+	bool pretty = false;
+	const struct cmd_opt opts[] = {
+		{ "--delay", "-d", NULL, &delay },
+		{ "--batch", "-b", &top.o.batch, NULL },
+		{ "--iterations", "-n", NULL, &iter },
+		JSON_OPTIONS(top.o.json, pretty),
+		{ NULL, NULL, NULL, NULL },
+	};
+	int ret;
+
+	ret = take_options(&argc, argv, opts);
+	if (ret)
+		return ret;
+	top.o.interval_ms = 1000;
+	if (delay && (!parse_milli(delay, false, &top.o.interval_ms) ||
+		      top.o.interval_ms < TOP_MIN_MS ||
+		      top.o.interval_ms > TOP_MAX_MS))
+		return usage_error("invalid delay \"%s\": expected seconds from %g to %d (0.5 is half a second)",
+				   delay, TOP_MIN_MS / 1000.0,
+				   TOP_MAX_MS / 1000);
+	if (iter && (!parse_uint(iter, UINT32_MAX, &top.o.count) ||
+		     !top.o.count))
+		return usage_error("invalid number of iterations \"%s\": expected a number from 1",
+				   iter);
+	if (pretty)
+		return usage_error("top -j prints one object per line: no --pretty");
+	ret = parse_target(argc, argv, &top.o.t);
+	if (ret)
+		return ret;
+	output_options(top.o.json, false);
+	top.o.json = print_is_json();
+	if (top.o.json)
+		top.o.batch = true;
+	return EXIT_OK;
+}
+
+/* SWITCH given: it must exist when top starts. */
+static int check_target(void)
+{
+	struct nl_session *s;
+	struct objs o = { 0 };
+	char *what;
+	int ret;
+
+	if (top.o.t.all)
+		return EXIT_OK;
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	what = xasprintf("no switch pciesw%u", top.o.t.id);
+	ret = objs_fetch(s, PCIESW_CMD_SWITCH_GET, false, true, top.o.t.id, &o,
+			 what);
+	free(what);
+	objs_free(&o);
+	nl_session_close(s);
+	return ret;
+}
+
+/*
+ * Waits until @deadline (CLOCK_MONOTONIC ns) for events and keys.
+ * False to quit.
+ */
+static bool wait_until(uint64_t deadline, const sigset_t *orig)
+{
+	struct pollfd pfd[2];
+	struct timespec ts;
+	uint64_t now;
+	int n, ch;
+
+	while (!stop && (now = now_ns()) < deadline) {
+		n = 0;
+		if (top.loaded)
+			pfd[n++] = (struct pollfd){ .fd = top.ev_fd,
+						    .events = POLLIN };
+		if (top.screen)
+			pfd[n++] = (struct pollfd){ .fd = STDIN_FILENO,
+						    .events = POLLIN };
+		ts.tv_sec = (deadline - now) / 1000000000;
+		ts.tv_nsec = (deadline - now) % 1000000000;
+		if (ppoll(pfd, n, &ts, orig) < 0) {
+			if (errno == EINTR && top.screen) {
+				/* SIGWINCH: ncurses queues a KEY_RESIZE */
+				ch = getch();
+				if (ch != ERR && !key(ch))
+					return false;
+				draw();
+			}
+			continue;
+		}
+		if (top.loaded && n && (pfd[0].revents & POLLIN)) {
+			if (!read_events())
+				return true;	/* gone: the next snapshot says so */
+			if (top.screen)
+				draw();
+		}
+		if (top.screen) {
+			bool any = false;
+
+			while ((ch = getch()) != ERR) {
+				if (!key(ch))
+					return false;
+				any = true;
+			}
+			if (any)
+				draw();
+		}
+	}
+	return !stop;
+}
+
+static int cmd_top(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, orig;
+	uint64_t next;
+	bool ok, go = true;
+	int ret;
+
+	ret = parse_top_args(argc, argv);
+	if (ret)
+		return ret;
+	top.screen = !top.o.batch;
+	if (top.screen && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return usage_error("top needs a terminal; -b (batch mode) works without one");
+	/* the module may come later: top waits for it */
+	message_capture(top.msg, sizeof(top.msg));
+	ret = check_target();
+	message_capture(NULL, 0);
+	if (ret == EXIT_NOMODULE)
+		ret = EXIT_OK;
+	if (ret) {
+		fprintf(stderr, "%s\n", top.msg);
+		return ret;
+	}
+	top.msg[0] = '\0';
+	top.card = top.o.t.all ? 0 : (int)top.o.t.id;
+	top.rebase = true;
+
+	/* signals are delivered only while waiting: no wake-up is lost */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	if (top.screen) {
+		screen_start();
+		/* errors go to the status line, not over the screen */
+		message_capture(top.msg, sizeof(top.msg));
+	}
+
+	next = now_ns();
+	while (go && !stop) {
+		if (top.screen)
+			top.msg[0] = '\0';
+		ok = take_snapshot();
+		if (ok)
+			update_bases();
+		if (top.screen) {
+			if (!ok && !top.loaded)
+				snprintf(top.msg, sizeof(top.msg),
+					 "the pciesw module is not loaded: waiting for it");
+			draw();
+		} else if (!batch_output(ok)) {
+			ret = EXIT_FAIL;
+			break;
+		}
+		top.snapshots++;
+		if (top.o.count && top.snapshots >= top.o.count)
+			break;
+		next += top.o.interval_ms * 1000000;
+		if (next < now_ns())
+			next = now_ns();
+		go = wait_until(next, &orig);
+	}
+	screen_end();
+	message_capture(NULL, 0);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	snap_free(&top.cur);
+	snap_free(&top.prev);
+	close_sessions();
+	clear_deltas();
+	while (top.nr_lines)
+		free(top.lines[--top.nr_lines]);
+	while (top.nr_pending)
+		free(top.pending[--top.nr_pending]);
+	free(top.pending);
+	free(top.ev_buf);
+	return finish(ret);
+}
+
+const struct command top_cmd = {
+	.name = "top",
+	.args = "[SWITCH] [-d SECONDS] [-b] [-n COUNT] [-j]",
+	.summary = "the cards' health live, full screen (or -b batch)",
+	.run = cmd_top,
+	.own_options = true,
+	.help = top_help,
+};
