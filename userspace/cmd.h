@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The commands.  Each cmd_*.c defines its commands, with their help, next
- * to their handlers; main.c lists them in the order of --help and
- * dispatches.  A handler gets the arguments after its command words
- * (argv[0] is the first argument, not the command) with --help already
- * handled by the dispatcher, and returns an exit code (util.h).
+ * The commands' handlers and help texts.  Each cmd_*.c holds its commands'
+ * handlers and, by each handler, its help text (NAME_help); main.c's table
+ * gives each command its words, synopsis and summary, in the order of
+ * --help, and dispatches.  A handler gets the arguments after its command
+ * words (argv[0] is the first argument, not the command) with --help
+ * already handled by the dispatcher, and returns an exit code (util.h).
  */
 #ifndef SWITCHCTL_CMD_H
 #define SWITCHCTL_CMD_H
@@ -15,84 +16,84 @@
 struct nl_session;
 struct nlattr;
 
-struct command {
-	const char *object;	/* NULL for a top-level command */
-	const char *name;
-	const char *args;	/* argument synopsis */
-	const char *summary;	/* one line for the command list */
-	int (*run)(int argc, char **argv);
-	/*
-	 * The object's default: "OBJECT [ARGS]" runs it when ARGS do not
-	 * begin with one of the object's commands ("errors pciesw0").
-	 */
-	bool dflt;
-	bool own_options;	/* takes -j/-p after the command too */
-	const char *help;	/* the rest of "COMMAND --help" */
-};
+/*
+ * The help texts, the rest of "COMMAND --help", in the order of main.c's
+ * table; each is defined by its command's handler.
+ */
+extern const char list_help[], show_help[], status_help[], lanes_show_help[],
+	lanes_set_help[], port_show_help[], port_set_help[], ep_list_help[],
+	ep_show_help[], ep_add_help[], ep_del_help[], ep_discard_help[], temp_help[],
+	errors_show_help[], errors_clear_help[], errors_threshold_help[],
+	errors_thresholds_help[], bw_help[], inject_help[], vpd_show_help[],
+	vpd_set_help[], fw_show_help[], fw_toggle_help[], fw_image_help[],
+	log_show_help[], log_clear_help[], p2p_check_help[], dma_copy_help[],
+	dma_bench_help[], gds_check_help[], gds_read_help[], gds_write_help[],
+	gds_bench_help[], monitor_help[], top_help[], switch_add_help[],
+	switch_del_help[], switch_set_help[], export_help[], verify_help[],
+	load_help[], unload_help[];
 
 /* cmd_switch.c */
-extern const struct command list_cmd;
-extern const struct command show_cmd;
-extern const struct command status_cmd;
-extern const struct command switch_add_cmd;
-extern const struct command switch_del_cmd;
-extern const struct command switch_show_cmd;
-extern const struct command switch_set_cmd;
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_switch_add(int argc, char **argv);
+int cmd_switch_del(int argc, char **argv);
+int cmd_switch_set(int argc, char **argv);
 
 /* cmd_lanes.c */
-extern const struct command lanes_show_cmd;
-extern const struct command lanes_set_cmd;
+int cmd_lanes_show(int argc, char **argv);
+int cmd_lanes_set(int argc, char **argv);
 
 /* cmd_port.c */
-extern const struct command port_show_cmd;
-extern const struct command port_set_cmd;
+int cmd_port_show(int argc, char **argv);
+int cmd_port_set(int argc, char **argv);
 
 /* cmd_ep.c */
-extern const struct command ep_list_cmd;
-extern const struct command ep_show_cmd;
-extern const struct command ep_add_cmd;
-extern const struct command ep_del_cmd;
-extern const struct command ep_discard_cmd;
+int cmd_ep_list(int argc, char **argv);
+int cmd_ep_show(int argc, char **argv);
+int cmd_ep_add(int argc, char **argv);
+int cmd_ep_del(int argc, char **argv);
+int cmd_ep_discard(int argc, char **argv);
 
 /* cmd_thermal.c */
-extern const struct command temp_cmd;
-extern const struct command inject_cmd;
+int cmd_temp(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
 /* A thermal-sensor nest as temp prints it; for nl_for_each_attr(). */
 void print_thermal_sensor(const struct nlattr *nest, void *arg);
 
 /* cmd_errors.c */
-extern const struct command errors_show_cmd;
-extern const struct command errors_clear_cmd;
-extern const struct command errors_threshold_cmd;
-extern const struct command errors_thresholds_cmd;
-extern const struct command bw_cmd;
+int cmd_errors_show(int argc, char **argv);
+int cmd_errors_clear(int argc, char **argv);
+int cmd_errors_threshold(int argc, char **argv);
+int cmd_errors_thresholds(int argc, char **argv);
+int cmd_bw(int argc, char **argv);
 
 /* cmd_vpd.c */
-extern const struct command vpd_show_cmd;
-extern const struct command vpd_set_cmd;
+int cmd_vpd_show(int argc, char **argv);
+int cmd_vpd_set(int argc, char **argv);
 
 /* cmd_fw.c */
-extern const struct command fw_show_cmd;
-extern const struct command fw_toggle_cmd;
-extern const struct command fw_image_cmd;
-extern const struct command log_show_cmd;
-extern const struct command log_clear_cmd;
+int cmd_fw_show(int argc, char **argv);
+int cmd_fw_toggle(int argc, char **argv);
+int cmd_fw_image(int argc, char **argv);
+int cmd_log_show(int argc, char **argv);
+int cmd_log_clear(int argc, char **argv);
 
 /* cmd_p2p.c */
-extern const struct command p2p_check_cmd;
+int cmd_p2p_check(int argc, char **argv);
 
 /* cmd_dma.c */
-extern const struct command dma_copy_cmd;
-extern const struct command dma_bench_cmd;
+int cmd_dma_copy(int argc, char **argv);
+int cmd_dma_bench(int argc, char **argv);
 
 /* cmd_gds.c */
-extern const struct command gds_check_cmd;
-extern const struct command gds_read_cmd;
-extern const struct command gds_write_cmd;
-extern const struct command gds_bench_cmd;
+int cmd_gds_check(int argc, char **argv);
+int cmd_gds_read(int argc, char **argv);
+int cmd_gds_write(int argc, char **argv);
+int cmd_gds_bench(int argc, char **argv);
 
 /* cmd_monitor.c */
-extern const struct command monitor_cmd;
+int cmd_monitor(int argc, char **argv);
 /*
  * What top shares of monitor: the state events are compared with, primed
  * with a port dump (prints why it failed, returns an exit code) or
@@ -121,16 +122,16 @@ int monitor_receive(int fd, int family, char **buf, size_t *cap,
 		    void *arg);
 
 /* cmd_top.c */
-extern const struct command top_cmd;
+int cmd_top(int argc, char **argv);
 
 /* cmd_export.c */
-extern const struct command export_cmd;
+int cmd_export(int argc, char **argv);
 
 /* cmd_verify.c */
-extern const struct command verify_cmd;
+int cmd_verify(int argc, char **argv);
 
 /* cmd_module.c */
-extern const struct command load_cmd;
-extern const struct command unload_cmd;
+int cmd_load(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
 
 #endif /* SWITCHCTL_CMD_H */

@@ -332,7 +332,7 @@ static int dma_cmd(struct dma_args *a, bool bench)
 	return ret;
 }
 
-static int cmd_dma_copy(int argc, char **argv)
+int cmd_dma_copy(int argc, char **argv)
 {
 	struct dma_args a = { 0 };
 	const struct cmd_opt opts[] = {
@@ -366,35 +366,28 @@ out:
 	return ret;
 }
 
-const struct command dma_copy_cmd = {
-	.object = "dma",
-	.name = "copy",
-	.args = "SWITCH SRC DST --size N [-j]",
-	.summary = "one DMA transfer through /dev/pcieswN",
-	.run = cmd_dma_copy,
-	.own_options = true,
-	.help = "SRC and DST are EP[:OFFSET], an endpoint name (nvme0) or id and a\n"
-		"byte offset in its memory window (default 0; K, M, G, T\n"
-		"suffixes: gpu0:4K), or \"host\", a host memory buffer of\n"
-		"switchctl's; one of them is an endpoint.\n"
-		"  -s, --size N  bytes to move (K, M, G, T suffixes: 64M)\n"
-		"Moves N bytes on DMA channel 0, in descriptors of at most 1G\n"
-		"that run in order, and prints the bytes moved, the transfers\n"
-		"by completion status, the wall time and throughput and the\n"
-		"modelled time (the bandwidth model's, summed over the\n"
-		"transfers).\n"
-		"  -j, --json    (also before the command) {switch, src, dst, size,\n"
-		"                bytes, completions, \"status\": {STATUS: count},\n"
-		"                wall-ns, bytes-per-s, modelled-ns}; statuses are\n"
-		"                the spec's dma-status names: ok, p2p-refused,\n"
-		"                unplugged, cancelled, link-down, nomem\n"
-		"  -p, --pretty  indented JSON\n"
-		"A transfer that completes with another status than ok makes the\n"
-		"exit status 1 and an error line name the status (the report is\n"
-		"printed all the same).  Needs read-write access to /dev/pcieswN.\n",
-};
+const char dma_copy_help[] =
+	"SRC and DST are EP[:OFFSET], an endpoint name (nvme0) or id and a\n"
+	"byte offset in its memory window (default 0; K, M, G, T\n"
+	"suffixes: gpu0:4K), or \"host\", a host memory buffer of\n"
+	"switchctl's; one of them is an endpoint.\n"
+	"  -s, --size N  bytes to move (K, M, G, T suffixes: 64M)\n"
+	"Moves N bytes on DMA channel 0, in descriptors of at most 1G\n"
+	"that run in order, and prints the bytes moved, the transfers\n"
+	"by completion status, the wall time and throughput and the\n"
+	"modelled time (the bandwidth model's, summed over the\n"
+	"transfers).\n"
+	"  -j, --json    (also before the command) {switch, src, dst, size,\n"
+	"                bytes, completions, \"status\": {STATUS: count},\n"
+	"                wall-ns, bytes-per-s, modelled-ns}; statuses are\n"
+	"                the spec's dma-status names: ok, p2p-refused,\n"
+	"                unplugged, cancelled, link-down, nomem\n"
+	"  -p, --pretty  indented JSON\n"
+	"A transfer that completes with another status than ok makes the\n"
+	"exit status 1 and an error line name the status (the report is\n"
+	"printed all the same).  Needs read-write access to /dev/pcieswN.\n";
 
-static int cmd_dma_bench(int argc, char **argv)
+int cmd_dma_bench(int argc, char **argv)
 {
 	struct dma_args a = { 0 };
 	const struct cmd_opt opts[] = {
@@ -443,37 +436,30 @@ out:
 	return ret;
 }
 
-const struct command dma_bench_cmd = {
-	.object = "dma",
-	.name = "bench",
-	.args = "SWITCH SRC DST --size N [OPTION]... [-j]",
-	.summary = "DMA throughput: blocks in flight over channels",
-	.run = cmd_dma_bench,
-	.own_options = true,
-	.help = "SRC and DST as in dma copy.  Moves N bytes from SRC to DST in\n"
-		"blocks, keeping a number of them in flight, block i on channel\n"
-		"i % C, and prints the throughput (wall clock), completions per\n"
-		"second, the modelled time summed over the transfers, and the\n"
-		"payload bytes the switch's upstream port counted during the\n"
-		"run (its posted and completion byte counters, both ways: 0 for\n"
-		"direct P2P; with --bounce twice the size, up and down).\n"
-		"  -s, --size N      bytes to move (K, M, G, T suffixes)\n"
-		"  -b, --block B     bytes per transfer (default 1M, at most 1G)\n"
-		"  -q, --depth Q     blocks in flight (default 16, at most 4096)\n"
-		"  -c, --channels C  DMA channels used (default: all the switch\n"
-		"                    has, see switch set ... channels)\n"
-		"  --bounce          the same move through host memory: each block\n"
-		"                    SRC -> host buffer, then host buffer -> DST\n"
-		"                    (two dependent transfers), for comparison\n"
-		"                    with P2P; SRC and DST are endpoints\n"
-		"Host memory in flight (depth x block) is at most 1G.\n"
-		"  -j, --json        (also before the command) {switch, src, dst,\n"
-		"                    size, bounce, block, depth, channels, bytes,\n"
-		"                    completions, \"status\": {STATUS: count},\n"
-		"                    wall-ns, bytes-per-s, completions-per-s,\n"
-		"                    modelled-ns, upstream-port, upstream-bytes}\n"
-		"  -p, --pretty      indented JSON\n"
-		"A transfer that completes with another status than ok makes the\n"
-		"exit status 1 and an error line name the status (the report is\n"
-		"printed all the same).  Needs read-write access to /dev/pcieswN.\n",
-};
+const char dma_bench_help[] =
+	"SRC and DST as in dma copy.  Moves N bytes from SRC to DST in\n"
+	"blocks, keeping a number of them in flight, block i on channel\n"
+	"i % C, and prints the throughput (wall clock), completions per\n"
+	"second, the modelled time summed over the transfers, and the\n"
+	"payload bytes the switch's upstream port counted during the\n"
+	"run (its posted and completion byte counters, both ways: 0 for\n"
+	"direct P2P; with --bounce twice the size, up and down).\n"
+	"  -s, --size N      bytes to move (K, M, G, T suffixes)\n"
+	"  -b, --block B     bytes per transfer (default 1M, at most 1G)\n"
+	"  -q, --depth Q     blocks in flight (default 16, at most 4096)\n"
+	"  -c, --channels C  DMA channels used (default: all the switch\n"
+	"                    has, see switch set ... channels)\n"
+	"  --bounce          the same move through host memory: each block\n"
+	"                    SRC -> host buffer, then host buffer -> DST\n"
+	"                    (two dependent transfers), for comparison\n"
+	"                    with P2P; SRC and DST are endpoints\n"
+	"Host memory in flight (depth x block) is at most 1G.\n"
+	"  -j, --json        (also before the command) {switch, src, dst,\n"
+	"                    size, bounce, block, depth, channels, bytes,\n"
+	"                    completions, \"status\": {STATUS: count},\n"
+	"                    wall-ns, bytes-per-s, completions-per-s,\n"
+	"                    modelled-ns, upstream-port, upstream-bytes}\n"
+	"  -p, --pretty      indented JSON\n"
+	"A transfer that completes with another status than ok makes the\n"
+	"exit status 1 and an error line name the status (the report is\n"
+	"printed all the same).  Needs read-write access to /dev/pcieswN.\n";

@@ -61,27 +61,20 @@ static void list_switch(struct nlattr **sw, const struct objs *eps,
 	close_object();
 }
 
-static int cmd_ep_list(int argc, char **argv)
+int cmd_ep_list(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_EP_GET, "endpoints", 0, NULL,
 			      list_switch);
 }
 
-const struct command ep_list_cmd = {
-	.object = "ep",
-	.name = "list",
-	.args = "[SWITCH]",
-	.summary = "one line per endpoint: type, port, limits",
-	.run = cmd_ep_list,
-	.dflt = true,
-	.help = "Columns: endpoint name, id, type, the port it is attached to,\n"
-		"maximum link speed and width, memory window size (binary\n"
-		"suffixes: 16G is 16 GiB), PCI name (10000:03:00.0; \"-\" without\n"
-		"the PCI view).\n"
-		"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
-		"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"
-		"such objects.\n",
-};
+const char ep_list_help[] =
+	"Columns: endpoint name, id, type, the port it is attached to,\n"
+	"maximum link speed and width, memory window size (binary\n"
+	"suffixes: 16G is 16 GiB), PCI name (10000:03:00.0; \"-\" without\n"
+	"the PCI view).\n"
+	"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
+	"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"
+	"such objects.\n";
 
 /* --- ep show -------------------------------------------------------------- */
 
@@ -105,7 +98,7 @@ static int parse_switch_ep(int argc, char **argv, uint32_t *id,
 	return ret;
 }
 
-static int cmd_ep_show(int argc, char **argv)
+int cmd_ep_show(int argc, char **argv)
 {
 	struct objs eps = { 0 };
 	struct nl_session *s;
@@ -130,16 +123,10 @@ static int cmd_ep_show(int argc, char **argv)
 	return print_one_ep(id, &eps);
 }
 
-const struct command ep_show_cmd = {
-	.object = "ep",
-	.name = "show",
-	.args = "SWITCH EP",
-	.summary = "an endpoint in detail",
-	.run = cmd_ep_show,
-	.help = "EP is an endpoint name (nvme0) or id (2).  Prints its type,\n"
-		"port, limits, memory window and PCI name (ep-pci-name).\n"
-		"With -j: an object with \"switch\" and the ep-get attributes.\n",
-};
+const char ep_show_help[] =
+	"EP is an endpoint name (nvme0) or id (2).  Prints its type,\n"
+	"port, limits, memory window and PCI name (ep-pci-name).\n"
+	"With -j: an object with \"switch\" and the ep-get attributes.\n";
 
 /* --- ep add --------------------------------------------------------------- */
 
@@ -216,7 +203,7 @@ static int parse_ep_options(int argc, char **argv, struct ep_options *o)
 	return EXIT_OK;
 }
 
-static int cmd_ep_add(int argc, char **argv)
+int cmd_ep_add(int argc, char **argv)
 {
 	struct objs eps = { 0 };
 	struct ep_options o;
@@ -278,26 +265,20 @@ static int cmd_ep_add(int argc, char **argv)
 	return print_one_ep(id, &eps);
 }
 
-const struct command ep_add_cmd = {
-	.object = "ep",
-	.name = "add",
-	.args = "SWITCH PORT TYPE [OPTION]...",
-	.summary = "hot-plug an endpoint (needs CAP_SYS_ADMIN)",
-	.run = cmd_ep_add,
-	.help = "PORT is an empty downstream port, TYPE gpu, nvme or generic.\n"
-		"Options (without them, the type's defaults):\n"
-		"  speed GEN     maximum link speed, gen1 .. gen5\n"
-		"  width N       maximum link width: 1, 2, 4, 8 or 16 lanes\n"
-		"  size BYTES    memory window, whole pages, with an optional K,\n"
-		"                M, G or T suffix (binary: 16G is 16 GiB)\n"
-		"  block-size N  NVMe: logical block size of its block device\n"
-		"                (/dev/pcieswSnI), 512 (default) or 4096\n"
-		"Prints the new endpoint as ep show does; its link then trains.\n",
-};
+const char ep_add_help[] =
+	"PORT is an empty downstream port, TYPE gpu, nvme or generic.\n"
+	"Options (without them, the type's defaults):\n"
+	"  speed GEN     maximum link speed, gen1 .. gen5\n"
+	"  width N       maximum link width: 1, 2, 4, 8 or 16 lanes\n"
+	"  size BYTES    memory window, whole pages, with an optional K,\n"
+	"                M, G or T suffix (binary: 16G is 16 GiB)\n"
+	"  block-size N  NVMe: logical block size of its block device\n"
+	"                (/dev/pcieswSnI), 512 (default) or 4096\n"
+	"Prints the new endpoint as ep show does; its link then trains.\n";
 
 /* --- ep del --------------------------------------------------------------- */
 
-static int cmd_ep_del(int argc, char **argv)
+int cmd_ep_del(int argc, char **argv)
 {
 	struct nl_session *s;
 	struct nl_msg *req;
@@ -320,15 +301,9 @@ static int cmd_ep_del(int argc, char **argv)
 	return finish(ret);
 }
 
-const struct command ep_del_cmd = {
-	.object = "ep",
-	.name = "del",
-	.args = "SWITCH EP",
-	.summary = "hot-unplug an endpoint (needs CAP_NET_ADMIN)",
-	.run = cmd_ep_del,
-	.help = "EP is an endpoint name (nvme0) or id (2).  Its port's link goes\n"
-		"down.\n",
-};
+const char ep_del_help[] =
+	"EP is an endpoint name (nvme0) or id (2).  Its port's link goes\n"
+	"down.\n";
 
 /* --- ep discard ----------------------------------------------------------- */
 
@@ -375,7 +350,7 @@ static const char *discard_error(int err)
  * SWITCH EP [offset BYTES] [size BYTES]: PCIESW_IOC_EP_DISCARD of the range
  * (by default from offset to the end of the window).
  */
-static int cmd_ep_discard(int argc, char **argv)
+int cmd_ep_discard(int argc, char **argv)
 {
 	struct pciesw_ep_discard d = { .size = sizeof(d) };
 	bool seen_off = false, seen_len = false;
@@ -446,19 +421,13 @@ static int cmd_ep_discard(int argc, char **argv)
 	return EXIT_OK;
 }
 
-const struct command ep_discard_cmd = {
-	.object = "ep",
-	.name = "discard",
-	.args = "SWITCH EP [offset BYTES] [size BYTES]",
-	.summary = "free a range of an endpoint's memory window",
-	.run = cmd_ep_discard,
-	.help = "Punches a hole in the window (PCIESW_IOC_EP_DISCARD): its pages\n"
-		"are freed and every mapping of the range zapped, so it reads as\n"
-		"zeros again through mmap, DMA and the block device; the memory\n"
-		"leaves mem_resident and the memory cgroup it was charged to.\n"
-		"  offset BYTES  start in the window, default 0\n"
-		"  size BYTES    length, default to the end of the window\n"
-		"Both whole pages, with an optional K, M, G or T suffix.  Prints\n"
-		"the resident bytes freed.  Needs read-write access to\n"
-		"/dev/pcieswN.\n",
-};
+const char ep_discard_help[] =
+	"Punches a hole in the window (PCIESW_IOC_EP_DISCARD): its pages\n"
+	"are freed and every mapping of the range zapped, so it reads as\n"
+	"zeros again through mmap, DMA and the block device; the memory\n"
+	"leaves mem_resident and the memory cgroup it was charged to.\n"
+	"  offset BYTES  start in the window, default 0\n"
+	"  size BYTES    length, default to the end of the window\n"
+	"Both whole pages, with an optional K, M, G or T suffix.  Prints\n"
+	"the resident bytes freed.  Needs read-write access to\n"
+	"/dev/pcieswN.\n";

@@ -151,10 +151,7 @@ static int errors_port(char **argv)
 	return finish(EXIT_OK);
 }
 
-/* errors show --clear is errors clear */
-static int cmd_errors_clear(int argc, char **argv);
-
-static int cmd_errors_show(int argc, char **argv)
+int cmd_errors_show(int argc, char **argv)
 {
 	bool clear = false;
 	const struct cmd_opt opts[] = {
@@ -180,30 +177,23 @@ static int cmd_errors_show(int argc, char **argv)
 			      0, NULL, errors_switch);
 }
 
-const struct command errors_show_cmd = {
-	.object = "errors",
-	.name = "show",
-	.args = "[SWITCH [PORT]] [--all] [--clear]",
-	.summary = "error counters of the ports (the default)",
-	.run = cmd_errors_show,
-	.dflt = true,
-	.help = "\"switchctl errors [SWITCH [PORT]]\" is \"errors show\".  One line\n"
-		"per error counter that is not zero: port, class (correctable,\n"
-		"uncorrectable), counter, value; \"(no errors)\" if there is none.\n"
-		"  -a, --all   every counter, zero or not, traffic counters too\n"
-		"              (bytes and TLPs per direction and TLP class)\n"
-		"  --clear     clear the counters instead (see errors clear;\n"
-		"              needs CAP_NET_ADMIN)\n"
-		"With -j: {\"switch\": NAME, \"ports\": [{switch-id, port-id,\n"
-		"\"counter\": {NAME: VALUE, ...}}]} with every error counter (and\n"
-		"with --all every counter) under its spec name (bad-tlp,\n"
-		"ingress-posted-bytes); with PORT, one such port object with\n"
-		"\"switch\"; without SWITCH, an array of switch objects.\n",
-};
+const char errors_show_help[] =
+	"\"switchctl errors [SWITCH [PORT]]\" is \"errors show\".  One line\n"
+	"per error counter that is not zero: port, class (correctable,\n"
+	"uncorrectable), counter, value; \"(no errors)\" if there is none.\n"
+	"  -a, --all   every counter, zero or not, traffic counters too\n"
+	"              (bytes and TLPs per direction and TLP class)\n"
+	"  --clear     clear the counters instead (see errors clear;\n"
+	"              needs CAP_NET_ADMIN)\n"
+	"With -j: {\"switch\": NAME, \"ports\": [{switch-id, port-id,\n"
+	"\"counter\": {NAME: VALUE, ...}}]} with every error counter (and\n"
+	"with --all every counter) under its spec name (bad-tlp,\n"
+	"ingress-posted-bytes); with PORT, one such port object with\n"
+	"\"switch\"; without SWITCH, an array of switch objects.\n";
 
 /* --- errors clear --------------------------------------------------------- */
 
-static int cmd_errors_clear(int argc, char **argv)
+int cmd_errors_clear(int argc, char **argv)
 {
 	struct nl_session *s;
 	struct nl_msg *req;
@@ -233,20 +223,14 @@ static int cmd_errors_clear(int argc, char **argv)
 	return finish(ret);
 }
 
-const struct command errors_clear_cmd = {
-	.object = "errors",
-	.name = "clear",
-	.args = "SWITCH [PORT]",
-	.summary = "zero counters (needs CAP_NET_ADMIN)",
-	.run = cmd_errors_clear,
-	.help = "Zeroes every counter (errors and traffic) of PORT, or of every\n"
-		"port of SWITCH, and re-arms the thresholds on them.  Prints\n"
-		"nothing on success.\n",
-};
+const char errors_clear_help[] =
+	"Zeroes every counter (errors and traffic) of PORT, or of every\n"
+	"port of SWITCH, and re-arms the thresholds on them.  Prints\n"
+	"nothing on success.\n";
 
 /* --- errors threshold / thresholds ---------------------------------------- */
 
-static int cmd_errors_threshold(int argc, char **argv)
+int cmd_errors_threshold(int argc, char **argv)
 {
 	struct nl_session *s;
 	struct nl_msg *req;
@@ -286,30 +270,19 @@ static int cmd_errors_threshold(int argc, char **argv)
 	return finish(ret);
 }
 
-const struct command errors_threshold_cmd = {
-	.object = "errors",
-	.name = "threshold",
-	.args = "SWITCH [PORT] COUNTER VALUE",
-	.summary = "set a counter threshold (needs CAP_NET_ADMIN)",
-	.run = cmd_errors_threshold,
-	.help = "Sets the threshold of COUNTER on PORT, or without PORT on the sum\n"
-		"over the switch's ports.  When the counter reaches VALUE, one\n"
-		"threshold notification goes out (see monitor); it is re-armed\n"
-		"by clearing the counter or setting the threshold again.  A\n"
-		"counter already at VALUE notifies at once.  VALUE 0 removes the\n"
-		"threshold.  At most 64 thresholds per switch.\n"
-		"COUNTER is a counter's spec name; correctable: receiver-error, bad-tlp,\n"
-		"  bad-dllp, replay-num-rollover, replay-timer-timeout,\n"
-		"  advisory-non-fatal, corrected-internal, header-log-overflow;\n"
-		"uncorrectable: data-link-protocol, surprise-down, poisoned-tlp,\n"
-		"  flow-control-protocol, completion-timeout, completer-abort,\n"
-		"  unexpected-completion, receiver-overflow, malformed-tlp, ecrc,\n"
-		"  unsupported-request, acs-violation.\n"
-		"traffic: ingress-posted-bytes, ingress-non-posted-bytes,\n"
-		"  ingress-completion-bytes, egress-*-bytes, ingress-*-tlps,\n"
-		"  egress-*-tlps (posted, non-posted, completion).\n"
-		"Prints nothing on success.\n",
-};
+const char errors_threshold_help[] =
+	"Sets the threshold of COUNTER on PORT, or without PORT on the sum\n"
+	"over the switch's ports.  When the counter reaches VALUE, one\n"
+	"threshold notification goes out (see monitor); it is re-armed\n"
+	"by clearing the counter or setting the threshold again.  A\n"
+	"counter already at VALUE notifies at once.  VALUE 0 removes the\n"
+	"threshold.  At most 64 thresholds per switch.\n"
+	"COUNTER is a counter's spec name; correctable: "
+	ERROR_COUNTER_NAMES_HELP
+	"traffic: ingress-posted-bytes, ingress-non-posted-bytes,\n"
+	"  ingress-completion-bytes, egress-*-bytes, ingress-*-tlps,\n"
+	"  egress-*-tlps (posted, non-posted, completion).\n"
+	"Prints nothing on success.\n";
 
 static void thresholds_switch(struct nlattr **sw, const struct objs *th,
 			      const struct objs *unused __attribute__((unused)))
@@ -355,26 +328,20 @@ static void thresholds_switch(struct nlattr **sw, const struct objs *th,
 	close_object();
 }
 
-static int cmd_errors_thresholds(int argc, char **argv)
+int cmd_errors_thresholds(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_THRESHOLD_GET,
 			      "thresholds", 0, NULL, thresholds_switch);
 }
 
-const struct command errors_thresholds_cmd = {
-	.object = "errors",
-	.name = "thresholds",
-	.args = "[SWITCH]",
-	.summary = "the counter thresholds set",
-	.run = cmd_errors_thresholds,
-	.help = "Columns: port (\"switch\" for a threshold on the sum over the\n"
-		"switch's ports), counter, threshold, the counter's value now,\n"
-		"and whether it crossed the threshold since it was armed.\n"
-		"With -j: {\"switch\": NAME, \"thresholds\": [...]} with the\n"
-		"threshold-get attributes switch-id, port-id (null: switch-wide),\n"
-		"counter-id, threshold-value, counter-value, threshold-crossed;\n"
-		"without SWITCH, an array of such objects.\n",
-};
+const char errors_thresholds_help[] =
+	"Columns: port (\"switch\" for a threshold on the sum over the\n"
+	"switch's ports), counter, threshold, the counter's value now,\n"
+	"and whether it crossed the threshold since it was armed.\n"
+	"With -j: {\"switch\": NAME, \"thresholds\": [...]} with the\n"
+	"threshold-get attributes switch-id, port-id (null: switch-wide),\n"
+	"counter-id, threshold-value, counter-value, threshold-crossed;\n"
+	"without SWITCH, an array of such objects.\n";
 
 /* --- bw ------------------------------------------------------------------- */
 
@@ -497,7 +464,7 @@ static void bw_switch(struct nlattr **sw, const struct objs *after,
 	close_object();
 }
 
-static int cmd_bw(int argc, char **argv)
+int cmd_bw(int argc, char **argv)
 {
 	const char *interval = NULL;
 	const struct cmd_opt opts[] = {
@@ -551,20 +518,15 @@ out:
 	return ret;
 }
 
-const struct command bw_cmd = {
-	.name = "bw",
-	.args = "[SWITCH] [--interval S]",
-	.summary = "traffic per port: bytes/s and TLPs/s in and out",
-	.run = cmd_bw,
-	.help = "Reads the traffic counters twice, S seconds apart (default 1;\n"
-		"0.01 to 3600, with up to three decimals), and prints per port\n"
-		"the ingress (received by the switch on the port) and egress\n"
-		"rates in bytes and TLPs per second, over all TLP classes, with\n"
-		"SI prefixes (1.05 GB/s = 1.05e9 bytes/s).  A counter that went\n"
-		"down between the samples (cleared) counts from zero.\n"
-		"With -j: {\"switch\", \"interval-ns\" (measured), \"ports\":\n"
-		"[{switch-id, port-id, ingress-bytes-per-s, egress-bytes-per-s,\n"
-		"ingress-tlps-per-s, egress-tlps-per-s, \"counter-rate\": {the\n"
-		"traffic counters' spec names: per second}}]}, whole numbers;\n"
-		"without SWITCH, an array of such objects.\n",
-};
+const char bw_help[] =
+	"Reads the traffic counters twice, S seconds apart (default 1;\n"
+	"0.01 to 3600, with up to three decimals), and prints per port\n"
+	"the ingress (received by the switch on the port) and egress\n"
+	"rates in bytes and TLPs per second, over all TLP classes, with\n"
+	"SI prefixes (1.05 GB/s = 1.05e9 bytes/s).  A counter that went\n"
+	"down between the samples (cleared) counts from zero.\n"
+	"With -j: {\"switch\", \"interval-ns\" (measured), \"ports\":\n"
+	"[{switch-id, port-id, ingress-bytes-per-s, egress-bytes-per-s,\n"
+	"ingress-tlps-per-s, egress-tlps-per-s, \"counter-rate\": {the\n"
+	"traffic counters' spec names: per second}}]}, whole numbers;\n"
+	"without SWITCH, an array of such objects.\n";

@@ -562,7 +562,7 @@ out:
 	return ret;
 }
 
-static int cmd_export(int argc, char **argv)
+int cmd_export(int argc, char **argv)
 {
 	const char *dir = NULL;
 	const struct cmd_opt opts[] = {
@@ -620,43 +620,38 @@ static int cmd_export(int argc, char **argv)
 	return ret;
 }
 
-const struct command export_cmd = {
-	.name = "export",
-	.args = "[SWITCH] [--textfile DIR]",
-	.summary = "metrics in the Prometheus text format (needs CAP_SYS_ADMIN)",
-	.run = cmd_export,
-	.help = "Prints the state of the switches (all, or SWITCH) in the\n"
-		"Prometheus text exposition format (HELP and TYPE lines, base\n"
-		"units in the names, _total for counters, _info for inventory).\n"
-		"  --textfile DIR  write DIR/pciesw.prom instead, atomically (a\n"
-		"                  temporary file in DIR renamed over it), for\n"
-		"                  node_exporter --collector.textfile.directory=DIR;\n"
-		"                  run it from a timer (e.g. every 15 s)\n"
-		"Metrics (labels switch=\"pciesw0\", port=\"3\" where they apply):\n"
-		"  pciesw_switch_info{profile,serial,pci_domain}, pciesw_switch_lanes,\n"
-		"  pciesw_vpd_info{id_string,part_number,engineering_change,\n"
-		"    serial_number,manufacturer_id,firmware_version,asset_tag},\n"
-		"  pciesw_dma_inflight_descriptors,\n"
-		"  pciesw_port_info{role,group,pci_name,ep}, pciesw_port_up,\n"
-		"  pciesw_port_enabled, pciesw_port_link_speed_transfers_per_second,\n"
-		"  pciesw_port_link_max_speed_transfers_per_second,\n"
-		"  pciesw_port_link_width_lanes, pciesw_port_link_max_width_lanes,\n"
-		"  pciesw_port_link_degraded, pciesw_port_failed_lanes_mask,\n"
-		"  pciesw_port_link_bandwidth_bytes_per_second,\n"
-		"  pciesw_port_surprise_downs_total,\n"
-		"  pciesw_port_aer_errors_total{class,counter} (every AER counter,\n"
-		"    spec names: class=\"correctable\",counter=\"bad-tlp\"),\n"
-		"  pciesw_port_traffic_bytes_total{direction,type},\n"
-		"  pciesw_port_traffic_tlps_total{direction,type} (direction ingress\n"
-		"    or egress, type posted, non-posted or completion),\n"
-		"  pciesw_threshold{port,counter}, pciesw_threshold_crossed{port,\n"
-		"    counter} (port=\"switch\": on the sum over the switch),\n"
-		"  pciesw_temperature_celsius{sensor,label}, and _max_celsius,\n"
-		"  _crit_celsius, _max_alarm, _crit_alarm of each sensor.\n"
-		"The temperatures are also on hwmon (chip \"pciesw\"), which\n"
-		"node_exporter's hwmon collector already reads\n"
-		"(node_hwmon_temp_celsius{chip=...}); the export has them per\n"
-		"switch and sensor label so they join the port metrics.\n"
-		"Needs CAP_SYS_ADMIN: it reads the VPD and the serial numbers,\n"
-		"which are root-only.\n",
-};
+const char export_help[] =
+	"Prints the state of the switches (all, or SWITCH) in the\n"
+	"Prometheus text exposition format (HELP and TYPE lines, base\n"
+	"units in the names, _total for counters, _info for inventory).\n"
+	"  --textfile DIR  write DIR/pciesw.prom instead, atomically (a\n"
+	"                  temporary file in DIR renamed over it), for\n"
+	"                  node_exporter --collector.textfile.directory=DIR;\n"
+	"                  run it from a timer (e.g. every 15 s)\n"
+	"Metrics (labels switch=\"pciesw0\", port=\"3\" where they apply):\n"
+	"  pciesw_switch_info{profile,serial,pci_domain}, pciesw_switch_lanes,\n"
+	"  pciesw_vpd_info{id_string,part_number,engineering_change,\n"
+	"    serial_number,manufacturer_id,firmware_version,asset_tag},\n"
+	"  pciesw_dma_inflight_descriptors,\n"
+	"  pciesw_port_info{role,group,pci_name,ep}, pciesw_port_up,\n"
+	"  pciesw_port_enabled, pciesw_port_link_speed_transfers_per_second,\n"
+	"  pciesw_port_link_max_speed_transfers_per_second,\n"
+	"  pciesw_port_link_width_lanes, pciesw_port_link_max_width_lanes,\n"
+	"  pciesw_port_link_degraded, pciesw_port_failed_lanes_mask,\n"
+	"  pciesw_port_link_bandwidth_bytes_per_second,\n"
+	"  pciesw_port_surprise_downs_total,\n"
+	"  pciesw_port_aer_errors_total{class,counter} (every AER counter,\n"
+	"    spec names: class=\"correctable\",counter=\"bad-tlp\"),\n"
+	"  pciesw_port_traffic_bytes_total{direction,type},\n"
+	"  pciesw_port_traffic_tlps_total{direction,type} (direction ingress\n"
+	"    or egress, type posted, non-posted or completion),\n"
+	"  pciesw_threshold{port,counter}, pciesw_threshold_crossed{port,\n"
+	"    counter} (port=\"switch\": on the sum over the switch),\n"
+	"  pciesw_temperature_celsius{sensor,label}, and _max_celsius,\n"
+	"  _crit_celsius, _max_alarm, _crit_alarm of each sensor.\n"
+	"The temperatures are also on hwmon (chip \"pciesw\"), which\n"
+	"node_exporter's hwmon collector already reads\n"
+	"(node_hwmon_temp_celsius{chip=...}); the export has them per\n"
+	"switch and sensor label so they join the port metrics.\n"
+	"Needs CAP_SYS_ADMIN: it reads the VPD and the serial numbers,\n"
+	"which are root-only.\n";

@@ -122,33 +122,26 @@ static void fw_switch(struct nlattr **sw, const struct objs *fw,
 	close_object();
 }
 
-static int cmd_fw_show(int argc, char **argv)
+int cmd_fw_show(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_FW_GET, "firmware", 0,
 			      NULL, fw_switch);
 }
 
-const struct command fw_show_cmd = {
-	.object = "fw",
-	.name = "show",
-	.args = "[SWITCH]",
-	.summary = "the firmware that runs and the two partitions",
-	.run = cmd_fw_show,
-	.dflt = true,
-	.help = "Prints the running version, the partition it booted from\n"
-		"(A or B) and the boots so far, then per partition its state\n"
-		"(valid, empty: erased or being written, invalid: a write cut\n"
-		"short), version, build time (UTC), payload bytes and CRC-32.\n"
-		"Updating is devlink's job: \"devlink dev flash pciesw/pcieswN\n"
-		"file NAME\" writes /lib/firmware/NAME into the partition the\n"
-		"switch does not run from, \"devlink dev reload pciesw/pcieswN\n"
-		"action fw_activate\" (or fw toggle) boots it.\n"
-		"With -j: {\"switch\", switch-id, fw-running-version,\n"
-		"fw-running-part, fw-pending, fw-boots, \"fw-part\": [{fw-part-id,\n"
-		"\"partition\", fw-part-state, fw-part-version,\n"
-		"fw-part-build-time, fw-part-len, fw-part-crc, \"running\"}]};\n"
-		"without SWITCH an array of such objects.\n",
-};
+const char fw_show_help[] =
+	"Prints the running version, the partition it booted from\n"
+	"(A or B) and the boots so far, then per partition its state\n"
+	"(valid, empty: erased or being written, invalid: a write cut\n"
+	"short), version, build time (UTC), payload bytes and CRC-32.\n"
+	"Updating is devlink's job: \"devlink dev flash pciesw/pcieswN\n"
+	"file NAME\" writes /lib/firmware/NAME into the partition the\n"
+	"switch does not run from, \"devlink dev reload pciesw/pcieswN\n"
+	"action fw_activate\" (or fw toggle) boots it.\n"
+	"With -j: {\"switch\", switch-id, fw-running-version,\n"
+	"fw-running-part, fw-pending, fw-boots, \"fw-part\": [{fw-part-id,\n"
+	"\"partition\", fw-part-state, fw-part-version,\n"
+	"fw-part-build-time, fw-part-len, fw-part-crc, \"running\"}]};\n"
+	"without SWITCH an array of such objects.\n";
 
 /* --- fw toggle ------------------------------------------------------------ */
 
@@ -182,24 +175,18 @@ static int switch_request(int argc, char **argv, uint8_t cmd, const char *what)
 	return finish(ret);
 }
 
-static int cmd_fw_toggle(int argc, char **argv)
+int cmd_fw_toggle(int argc, char **argv)
 {
 	return switch_request(argc, argv, PCIESW_CMD_FW_TOGGLE,
 			      "cannot boot the other firmware partition of switch %u");
 }
 
-const struct command fw_toggle_cmd = {
-	.object = "fw",
-	.name = "toggle",
-	.args = "SWITCH",
-	.summary = "boot the other firmware partition (needs CAP_NET_ADMIN)",
-	.run = cmd_fw_toggle,
-	.help = "As devlink's reload action fw_activate: the switch boots the\n"
-		"partition it does not run from and every link retrains; the\n"
-		"running version and VPD V0 change.  When that partition holds\n"
-		"no valid image the switch boots the running one again and a\n"
-		"warning says so.  Refused while a flash is in progress.\n",
-};
+const char fw_toggle_help[] =
+	"As devlink's reload action fw_activate: the switch boots the\n"
+	"partition it does not run from and every link retrains; the\n"
+	"running version and VPD V0 change.  When that partition holds\n"
+	"no valid image the switch boots the running one again and a\n"
+	"warning says so.  Refused while a flash is in progress.\n";
 
 /* --- fw image ------------------------------------------------------------- */
 
@@ -239,7 +226,7 @@ static bool parse_version(const char *s, uint32_t *v)
 	return true;
 }
 
-static int cmd_fw_image(int argc, char **argv)
+int cmd_fw_image(int argc, char **argv)
 {
 	const char *version = NULL, *part = NULL, *out = NULL;
 	const char *size_arg = NULL, *time_arg = NULL;
@@ -323,26 +310,18 @@ static int cmd_fw_image(int argc, char **argv)
 	return EXIT_OK;
 }
 
-const struct command fw_image_cmd = {
-	.object = "fw",
-	.name = "image",
-	.args = "--version X.Y.Z [--part P] [--size N] [--build-time T] -o FILE",
-	.summary = "build a firmware image for devlink dev flash",
-	.run = cmd_fw_image,
-	/* its --version is the image's, not switchctl's */
-	.own_options = true,
-	.help = "Writes an image (include/uapi/linux/pciesw_fw.h: a 64-byte\n"
-		"header with magic, target part number, version, build time,\n"
-		"payload length and the payload's CRC-32, then the payload) to\n"
-		"FILE.  Talks to no module.\n"
-		"  --version X.Y.Z  the image's version (0-255.0-255.0-65535)\n"
-		"  --part P         the card's part number (VPD PN), default\n"
-		"                   PSW-7638D (profile pex89048)\n"
-		"  --size N         payload bytes (K, M suffixes), default 64K;\n"
-		"                   a card takes at most 1M\n"
-		"  --build-time T   seconds since 1970, default now\n"
-		"Copy FILE under /lib/firmware and flash it with devlink.\n",
-};
+const char fw_image_help[] =
+	"Writes an image (include/uapi/linux/pciesw_fw.h: a 64-byte\n"
+	"header with magic, target part number, version, build time,\n"
+	"payload length and the payload's CRC-32, then the payload) to\n"
+	"FILE.  Talks to no module.\n"
+	"  --version X.Y.Z  the image's version (0-255.0-255.0-65535)\n"
+	"  --part P         the card's part number (VPD PN), default\n"
+	"                   PSW-7638D (profile pex89048)\n"
+	"  --size N         payload bytes (K, M suffixes), default 64K;\n"
+	"                   a card takes at most 1M\n"
+	"  --build-time T   seconds since 1970, default now\n"
+	"Copy FILE under /lib/firmware and flash it with devlink.\n";
 
 /* --- log show / clear ----------------------------------------------------- */
 
@@ -392,7 +371,7 @@ static void log_switch(struct nlattr **sw, const struct objs *log,
 	close_object();
 }
 
-static int cmd_log_show(int argc, char **argv)
+int cmd_log_show(int argc, char **argv)
 {
 	const char *since = NULL;
 	bool json = false, pretty = false;
@@ -418,37 +397,23 @@ static int cmd_log_show(int argc, char **argv)
 			      NULL, log_switch);
 }
 
-const struct command log_show_cmd = {
-	.object = "log",
-	.name = "show",
-	.args = "[SWITCH] [--since T] [-j]",
-	.summary = "the event log: the last 256 events of each switch",
-	.run = cmd_log_show,
-	.dflt = true,
-	.own_options = true,
-	.help = "One line per event, oldest first: number, time (UTC), the\n"
-		"object that changed (switch, group NAME, portN, an endpoint,\n"
-		"sensorN, vpd, fw) and what happened.  Links are logged when they\n"
-		"come up, go down or change their degraded state.\n"
-		"  --since T   only events at or after T, seconds since 1970\n"
-		"              (date +%s), fractions allowed\n"
-		"With -j: {\"switch\", switch-id, \"log\": [{log-seq, log-time (ns\n"
-		"since 1970), log-object, log-message}]}; without SWITCH an array\n"
-		"of such objects.\n",
-};
+const char log_show_help[] =
+	"One line per event, oldest first: number, time (UTC), the\n"
+	"object that changed (switch, group NAME, portN, an endpoint,\n"
+	"sensorN, vpd, fw) and what happened.  Links are logged when they\n"
+	"come up, go down or change their degraded state.\n"
+	"  --since T   only events at or after T, seconds since 1970\n"
+	"              (date +%s), fractions allowed\n"
+	"With -j: {\"switch\", switch-id, \"log\": [{log-seq, log-time (ns\n"
+	"since 1970), log-object, log-message}]}; without SWITCH an array\n"
+	"of such objects.\n";
 
-static int cmd_log_clear(int argc, char **argv)
+int cmd_log_clear(int argc, char **argv)
 {
 	return switch_request(argc, argv, PCIESW_CMD_LOG_CLEAR,
 			      "cannot clear the event log of switch %u");
 }
 
-const struct command log_clear_cmd = {
-	.object = "log",
-	.name = "clear",
-	.args = "SWITCH",
-	.summary = "empty the event log (needs CAP_NET_ADMIN)",
-	.run = cmd_log_clear,
-	.help = "Later events are numbered on from the last one.  Prints\n"
-		"nothing on success.\n",
-};
+const char log_clear_help[] =
+	"Later events are numbered on from the last one.  Prints\n"
+	"nothing on success.\n";

@@ -477,53 +477,39 @@ out:
 	return ret;
 }
 
-static int cmd_gds_read(int argc, char **argv)
+int cmd_gds_read(int argc, char **argv)
 {
 	return gds_rw(argc, argv, false);
 }
 
-const struct command gds_read_cmd = {
-	.object = "gds",
-	.name = "read",
-	.args = "FILE GPU[:OFFSET] [--size N] [-j]",
-	.summary = "one O_DIRECT read of a file into a GPU's window",
-	.run = cmd_gds_read,
-	.own_options = true,
-	.help = "Reads FILE (a file on a pciesw drive, the drive pcieswSnI, a\n"
-		"partition or an md array of them) with O_DIRECT into a mapping\n"
-		"of GPU's window at OFFSET (a multiple of 4K; default 0), one\n"
-		"read (of at most 1G) as cuFileRead() does: GPUDirect Storage,\n"
-		"the drive writing into the GPU; the window is faulted in first.\n"
-		"  -s, --size N    bytes (default: the whole file)\n"
-		"  --switch SWITCH the GPU's switch, when FILE is elsewhere\n"
-		"                  (a GPU of another switch is host memory to the\n"
-		"                  drive: the data crosses both upstream ports)\n"
-		"  -j, --json      {switch (the GPU's), file, dst, gpu-offset,\n"
-		"                  bytes, wall-ns, bytes-per-s, upstream-switch,\n"
-		"                  upstream-port, upstream-bytes, host-copies}\n"
-		"Prints the bytes, the time, the payload bytes meanwhile of the\n"
-		"upstream port of the drive's switch, where the data leaves it for\n"
-		"the host (0: peer-to-peer, direct; the GPU's switch may be\n"
-		"another; none when FILE is on no pciesw drive), and the copies\n"
-		"through host memory (0).  Needs read-write access to /dev/pcieswN.\n",
-};
+const char gds_read_help[] =
+	"Reads FILE (a file on a pciesw drive, the drive pcieswSnI, a\n"
+	"partition or an md array of them) with O_DIRECT into a mapping\n"
+	"of GPU's window at OFFSET (a multiple of 4K; default 0), one\n"
+	"read (of at most 1G) as cuFileRead() does: GPUDirect Storage,\n"
+	"the drive writing into the GPU; the window is faulted in first.\n"
+	"  -s, --size N    bytes (default: the whole file)\n"
+	"  --switch SWITCH the GPU's switch, when FILE is elsewhere\n"
+	"                  (a GPU of another switch is host memory to the\n"
+	"                  drive: the data crosses both upstream ports)\n"
+	"  -j, --json      {switch (the GPU's), file, dst, gpu-offset,\n"
+	"                  bytes, wall-ns, bytes-per-s, upstream-switch,\n"
+	"                  upstream-port, upstream-bytes, host-copies}\n"
+	"Prints the bytes, the time, the payload bytes meanwhile of the\n"
+	"upstream port of the drive's switch, where the data leaves it for\n"
+	"the host (0: peer-to-peer, direct; the GPU's switch may be\n"
+	"another; none when FILE is on no pciesw drive), and the copies\n"
+	"through host memory (0).  Needs read-write access to /dev/pcieswN.\n";
 
-static int cmd_gds_write(int argc, char **argv)
+int cmd_gds_write(int argc, char **argv)
 {
 	return gds_rw(argc, argv, true);
 }
 
-const struct command gds_write_cmd = {
-	.object = "gds",
-	.name = "write",
-	.args = "GPU[:OFFSET] FILE --size N [-j]",
-	.summary = "one O_DIRECT write of a GPU's window into a file",
-	.run = cmd_gds_write,
-	.own_options = true,
-	.help = "Writes N bytes of GPU's window from OFFSET (a multiple of 4K)\n"
-		"into FILE with O_DIRECT, created if need be: the drive reads\n"
-		"them from the GPU peer-to-peer.  Options and report as gds read.\n",
-};
+const char gds_write_help[] =
+	"Writes N bytes of GPU's window from OFFSET (a multiple of 4K)\n"
+	"into FILE with O_DIRECT, created if need be: the drive reads\n"
+	"them from the GPU peer-to-peer.  Options and report as gds read.\n";
 
 /* --- gds check ------------------------------------------------------------ */
 
@@ -583,7 +569,7 @@ static int check_pair(struct nl_session *s, uint32_t id, const char *sw,
 	return EXIT_OK;
 }
 
-static int cmd_gds_check(int argc, char **argv)
+int cmd_gds_check(int argc, char **argv)
 {
 	bool json = false, pretty = false, all = true, p2p;
 	const struct cmd_opt opts[] = {
@@ -652,23 +638,16 @@ static int cmd_gds_check(int argc, char **argv)
 	return ret;
 }
 
-const struct command gds_check_cmd = {
-	.object = "gds",
-	.name = "check",
-	.args = "[SWITCH] [-j]",
-	.summary = "which drive/GPU pairs a file read goes peer-to-peer between",
-	.run = cmd_gds_check,
-	.own_options = true,
-	.help = "For every NVMe drive and GPU of the same switch (of SWITCH, or\n"
-		"all): whether an O_DIRECT read from the drive's block device\n"
-		"into a mapping of the GPU's window goes peer-to-peer (direct,\n"
-		"or through the host bridge when ACS redirects) or is refused\n"
-		"(host-p2p off: the read fails with EIO), and what fixes it.\n"
-		"  -j, --json    (also before the command) [{switch, ep-name,\n"
-		"                ep-disk-name, peer-ep-name, p2p-route, p2p}]\n"
-		"  -p, --pretty  indented JSON\n"
-		"Exit status 1 when a pair is refused.\n",
-};
+const char gds_check_help[] =
+	"For every NVMe drive and GPU of the same switch (of SWITCH, or\n"
+	"all): whether an O_DIRECT read from the drive's block device\n"
+	"into a mapping of the GPU's window goes peer-to-peer (direct,\n"
+	"or through the host bridge when ACS redirects) or is refused\n"
+	"(host-p2p off: the read fails with EIO), and what fixes it.\n"
+	"  -j, --json    (also before the command) [{switch, ep-name,\n"
+	"                ep-disk-name, peer-ep-name, p2p-route, p2p}]\n"
+	"  -p, --pretty  indented JSON\n"
+	"Exit status 1 when a pair is refused.\n";
 
 /* --- gds bench ------------------------------------------------------------ */
 
@@ -759,7 +738,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmd_gds_bench(int argc, char **argv)
+int cmd_gds_bench(int argc, char **argv)
 {
 	struct gds g = { .file_fd = -1, .dev_fd = -1 };
 	const char *block_arg = NULL, *depth_arg = NULL, *threads_arg = NULL;
@@ -900,25 +879,18 @@ out:
 	return ret;
 }
 
-const struct command gds_bench_cmd = {
-	.object = "gds",
-	.name = "bench",
-	.args = "FILE GPU [--block B] [--depth Q] [--threads T] [--bounce] [-j]",
-	.summary = "GDS throughput: a file into a GPU, blocks in flight",
-	.run = cmd_gds_bench,
-	.own_options = true,
-	.help = "Reads FILE into GPU's window (wrapping around in it) in blocks\n"
-		"of B (default 1M, a multiple of 4K) with Q x T blocks in flight\n"
-		"(T threads, each with Q synchronous readers; defaults 1), and\n"
-		"prints the throughput, IOPS, latency percentiles and the\n"
-		"payload bytes of the drive's switch's upstream port (as gds read).\n"
-		"  -s, --size N    read only the first N bytes of FILE\n"
-		"  --bounce        without GDS: read each block into a host buffer,\n"
-		"                  then DMA it host -> GPU through /dev/pcieswN\n"
-		"  --switch SWITCH as gds read\n"
-		"  -j, --json      {switch, file, dst, bounce, block, depth,\n"
-		"                  threads, bytes, wall-ns, bytes-per-s, iops,\n"
-		"                  lat-p50-ns, lat-p99-ns, lat-max-ns,\n"
-		"                  upstream-switch, upstream-port, upstream-bytes,\n"
-		"                  host-copies}\n",
-};
+const char gds_bench_help[] =
+	"Reads FILE into GPU's window (wrapping around in it) in blocks\n"
+	"of B (default 1M, a multiple of 4K) with Q x T blocks in flight\n"
+	"(T threads, each with Q synchronous readers; defaults 1), and\n"
+	"prints the throughput, IOPS, latency percentiles and the\n"
+	"payload bytes of the drive's switch's upstream port (as gds read).\n"
+	"  -s, --size N    read only the first N bytes of FILE\n"
+	"  --bounce        without GDS: read each block into a host buffer,\n"
+	"                  then DMA it host -> GPU through /dev/pcieswN\n"
+	"  --switch SWITCH as gds read\n"
+	"  -j, --json      {switch, file, dst, bounce, block, depth,\n"
+	"                  threads, bytes, wall-ns, bytes-per-s, iops,\n"
+	"                  lat-p50-ns, lat-p99-ns, lat-max-ns,\n"
+	"                  upstream-switch, upstream-port, upstream-bytes,\n"
+	"                  host-copies}\n";

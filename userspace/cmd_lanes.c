@@ -36,26 +36,19 @@ static void lanes_switch(struct nlattr **sw, const struct objs *groups,
 	close_object();
 }
 
-static int cmd_lanes_show(int argc, char **argv)
+int cmd_lanes_show(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_GROUP_GET, "lane groups", PCIESW_CMD_PORT_GET, "ports",
 			      lanes_switch);
 }
 
-const struct command lanes_show_cmd = {
-	.object = "lanes",
-	.name = "show",
-	.args = "[SWITCH]",
-	.summary = "lane groups: bifurcation, allowed configs, ports",
-	.run = cmd_lanes_show,
-	.dflt = true,
-	.help = "Columns: group id, name, type, lanes, bifurcation config (NxW:\n"
-		"N ports of W lanes), the ids of the group's ports now, and the\n"
-		"configs the group allows.\n"
-		"With -j: {\"switch\": NAME, \"groups\": [...]} where each group\n"
-		"has the group-get attributes and \"ports\", an array of its port\n"
-		"ids; without SWITCH, an array of such objects.\n",
-};
+const char lanes_show_help[] =
+	"Columns: group id, name, type, lanes, bifurcation config (NxW:\n"
+	"N ports of W lanes), the ids of the group's ports now, and the\n"
+	"configs the group allows.\n"
+	"With -j: {\"switch\": NAME, \"groups\": [...]} where each group\n"
+	"has the group-get attributes and \"ports\", an array of its port\n"
+	"ids; without SWITCH, an array of such objects.\n";
 
 /* --- lanes set ------------------------------------------------------------ */
 
@@ -71,7 +64,7 @@ static bool valid_config(const char *s)
 	return n && !s[n];
 }
 
-static int cmd_lanes_set(int argc, char **argv)
+int cmd_lanes_set(int argc, char **argv)
 {
 	struct nl_session *s;
 	struct nl_msg *req;
@@ -117,22 +110,16 @@ static int cmd_lanes_set(int argc, char **argv)
 	return finish(ret);
 }
 
-const struct command lanes_set_cmd = {
-	.object = "lanes",
-	.name = "set",
-	.args = "SWITCH GROUP CONFIG",
-	.summary = "re-bifurcate a lane group (needs CAP_NET_ADMIN)",
-	.run = cmd_lanes_set,
-	.help = "GROUP is a lane group name (nvme) or id (2); CONFIG one of the\n"
-		"configs it allows (see lanes show): NxW, N ports of W lanes, as\n"
-		"in \"switchctl lanes set pciesw0 nvme 16x1\".\n"
-		"The group's links go down, its ports are re-created, its\n"
-		"endpoints re-attached in lane order (those left without a port\n"
-		"are unplugged), then the links retrain.  Port numbers are\n"
-		"physical: each lane where some allowed config starts a port has\n"
-		"a fixed number (the default config's ports first, then the other\n"
-		"slots in lane order), so the new ports get their slots' numbers\n"
-		"and every other port keeps its number and state.  Refused while\n"
-		"DMA is in flight on the group.\n"
-		"Prints nothing on success.\n",
-};
+const char lanes_set_help[] =
+	"GROUP is a lane group name (nvme) or id (2); CONFIG one of the\n"
+	"configs it allows (see lanes show): NxW, N ports of W lanes, as\n"
+	"in \"switchctl lanes set pciesw0 nvme 16x1\".\n"
+	"The group's links go down, its ports are re-created, its\n"
+	"endpoints re-attached in lane order (those left without a port\n"
+	"are unplugged), then the links retrain.  Port numbers are\n"
+	"physical: each lane where some allowed config starts a port has\n"
+	"a fixed number (the default config's ports first, then the other\n"
+	"slots in lane order), so the new ports get their slots' numbers\n"
+	"and every other port keeps its number and state.  Refused while\n"
+	"DMA is in flight on the group.\n"
+	"Prints nothing on success.\n";

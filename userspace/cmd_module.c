@@ -82,7 +82,7 @@ static int load_error(int err, const char *path)
 	return EXIT_FAIL;
 }
 
-static int cmd_load(int argc, char **argv)
+int cmd_load(int argc, char **argv)
 {
 	struct kmod_module *mod = NULL;
 	struct kmod_ctx *ctx;
@@ -166,17 +166,12 @@ out:
 	return ret;
 }
 
-const struct command load_cmd = {
-	.name = "load",
-	.args = "[--switches N] [PATH]",
-	.summary = "load the module (installed, or the file PATH)",
-	.run = cmd_load,
-	.help = "Without PATH, loads the installed module like modprobe would;\n"
-		"with PATH, inserts that pciesw.ko.\n"
-		"  --switches N   create switches pciesw0..N-1 (0-256; module\n"
-		"                 parameter nr_switches, default 1)\n"
-		"Needs CAP_SYS_MODULE.  Fails if the module is already loaded.\n",
-};
+const char load_help[] =
+	"Without PATH, loads the installed module like modprobe would;\n"
+	"with PATH, inserts that pciesw.ko.\n"
+	"  --switches N   create switches pciesw0..N-1 (0-256; module\n"
+	"                 parameter nr_switches, default 1)\n"
+	"Needs CAP_SYS_MODULE.  Fails if the module is already loaded.\n";
 
 /* Modules that depend on pciesw, as "a, b" for the message; NULL if none. */
 static char *holders_text(const struct kmod_module *mod)
@@ -197,7 +192,7 @@ static char *holders_text(const struct kmod_module *mod)
 	return text;
 }
 
-static int cmd_unload(int argc, char **argv)
+int cmd_unload(int argc, char **argv)
 {
 	struct kmod_module *mod = NULL;
 	struct kmod_ctx *ctx;
@@ -265,10 +260,6 @@ out:
 	return ret;
 }
 
-const struct command unload_cmd = {
-	.name = "unload",
-	.summary = "unload the pciesw module",
-	.run = cmd_unload,
-	.help = "Fails while the module is in use (e.g. /dev/pcieswN open).\n"
-		"Needs CAP_SYS_MODULE.\n",
-};
+const char unload_help[] =
+	"Fails while the module is in use (e.g. /dev/pcieswN open).\n"
+	"Needs CAP_SYS_MODULE.\n";

@@ -18,7 +18,7 @@
 
 /* --- port show ------------------------------------------------------------ */
 
-static int cmd_port_show(int argc, char **argv)
+int cmd_port_show(int argc, char **argv)
 {
 	struct objs ports = { 0 };
 	struct nl_session *s;
@@ -72,29 +72,22 @@ static int cmd_port_show(int argc, char **argv)
 	return finish(EXIT_OK);
 }
 
-const struct command port_show_cmd = {
-	.object = "port",
-	.name = "show",
-	.args = "SWITCH [PORT]",
-	.summary = "ports in detail, with their LTSSM history",
-	.run = cmd_port_show,
-	.dflt = true,
-	.help = "Prints the port PORT (a number), or every port of SWITCH: role,\n"
-		"lane group, lanes, link state, LTSSM state, negotiated speed and\n"
-		"width, degraded, target and maximum speed, maximum width, failed\n"
-		"lanes, injected bit-error rate (BER, 0: none), the link's\n"
-		"modelled throughput each way (port-bandwidth, bytes/s: speed x\n"
-		"width x encoding x TLP efficiency at the switch's MPS; while the\n"
-		"link is up), ACS redirect, surprise-down count, endpoint, the\n"
-		"PCI name (port-pci-name, 10000:02:00.0; with the PCI view), and\n"
-		"the last\n"
-		"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
-		"since the previous transition, from -> to.\n"
-		"With -j: with PORT, an object with \"switch\" (the name) and the\n"
-		"port-get attributes, port-ltssm-transition an array of\n"
-		"{transition-time (ns), transition-from, transition-to}, oldest\n"
-		"first; without PORT, {\"switch\": NAME, \"ports\": [...]}.\n",
-};
+const char port_show_help[] =
+	"Prints the port PORT (a number), or every port of SWITCH: role,\n"
+	"lane group, lanes, link state, LTSSM state, negotiated speed and\n"
+	"width, degraded, target and maximum speed, maximum width, failed\n"
+	"lanes, injected bit-error rate (BER, 0: none), the link's\n"
+	"modelled throughput each way (port-bandwidth, bytes/s: speed x\n"
+	"width x encoding x TLP efficiency at the switch's MPS; while the\n"
+	"link is up), ACS redirect, surprise-down count, endpoint, the\n"
+	"PCI name (port-pci-name, 10000:02:00.0; with the PCI view), and\n"
+	"the last\n"
+	"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
+	"since the previous transition, from -> to.\n"
+	"With -j: with PORT, an object with \"switch\" (the name) and the\n"
+	"port-get attributes, port-ltssm-transition an array of\n"
+	"{transition-time (ns), transition-from, transition-to}, oldest\n"
+	"first; without PORT, {\"switch\": NAME, \"ports\": [...]}.\n";
 
 /* --- port set ------------------------------------------------------------- */
 
@@ -196,7 +189,7 @@ static int parse_port_settings(int argc, char **argv,
 	return EXIT_OK;
 }
 
-static int cmd_port_set(int argc, char **argv)
+int cmd_port_set(int argc, char **argv)
 {
 	struct port_settings ps;
 	uint32_t id, port = 0;
@@ -212,33 +205,26 @@ static int cmd_port_set(int argc, char **argv)
 	return port_set_run(id, port, &ps);
 }
 
-const struct command port_set_cmd = {
-	.object = "port",
-	.name = "set",
-	.args = "SWITCH PORT SETTING...",
-	.summary = "change a port's link (needs CAP_NET_ADMIN; faults CAP_SYS_ADMIN)",
-	.run = cmd_port_set,
-	.help = "Settings, as many as needed, in one request (the module checks\n"
-		"them all before it changes anything):\n"
-		"  state up|down          enable or disable the link (down: LTSSM\n"
-		"                         Disabled until state up)\n"
-		"  speed GEN              target link speed, gen1 .. gen5 (or\n"
-		"                         2.5GT/s .. 32GT/s); an up link retrains\n"
-		"  failed-lanes MASK|none dead lanes of the port, bit n = lane n\n"
-		"                         (0x8000: lane 15); the link retrains as\n"
-		"                         wide as its healthy lanes allow (degraded)\n"
-		"  acs on|off             ACS P2P request redirect (downstream\n"
-		"                         ports only)\n"
-		"  retrain                retrain the link (Recovery)\n"
-		"  hot-reset              hot reset: Hot Reset, then Detect .. L0\n"
-		"  surprise-down          drop the link without warning (counted);\n"
-		"                         it stays down until retrain or hot-reset\n"
-		"  ber RATE               injected bit-error rate of the link\n"
-		"                         (1e-9, 2.5e-12; 0 clears; see inject)\n"
-		"failed-lanes, surprise-down and ber need CAP_SYS_ADMIN (fault\n"
-		"injection), the others CAP_NET_ADMIN.\n"
-		"Link training takes some milliseconds of modeled time and goes\n"
-		"on after the command returns: follow it with monitor or port\n"
-		"show.  Prints nothing on success.\n",
-};
-
+const char port_set_help[] =
+	"Settings, as many as needed, in one request (the module checks\n"
+	"them all before it changes anything):\n"
+	"  state up|down          enable or disable the link (down: LTSSM\n"
+	"                         Disabled until state up)\n"
+	"  speed GEN              target link speed, gen1 .. gen5 (or\n"
+	"                         2.5GT/s .. 32GT/s); an up link retrains\n"
+	"  failed-lanes MASK|none dead lanes of the port, bit n = lane n\n"
+	"                         (0x8000: lane 15); the link retrains as\n"
+	"                         wide as its healthy lanes allow (degraded)\n"
+	"  acs on|off             ACS P2P request redirect (downstream\n"
+	"                         ports only)\n"
+	"  retrain                retrain the link (Recovery)\n"
+	"  hot-reset              hot reset: Hot Reset, then Detect .. L0\n"
+	"  surprise-down          drop the link without warning (counted);\n"
+	"                         it stays down until retrain or hot-reset\n"
+	"  ber RATE               injected bit-error rate of the link\n"
+	"                         (1e-9, 2.5e-12; 0 clears; see inject)\n"
+	"failed-lanes, surprise-down and ber need CAP_SYS_ADMIN (fault\n"
+	"injection), the others CAP_NET_ADMIN.\n"
+	"Link training takes some milliseconds of modeled time and goes\n"
+	"on after the command returns: follow it with monitor or port\n"
+	"show.  Prints nothing on success.\n";

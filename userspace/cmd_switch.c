@@ -26,7 +26,7 @@
 
 /* --- list ----------------------------------------------------------------- */
 
-static int cmd_list(int argc, char **argv)
+int cmd_list(int argc, char **argv)
 {
 	struct nl_session *s;
 	struct objs sw = { 0 };
@@ -73,16 +73,12 @@ static int cmd_list(int argc, char **argv)
 	return finish(EXIT_OK);
 }
 
-const struct command list_cmd = {
-	.name = "list",
-	.summary = "one line per switch: profile, lanes, serial",
-	.run = cmd_list,
-	.help = "The serial number is root-only: without CAP_SYS_ADMIN the\n"
-		"kernel leaves it out.\n"
-		"With -j: an array of objects with the switch-get attributes\n"
-		"switch-id, switch-name, switch-profile, switch-lanes,\n"
-		"switch-serial (with CAP_SYS_ADMIN), switch-nr-ports.\n",
-};
+const char list_help[] =
+	"The serial number is root-only: without CAP_SYS_ADMIN the\n"
+	"kernel leaves it out.\n"
+	"With -j: an array of objects with the switch-get attributes\n"
+	"switch-id, switch-name, switch-profile, switch-lanes,\n"
+	"switch-serial (with CAP_SYS_ADMIN), switch-nr-ports.\n";
 
 /* --- show ----------------------------------------------------------------- */
 
@@ -126,7 +122,7 @@ static void show_switch(struct nlattr **tb, const struct objs *groups,
 }
 
 /* show and switch show */
-static const char show_help[] =
+const char show_help[] =
 	"Prints the switch (all switch-get attributes; switch-serial only\n"
 	"with CAP_SYS_ADMIN) and its lane\n"
 	"groups: name, type, lanes, bifurcation config and the allowed\n"
@@ -144,29 +140,11 @@ static const char show_help[] =
 	"objects with the group-* attributes; without SWITCH, an array of\n"
 	"such objects.\n";
 
-static int cmd_show(int argc, char **argv)
+int cmd_show(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_GROUP_GET, "lane groups",
 			      PCIESW_CMD_FW_GET, "firmware", show_switch);
 }
-
-const struct command show_cmd = {
-	.name = "show",
-	.args = "[SWITCH]",
-	.summary = "details of switches and their lane groups",
-	.run = cmd_show,
-	.help = show_help,
-};
-
-const struct command switch_show_cmd = {
-	.object = "switch",
-	.name = "show",
-	.args = "[SWITCH]",
-	.summary = "the same as show: a switch, its settings, lane groups",
-	.run = cmd_show,
-	.dflt = true,
-	.help = show_help,
-};
 
 /* --- status --------------------------------------------------------------- */
 
@@ -187,33 +165,28 @@ static void status_switch(struct nlattr **sw, const struct objs *ports,
 	close_object();
 }
 
-static int cmd_status(int argc, char **argv)
+int cmd_status(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_PORT_GET, "ports", 0, NULL,
 			      status_switch);
 }
 
-const struct command status_cmd = {
-	.name = "status",
-	.args = "[SWITCH]",
-	.summary = "one line per port: link, speed, width, endpoint",
-	.run = cmd_status,
-	.help = "Columns: port id, lane group, role, lanes, width (configured/\n"
-		"negotiated, \"-\" while the link is down), negotiated, target and\n"
-		"maximum speed, LTSSM state, link (up, down, or disabled when\n"
-		"software disabled it), ACS P2P request redirect (downstream\n"
-		"ports), degraded (negotiated width below what both ends can do),\n"
-		"failed lanes (bit n: lane n of the port is dead; none), the\n"
-		"port's PCI name (domain:bus:dev.fn as lspci, dmesg and AER\n"
-		"write it, e.g. 10000:02:00.0; \"-\" without the PCI view) and the\n"
-		"attached endpoint.\n"
-		"With -j: {\"switch\": NAME, \"ports\": [...]} where each port has\n"
-		"the port-get attributes but the LTSSM history (see port show;\n"
-		"enums as their spec names, e.g. \"port-ltssm\": \"l0\",\n"
-		"\"port-speed\": \"gen5\"; flags as true/false; ep-id and ep-name\n"
-		"null without an endpoint); without SWITCH, an array of such\n"
-		"objects.\n",
-};
+const char status_help[] =
+	"Columns: port id, lane group, role, lanes, width (configured/\n"
+	"negotiated, \"-\" while the link is down), negotiated, target and\n"
+	"maximum speed, LTSSM state, link (up, down, or disabled when\n"
+	"software disabled it), ACS P2P request redirect (downstream\n"
+	"ports), degraded (negotiated width below what both ends can do),\n"
+	"failed lanes (bit n: lane n of the port is dead; none), the\n"
+	"port's PCI name (domain:bus:dev.fn as lspci, dmesg and AER\n"
+	"write it, e.g. 10000:02:00.0; \"-\" without the PCI view) and the\n"
+	"attached endpoint.\n"
+	"With -j: {\"switch\": NAME, \"ports\": [...]} where each port has\n"
+	"the port-get attributes but the LTSSM history (see port show;\n"
+	"enums as their spec names, e.g. \"port-ltssm\": \"l0\",\n"
+	"\"port-speed\": \"gen5\"; flags as true/false; ep-id and ep-name\n"
+	"null without an endpoint); without SWITCH, an array of such\n"
+	"objects.\n";
 
 /* --- switch add / del ----------------------------------------------------- */
 
@@ -226,7 +199,7 @@ static int parse_id_arg(const char *arg, uint32_t *id)
 	return EXIT_OK;
 }
 
-static int cmd_switch_add(int argc, char **argv)
+int cmd_switch_add(int argc, char **argv)
 {
 	struct nl_session *s;
 	struct nl_msg *req;
@@ -258,18 +231,12 @@ static int cmd_switch_add(int argc, char **argv)
 	return finish(ret);
 }
 
-const struct command switch_add_cmd = {
-	.object = "switch",
-	.name = "add",
-	.args = "ID [PROFILE]",
-	.summary = "create switch ID (needs CAP_SYS_ADMIN)",
-	.run = cmd_switch_add,
-	.help = "ID is a number (3) or name (pciesw3), 0-255.  PROFILE names a\n"
-		"card model known to the module; without it the module's default\n"
-		"(pex89048, the 48-lane card) is used.\n",
-};
+const char switch_add_help[] =
+	"ID is a number (3) or name (pciesw3), 0-255.  PROFILE names a\n"
+	"card model known to the module; without it the module's default\n"
+	"(pex89048, the 48-lane card) is used.\n";
 
-static int cmd_switch_del(int argc, char **argv)
+int cmd_switch_del(int argc, char **argv)
 {
 	struct nl_session *s;
 	struct nl_msg *req;
@@ -296,14 +263,8 @@ static int cmd_switch_del(int argc, char **argv)
 	return finish(ret);
 }
 
-const struct command switch_del_cmd = {
-	.object = "switch",
-	.name = "del",
-	.args = "ID",
-	.summary = "delete switch ID (needs CAP_SYS_ADMIN)",
-	.run = cmd_switch_del,
-	.help = "ID is a number (3) or name (pciesw3), 0-255.\n",
-};
+const char switch_del_help[] =
+	"ID is a number (3) or name (pciesw3), 0-255.\n";
 
 /* --- switch set ----------------------------------------------------------- */
 
@@ -394,7 +355,7 @@ static int parse_switch_settings(int argc, char **argv,
 	return EXIT_OK;
 }
 
-static int cmd_switch_set(int argc, char **argv)
+int cmd_switch_set(int argc, char **argv)
 {
 	struct switch_settings ss;
 	struct nl_session *s;
@@ -434,27 +395,21 @@ static int cmd_switch_set(int argc, char **argv)
 	return finish(ret);
 }
 
-const struct command switch_set_cmd = {
-	.object = "switch",
-	.name = "set",
-	.args = "SWITCH SETTING...",
-	.summary = "change a switch's settings (needs CAP_NET_ADMIN; pci-view CAP_SYS_ADMIN)",
-	.run = cmd_switch_set,
-	.help = "Settings, as many as needed, in one request (the module checks\n"
-		"them all before it changes anything):\n"
-		"  host-p2p on|off   the host bridge above the switch forwards P2P\n"
-		"                    (default on); off: DMA that ACS redirect sends\n"
-		"                    up to it is refused (status p2p-refused)\n"
-		"  pacing on|off     on: a DMA completion is not delivered before\n"
-		"                    the modelled end of its transfer (default off:\n"
-		"                    as fast as memory allows)\n"
-		"  mps N             Max Payload Size, bytes: 128 to 4096, a power\n"
-		"                    of 2 (default 256); refused while DMA is in\n"
-		"                    flight\n"
-		"  channels N        DMA channels, 1 to 16 (default 4); refused\n"
-		"                    while DMA is in flight\n"
-		"  pci-view on|off   the switch shows on the PCI bus (lspci) as a\n"
-		"                    hierarchy in a domain of its own (default on)\n"
-		"pci-view needs CAP_SYS_ADMIN, the others CAP_NET_ADMIN.\n"
-		"show prints them.  Prints nothing on success.\n",
-};
+const char switch_set_help[] =
+	"Settings, as many as needed, in one request (the module checks\n"
+	"them all before it changes anything):\n"
+	"  host-p2p on|off   the host bridge above the switch forwards P2P\n"
+	"                    (default on); off: DMA that ACS redirect sends\n"
+	"                    up to it is refused (status p2p-refused)\n"
+	"  pacing on|off     on: a DMA completion is not delivered before\n"
+	"                    the modelled end of its transfer (default off:\n"
+	"                    as fast as memory allows)\n"
+	"  mps N             Max Payload Size, bytes: 128 to 4096, a power\n"
+	"                    of 2 (default 256); refused while DMA is in\n"
+	"                    flight\n"
+	"  channels N        DMA channels, 1 to 16 (default 4); refused\n"
+	"                    while DMA is in flight\n"
+	"  pci-view on|off   the switch shows on the PCI bus (lspci) as a\n"
+	"                    hierarchy in a domain of its own (default on)\n"
+	"pci-view needs CAP_SYS_ADMIN, the others CAP_NET_ADMIN.\n"
+	"show prints them.  Prints nothing on success.\n";

@@ -119,7 +119,7 @@ static void temp_switch(struct nlattr **sw, const struct objs *th,
 	close_object();
 }
 
-static int cmd_temp(int argc, char **argv)
+int cmd_temp(int argc, char **argv)
 {
 	const struct cmd_opt opts[] = {
 		{ "--verbose", "-v", &temp_verbose, NULL },
@@ -134,27 +134,22 @@ static int cmd_temp(int argc, char **argv)
 			      "temperatures", 0, NULL, temp_switch);
 }
 
-const struct command temp_cmd = {
-	.name = "temp",
-	.args = "[SWITCH] [-v]",
-	.summary = "temperatures of the on-die sensors, limits, alarms",
-	.run = cmd_temp,
-	.help = "One line per sensor: id (hwmon temp<id+1>), label, temperature,\n"
-		"max (warning) and crit limits, and the alarms raised (max,\n"
-		"crit; an alarm clears when the temperature falls the\n"
-		"hysteresis below its limit).  The first line has the highest\n"
-		"temperature of all sensors.\n"
-		"  -v, --verbose  also the ambient temperature and time constant\n"
-		"                 of the thermal model, each sensor's hysteresis\n"
-		"                 and override (see inject ... temp)\n"
-		"With -j: {\"switch\", the thermal-get attributes: switch-id,\n"
-		"thermal-ambient, thermal-time-constant (ms), thermal-highest,\n"
-		"thermal-sensor: [{sensor-id, sensor-label, sensor-temp,\n"
-		"sensor-max, sensor-crit, sensor-hyst, sensor-max-alarm,\n"
-		"sensor-crit-alarm, sensor-override (null unless set)}]};\n"
-		"temperatures in millidegrees Celsius.  Without SWITCH, an array\n"
-		"of such objects.\n",
-};
+const char temp_help[] =
+	"One line per sensor: id (hwmon temp<id+1>), label, temperature,\n"
+	"max (warning) and crit limits, and the alarms raised (max,\n"
+	"crit; an alarm clears when the temperature falls the\n"
+	"hysteresis below its limit).  The first line has the highest\n"
+	"temperature of all sensors.\n"
+	"  -v, --verbose  also the ambient temperature and time constant\n"
+	"                 of the thermal model, each sensor's hysteresis\n"
+	"                 and override (see inject ... temp)\n"
+	"With -j: {\"switch\", the thermal-get attributes: switch-id,\n"
+	"thermal-ambient, thermal-time-constant (ms), thermal-highest,\n"
+	"thermal-sensor: [{sensor-id, sensor-label, sensor-temp,\n"
+	"sensor-max, sensor-crit, sensor-hyst, sensor-max-alarm,\n"
+	"sensor-crit-alarm, sensor-override (null unless set)}]};\n"
+	"temperatures in millidegrees Celsius.  Without SWITCH, an array\n"
+	"of such objects.\n";
 
 /* --- inject --------------------------------------------------------------- */
 
@@ -329,7 +324,7 @@ static int link_fault(uint32_t id, uint32_t port, int argc, char **argv)
 	return port_set_run(id, port, &ps);
 }
 
-static int cmd_inject(int argc, char **argv)
+int cmd_inject(int argc, char **argv)
 {
 	const char *count = NULL;
 	const struct cmd_opt opts[] = {
@@ -364,36 +359,26 @@ static int cmd_inject(int argc, char **argv)
 	return inject_errors(id, port, argv[2], count);
 }
 
-const struct command inject_cmd = {
-	.name = "inject",
-	.args = "SWITCH PORT|temp FAULT...",
-	.summary = "fault injection (needs CAP_SYS_ADMIN)",
-	.run = cmd_inject,
-	.help = "Faults of a port:\n"
-		"  SWITCH PORT COUNTER [--count N]\n"
-		"        count N (default 1, at most 1000000) errors of the\n"
-		"        error counter COUNTER as if the port had detected them;\n"
-		"        the link itself is not affected\n"
-		"  SWITCH PORT ber RATE\n"
-		"        bit-error rate of the link (1e-9, 2.5e-12; 0 clears; at\n"
-		"        most 1e-3): each bit error in the traffic counts a\n"
-		"        bad-tlp, every 256th a replay-num-rollover and a retrain\n"
-		"  SWITCH PORT lane MASK|none\n"
-		"        failed lanes, bit n = lane n of the port (as port set\n"
-		"        failed-lanes): the link retrains narrower\n"
-		"  SWITCH PORT surprise-down\n"
-		"        drop the link without warning (counts surprise-down)\n"
-		"Temperature:\n"
-		"  SWITCH temp [SENSOR] DEGREES|clear\n"
-		"        force the temperature of SENSOR (id or label, see temp;\n"
-		"        without it every sensor) to DEGREES Celsius (-40 to\n"
-		"        150, e.g. 97.5) until cleared; alarms follow it\n"
-		"Error counters; correctable: receiver-error, bad-tlp,\n"
-		"  bad-dllp, replay-num-rollover, replay-timer-timeout,\n"
-		"  advisory-non-fatal, corrected-internal, header-log-overflow;\n"
-		"uncorrectable: data-link-protocol, surprise-down, poisoned-tlp,\n"
-		"  flow-control-protocol, completion-timeout, completer-abort,\n"
-		"  unexpected-completion, receiver-overflow, malformed-tlp, ecrc,\n"
-		"  unsupported-request, acs-violation.\n"
-		"Prints nothing on success.\n",
-};
+const char inject_help[] =
+	"Faults of a port:\n"
+	"  SWITCH PORT COUNTER [--count N]\n"
+	"        count N (default 1, at most 1000000) errors of the\n"
+	"        error counter COUNTER as if the port had detected them;\n"
+	"        the link itself is not affected\n"
+	"  SWITCH PORT ber RATE\n"
+	"        bit-error rate of the link (1e-9, 2.5e-12; 0 clears; at\n"
+	"        most 1e-3): each bit error in the traffic counts a\n"
+	"        bad-tlp, every 256th a replay-num-rollover and a retrain\n"
+	"  SWITCH PORT lane MASK|none\n"
+	"        failed lanes, bit n = lane n of the port (as port set\n"
+	"        failed-lanes): the link retrains narrower\n"
+	"  SWITCH PORT surprise-down\n"
+	"        drop the link without warning (counts surprise-down)\n"
+	"Temperature:\n"
+	"  SWITCH temp [SENSOR] DEGREES|clear\n"
+	"        force the temperature of SENSOR (id or label, see temp;\n"
+	"        without it every sensor) to DEGREES Celsius (-40 to\n"
+	"        150, e.g. 97.5) until cleared; alarms follow it\n"
+	"Error counters; correctable: "
+	ERROR_COUNTER_NAMES_HELP
+	"Prints nothing on success.\n";

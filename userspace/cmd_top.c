@@ -36,7 +36,7 @@
 #include "print.h"
 #include "util.h"
 
-static const char top_help[] =
+const char top_help[] =
 	"A full-screen view of the cards, refreshed every SECONDS (default\n"
 	"1), like top(1):\n"
 	"  a header per card: profile, serial (with CAP_SYS_ADMIN), firmware,\n"
@@ -1776,7 +1776,7 @@ static bool wait_until(uint64_t deadline, const sigset_t *orig)
 	return !stop;
 }
 
-static int cmd_top(int argc, char **argv)
+int cmd_top(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, orig;
@@ -1861,12 +1861,3 @@ static int cmd_top(int argc, char **argv)
 	free(top.ev_buf);
 	return finish(ret);
 }
-
-const struct command top_cmd = {
-	.name = "top",
-	.args = "[SWITCH] [-d SECONDS] [-b] [-n COUNT] [-j]",
-	.summary = "the cards' health live, full screen (or -b batch)",
-	.run = cmd_top,
-	.own_options = true,
-	.help = top_help,
-};

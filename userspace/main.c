@@ -2,9 +2,9 @@
 /*
  * switchctl: command-line tool for pciesw virtual PCIe switch cards.
  *
- * This file holds the grammar: global options, the list of commands, the
- * help around theirs, and dispatch.  Each command, with its usage and
- * help, lives in a cmd_*.c next to its handler (cmd.h).
+ * This file holds the grammar: global options, the command table, the
+ * help around the commands', and dispatch.  Each command's handler and
+ * help text live in a cmd_*.c, the text next to the handler (cmd.h).
  *
  *   switchctl [OPTIONS] [OBJECT] COMMAND [ARGS]
  */
@@ -26,57 +26,380 @@
 #define SWITCHCTL_VERSION "unknown"
 #endif
 
+struct command {
+	const char *object;	/* NULL for a top-level command */
+	const char *name;
+	const char *args;	/* argument synopsis */
+	const char *summary;	/* one line for the command list */
+	const char *help;	/* the rest of "COMMAND --help" */
+	bool own_options;	/* takes -j/-p after the command too */
+	/*
+	 * The object's default: "OBJECT [ARGS]" runs it when ARGS do not
+	 * begin with one of the object's commands ("errors pciesw0").
+	 */
+	bool dflt;
+	int (*run)(int argc, char **argv);
+};
+
 static const char switch_arg_help[] =
 	"SWITCH is a switch name (pciesw0) or number (0), 0-255.\n";
 
 /*
- * Every command, in the order of "switchctl --help"; each is defined, with
- * its help, next to its handler in cmd_*.c.
+ * Every command, in the order of "switchctl --help": its words, synopsis
+ * and summary here, its handler and help text (NAME_help) in its cmd_*.c.
  */
-static const struct command *const commands[] = {
-	&list_cmd,
-	&show_cmd,
-	&status_cmd,
-	&lanes_show_cmd,
-	&lanes_set_cmd,
-	&port_show_cmd,
-	&port_set_cmd,
-	&ep_list_cmd,
-	&ep_show_cmd,
-	&ep_add_cmd,
-	&ep_del_cmd,
-	&ep_discard_cmd,
-	&temp_cmd,
-	&errors_show_cmd,
-	&errors_clear_cmd,
-	&errors_threshold_cmd,
-	&errors_thresholds_cmd,
-	&bw_cmd,
-	&inject_cmd,
-	&vpd_show_cmd,
-	&vpd_set_cmd,
-	&fw_show_cmd,
-	&fw_toggle_cmd,
-	&fw_image_cmd,
-	&log_show_cmd,
-	&log_clear_cmd,
-	&p2p_check_cmd,
-	&dma_copy_cmd,
-	&dma_bench_cmd,
-	&gds_check_cmd,
-	&gds_read_cmd,
-	&gds_write_cmd,
-	&gds_bench_cmd,
-	&monitor_cmd,
-	&top_cmd,
-	&switch_add_cmd,
-	&switch_del_cmd,
-	&switch_show_cmd,
-	&switch_set_cmd,
-	&export_cmd,
-	&verify_cmd,
-	&load_cmd,
-	&unload_cmd,
+static const struct command commands[] = {
+	{
+		.name = "list",
+		.summary = "one line per switch: profile, lanes, serial",
+		.help = list_help,
+		.run = cmd_list,
+	},
+	{
+		.name = "show",
+		.args = "[SWITCH]",
+		.summary = "details of switches and their lane groups",
+		.help = show_help,
+		.run = cmd_show,
+	},
+	{
+		.name = "status",
+		.args = "[SWITCH]",
+		.summary = "one line per port: link, speed, width, endpoint",
+		.help = status_help,
+		.run = cmd_status,
+	},
+	{
+		.object = "lanes",
+		.name = "show",
+		.args = "[SWITCH]",
+		.summary = "lane groups: bifurcation, allowed configs, ports",
+		.help = lanes_show_help,
+		.dflt = true,
+		.run = cmd_lanes_show,
+	},
+	{
+		.object = "lanes",
+		.name = "set",
+		.args = "SWITCH GROUP CONFIG",
+		.summary = "re-bifurcate a lane group (needs CAP_NET_ADMIN)",
+		.help = lanes_set_help,
+		.run = cmd_lanes_set,
+	},
+	{
+		.object = "port",
+		.name = "show",
+		.args = "SWITCH [PORT]",
+		.summary = "ports in detail, with their LTSSM history",
+		.help = port_show_help,
+		.dflt = true,
+		.run = cmd_port_show,
+	},
+	{
+		.object = "port",
+		.name = "set",
+		.args = "SWITCH PORT SETTING...",
+		.summary = "change a port's link (needs CAP_NET_ADMIN; faults CAP_SYS_ADMIN)",
+		.help = port_set_help,
+		.run = cmd_port_set,
+	},
+	{
+		.object = "ep",
+		.name = "list",
+		.args = "[SWITCH]",
+		.summary = "one line per endpoint: type, port, limits",
+		.help = ep_list_help,
+		.dflt = true,
+		.run = cmd_ep_list,
+	},
+	{
+		.object = "ep",
+		.name = "show",
+		.args = "SWITCH EP",
+		.summary = "an endpoint in detail",
+		.help = ep_show_help,
+		.run = cmd_ep_show,
+	},
+	{
+		.object = "ep",
+		.name = "add",
+		.args = "SWITCH PORT TYPE [OPTION]...",
+		.summary = "hot-plug an endpoint (needs CAP_SYS_ADMIN)",
+		.help = ep_add_help,
+		.run = cmd_ep_add,
+	},
+	{
+		.object = "ep",
+		.name = "del",
+		.args = "SWITCH EP",
+		.summary = "hot-unplug an endpoint (needs CAP_NET_ADMIN)",
+		.help = ep_del_help,
+		.run = cmd_ep_del,
+	},
+	{
+		.object = "ep",
+		.name = "discard",
+		.args = "SWITCH EP [offset BYTES] [size BYTES]",
+		.summary = "free a range of an endpoint's memory window",
+		.help = ep_discard_help,
+		.run = cmd_ep_discard,
+	},
+	{
+		.name = "temp",
+		.args = "[SWITCH] [-v]",
+		.summary = "temperatures of the on-die sensors, limits, alarms",
+		.help = temp_help,
+		.run = cmd_temp,
+	},
+	{
+		.object = "errors",
+		.name = "show",
+		.args = "[SWITCH [PORT]] [--all] [--clear]",
+		.summary = "error counters of the ports (the default)",
+		.help = errors_show_help,
+		.dflt = true,
+		.run = cmd_errors_show,
+	},
+	{
+		.object = "errors",
+		.name = "clear",
+		.args = "SWITCH [PORT]",
+		.summary = "zero counters (needs CAP_NET_ADMIN)",
+		.help = errors_clear_help,
+		.run = cmd_errors_clear,
+	},
+	{
+		.object = "errors",
+		.name = "threshold",
+		.args = "SWITCH [PORT] COUNTER VALUE",
+		.summary = "set a counter threshold (needs CAP_NET_ADMIN)",
+		.help = errors_threshold_help,
+		.run = cmd_errors_threshold,
+	},
+	{
+		.object = "errors",
+		.name = "thresholds",
+		.args = "[SWITCH]",
+		.summary = "the counter thresholds set",
+		.help = errors_thresholds_help,
+		.run = cmd_errors_thresholds,
+	},
+	{
+		.name = "bw",
+		.args = "[SWITCH] [--interval S]",
+		.summary = "traffic per port: bytes/s and TLPs/s in and out",
+		.help = bw_help,
+		.run = cmd_bw,
+	},
+	{
+		.name = "inject",
+		.args = "SWITCH PORT|temp FAULT...",
+		.summary = "fault injection (needs CAP_SYS_ADMIN)",
+		.help = inject_help,
+		.run = cmd_inject,
+	},
+	{
+		.object = "vpd",
+		.name = "show",
+		.args = "[SWITCH] [--raw]",
+		.summary = "the card's Vital Product Data, decoded (needs CAP_SYS_ADMIN)",
+		.help = vpd_show_help,
+		.dflt = true,
+		.run = cmd_vpd_show,
+	},
+	{
+		.object = "vpd",
+		.name = "set",
+		.args = "SWITCH FIELD TEXT",
+		.summary = "change a VPD-W field (needs CAP_NET_ADMIN)",
+		.help = vpd_set_help,
+		.run = cmd_vpd_set,
+	},
+	{
+		.object = "fw",
+		.name = "show",
+		.args = "[SWITCH]",
+		.summary = "the firmware that runs and the two partitions",
+		.help = fw_show_help,
+		.dflt = true,
+		.run = cmd_fw_show,
+	},
+	{
+		.object = "fw",
+		.name = "toggle",
+		.args = "SWITCH",
+		.summary = "boot the other firmware partition (needs CAP_NET_ADMIN)",
+		.help = fw_toggle_help,
+		.run = cmd_fw_toggle,
+	},
+	{
+		.object = "fw",
+		.name = "image",
+		.args = "--version X.Y.Z [--part P] [--size N] [--build-time T] -o FILE",
+		.summary = "build a firmware image for devlink dev flash",
+		.help = fw_image_help,
+		/* its --version is the image's, not switchctl's */
+		.own_options = true,
+		.run = cmd_fw_image,
+	},
+	{
+		.object = "log",
+		.name = "show",
+		.args = "[SWITCH] [--since T] [-j]",
+		.summary = "the event log: the last 256 events of each switch",
+		.help = log_show_help,
+		.own_options = true,
+		.dflt = true,
+		.run = cmd_log_show,
+	},
+	{
+		.object = "log",
+		.name = "clear",
+		.args = "SWITCH",
+		.summary = "empty the event log (needs CAP_NET_ADMIN)",
+		.help = log_clear_help,
+		.run = cmd_log_clear,
+	},
+	{
+		.object = "p2p",
+		.name = "check",
+		.args = "SWITCH EP_A EP_B [-j]",
+		.summary = "how DMA between two endpoints travels, and why",
+		.help = p2p_check_help,
+		.own_options = true,
+		.run = cmd_p2p_check,
+	},
+	{
+		.object = "dma",
+		.name = "copy",
+		.args = "SWITCH SRC DST --size N [-j]",
+		.summary = "one DMA transfer through /dev/pcieswN",
+		.help = dma_copy_help,
+		.own_options = true,
+		.run = cmd_dma_copy,
+	},
+	{
+		.object = "dma",
+		.name = "bench",
+		.args = "SWITCH SRC DST --size N [OPTION]... [-j]",
+		.summary = "DMA throughput: blocks in flight over channels",
+		.help = dma_bench_help,
+		.own_options = true,
+		.run = cmd_dma_bench,
+	},
+	{
+		.object = "gds",
+		.name = "check",
+		.args = "[SWITCH] [-j]",
+		.summary = "which drive/GPU pairs a file read goes peer-to-peer between",
+		.help = gds_check_help,
+		.own_options = true,
+		.run = cmd_gds_check,
+	},
+	{
+		.object = "gds",
+		.name = "read",
+		.args = "FILE GPU[:OFFSET] [--size N] [-j]",
+		.summary = "one O_DIRECT read of a file into a GPU's window",
+		.help = gds_read_help,
+		.own_options = true,
+		.run = cmd_gds_read,
+	},
+	{
+		.object = "gds",
+		.name = "write",
+		.args = "GPU[:OFFSET] FILE --size N [-j]",
+		.summary = "one O_DIRECT write of a GPU's window into a file",
+		.help = gds_write_help,
+		.own_options = true,
+		.run = cmd_gds_write,
+	},
+	{
+		.object = "gds",
+		.name = "bench",
+		.args = "FILE GPU [--block B] [--depth Q] [--threads T] [--bounce] [-j]",
+		.summary = "GDS throughput: a file into a GPU, blocks in flight",
+		.help = gds_bench_help,
+		.own_options = true,
+		.run = cmd_gds_bench,
+	},
+	{
+		.name = "monitor",
+		.args = "[SWITCH] [EVENT...] [-j] [-p] [-t]",
+		.summary = "print events as they happen, until interrupted",
+		.help = monitor_help,
+		.own_options = true,
+		.run = cmd_monitor,
+	},
+	{
+		.name = "top",
+		.args = "[SWITCH] [-d SECONDS] [-b] [-n COUNT] [-j]",
+		.summary = "the cards' health live, full screen (or -b batch)",
+		.help = top_help,
+		.own_options = true,
+		.run = cmd_top,
+	},
+	{
+		.object = "switch",
+		.name = "add",
+		.args = "ID [PROFILE]",
+		.summary = "create switch ID (needs CAP_SYS_ADMIN)",
+		.help = switch_add_help,
+		.run = cmd_switch_add,
+	},
+	{
+		.object = "switch",
+		.name = "del",
+		.args = "ID",
+		.summary = "delete switch ID (needs CAP_SYS_ADMIN)",
+		.help = switch_del_help,
+		.run = cmd_switch_del,
+	},
+	{
+		.object = "switch",
+		.name = "show",
+		.args = "[SWITCH]",
+		.summary = "the same as show: a switch, its settings, lane groups",
+		.help = show_help,
+		.dflt = true,
+		.run = cmd_show,
+	},
+	{
+		.object = "switch",
+		.name = "set",
+		.args = "SWITCH SETTING...",
+		.summary = "change a switch's settings (needs CAP_NET_ADMIN; pci-view CAP_SYS_ADMIN)",
+		.help = switch_set_help,
+		.run = cmd_switch_set,
+	},
+	{
+		.name = "export",
+		.args = "[SWITCH] [--textfile DIR]",
+		.summary = "metrics in the Prometheus text format (needs CAP_SYS_ADMIN)",
+		.help = export_help,
+		.run = cmd_export,
+	},
+	{
+		.name = "verify",
+		.args = "FILE | --dump [SWITCH]",
+		.summary = "check the cards against an as-built description (needs CAP_SYS_ADMIN)",
+		.help = verify_help,
+		.own_options = true,
+		.run = cmd_verify,
+	},
+	{
+		.name = "load",
+		.args = "[--switches N] [PATH]",
+		.summary = "load the module (installed, or the file PATH)",
+		.help = load_help,
+		.run = cmd_load,
+	},
+	{
+		.name = "unload",
+		.summary = "unload the pciesw module",
+		.help = unload_help,
+		.run = cmd_unload,
+	},
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -131,7 +454,7 @@ static void main_help(void)
 	       "\n"
 	       "Commands:\n", PCIESW_FAMILY_NAME);
 	for (i = 0; i < NR_COMMANDS; i++)
-		print_synopsis(stdout, commands[i]);
+		print_synopsis(stdout, &commands[i]);
 	printf("  %-*s %s\n", SYNOPSIS_WIDTH, "help [OBJECT] [COMMAND]",
 	       "this help, or a command's");
 	printf("\n%s"
@@ -168,11 +491,11 @@ static void object_help(const char *object)
 	printf("Usage: switchctl [OPTIONS] %s COMMAND [ARGS]\n\nCommands:\n",
 	       object);
 	for (i = 0; i < NR_COMMANDS; i++) {
-		if (!commands[i]->object || strcmp(commands[i]->object, object))
+		if (!commands[i].object || strcmp(commands[i].object, object))
 			continue;
-		print_synopsis(stdout, commands[i]);
-		if (commands[i]->dflt)
-			dflt = commands[i];
+		print_synopsis(stdout, &commands[i]);
+		if (commands[i].dflt)
+			dflt = &commands[i];
 	}
 	if (dflt)
 		printf("\nWithout COMMAND: %s %s.\n", object, dflt->name);
@@ -185,8 +508,8 @@ static const struct command *default_command(const char *object)
 	size_t i;
 
 	for (i = 0; i < NR_COMMANDS; i++)
-		if (commands[i]->dflt && !strcmp(commands[i]->object, object))
-			return commands[i];
+		if (commands[i].dflt && !strcmp(commands[i].object, object))
+			return &commands[i];
 	return NULL;
 }
 
@@ -196,7 +519,7 @@ static const struct command *find_command(const char *object,
 	size_t i;
 
 	for (i = 0; i < NR_COMMANDS; i++) {
-		const struct command *c = commands[i];
+		const struct command *c = &commands[i];
 
 		if (!!c->object != !!object ||
 		    (object && strcmp(c->object, object)))
@@ -221,7 +544,7 @@ static const char *resolve(const char *object, const char *w, int *ret)
 
 	*ret = EXIT_OK;
 	for (i = 0; i < NR_COMMANDS; i++) {
-		const struct command *c = commands[i];
+		const struct command *c = &commands[i];
 
 		if (object)
 			word = c->object && !strcmp(c->object, object) ?
@@ -234,7 +557,7 @@ static const char *resolve(const char *object, const char *w, int *ret)
 	if (!len)
 		return NULL;
 	for (i = 0; i < NR_COMMANDS; i++) {
-		const struct command *c = commands[i];
+		const struct command *c = &commands[i];
 
 		if (object)
 			word = c->object && !strcmp(c->object, object) ?
@@ -269,7 +592,7 @@ static bool is_object(const char *word)
 	size_t i;
 
 	for (i = 0; i < NR_COMMANDS; i++)
-		if (commands[i]->object && !strcmp(commands[i]->object, word))
+		if (commands[i].object && !strcmp(commands[i].object, word))
 			return true;
 	return false;
 }

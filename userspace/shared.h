@@ -2,7 +2,8 @@
 /*
  * What more than one command file needs beyond objs.h (shared.c): the
  * port settings that port set and inject send, the upstream port and its
- * payload bytes (dma bench, gds), the firmware summary (show, fw show).
+ * payload bytes (dma bench, gds), the firmware summary (show, fw show),
+ * the error counters' names in the help of errors threshold and inject.
  */
 #ifndef SWITCHCTL_SHARED_H
 #define SWITCHCTL_SHARED_H
@@ -13,6 +14,20 @@
 struct nlattr;
 struct nl_session;
 struct objs;
+
+/*
+ * The error counters by their spec names, correctable then uncorrectable:
+ * the list the help of errors threshold and of inject give after
+ * "correctable: ".
+ */
+#define ERROR_COUNTER_NAMES_HELP \
+	"receiver-error, bad-tlp,\n" \
+	"  bad-dllp, replay-num-rollover, replay-timer-timeout,\n" \
+	"  advisory-non-fatal, corrected-internal, header-log-overflow;\n" \
+	"uncorrectable: data-link-protocol, surprise-down, poisoned-tlp,\n" \
+	"  flow-control-protocol, completion-timeout, completer-abort,\n" \
+	"  unexpected-completion, receiver-overflow, malformed-tlp, ecrc,\n" \
+	"  unsupported-request, acs-violation.\n"
 
 /* What "port set" asks for (inject too); each setting may be given once. */
 struct port_settings {
