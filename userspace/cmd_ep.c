@@ -20,6 +20,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* "pciesw0 nvme0: ..." with "switch" in JSON; the endpoint of @o */
@@ -242,9 +243,7 @@ int cmd_ep_add(int argc, char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_EP_ADD, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	req = port_request_new(s, PCIESW_CMD_EP_ADD, id, port);
 	nl_put_u32(req, PCIESW_A_EP_TYPE, type);
 	if (o.speed)
 		nl_put_u32(req, PCIESW_A_EP_MAX_SPEED, o.speed);

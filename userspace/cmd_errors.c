@@ -132,9 +132,7 @@ static int errors_port(char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_COUNTER_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, pid);
+	req = port_request_new(s, PCIESW_CMD_COUNTER_GET, id, pid);
 	ret = objs_run(s, req, &port, "cannot get the counters of the port");
 	nl_session_close(s);
 	if (ret)

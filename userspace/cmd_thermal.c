@@ -275,9 +275,7 @@ static int inject_errors(uint32_t id, uint32_t port, const char *type,
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_INJECT, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	req = port_request_new(s, PCIESW_CMD_INJECT, id, port);
 	nl_put_u32(req, PCIESW_A_COUNTER_ID, counter);
 	nl_put_u32(req, PCIESW_A_INJECT_COUNT, n);
 	ret = nl_request_run(s, req, NULL,

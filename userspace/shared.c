@@ -53,6 +53,16 @@ int parse_ber_arg(const char *arg, uint64_t *ber)
 			   arg);
 }
 
+struct nl_msg *port_request_new(struct nl_session *s, uint8_t cmd,
+				uint32_t id, uint32_t port)
+{
+	struct nl_msg *req = nl_request_new(s, cmd, false);
+
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	return req;
+}
+
 int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps)
 {
 	struct nl_session *s;
@@ -63,9 +73,7 @@ int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps)
 	if (ret)
 		return ret;
 	/* one request: the module checks every value before changing any */
-	req = nl_request_new(s, PCIESW_CMD_PORT_SET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	req = port_request_new(s, PCIESW_CMD_PORT_SET, id, port);
 	if (ps->enabled >= 0)
 		nl_put_u8(req, PCIESW_A_PORT_ENABLED, ps->enabled);
 	if (ps->speed)
@@ -131,9 +139,7 @@ int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
 	uint32_t i;
 	int ret;
 
-	req = nl_request_new(s, PCIESW_CMD_COUNTER_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	req = port_request_new(s, PCIESW_CMD_COUNTER_GET, id, port);
 	ret = objs_run(s, req, &o, "cannot get the counters of the upstream port");
 	if (ret)
 		return ret;

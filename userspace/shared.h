@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What more than one command file needs beyond objs.h (shared.c): the
- * port settings that port set and inject send, the upstream port and its
- * payload bytes (dma bench, gds), the firmware summary (show, fw show),
- * the error counters' names in the help of errors threshold and inject.
+ * start of a request about one port (port set, ep add, errors, inject,
+ * dma bench), the port settings that port set and inject send, the
+ * upstream port and its payload bytes (dma bench, gds), the firmware
+ * summary (show, fw show), the error counters' names in the help of
+ * errors threshold and inject.
  */
 #ifndef SWITCHCTL_SHARED_H
 #define SWITCHCTL_SHARED_H
@@ -12,6 +14,7 @@
 #include <stdint.h>
 
 struct nlattr;
+struct nl_msg;
 struct nl_session;
 struct objs;
 
@@ -52,6 +55,12 @@ int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
 			  uint32_t *port);
 /* A bit-error rate argument ("1e-9"), usage error if it is not one. */
 int parse_ber_arg(const char *arg, uint64_t *ber);
+/*
+ * A request (not a dump) @cmd about port @port of switch @id: switch-id
+ * and port-id put, the rest for the caller to add.
+ */
+struct nl_msg *port_request_new(struct nl_session *s, uint8_t cmd,
+				uint32_t id, uint32_t port);
 /* Sends one port-set with @ps; prints nothing on success. */
 int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps);
 
