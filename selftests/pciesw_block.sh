@@ -363,8 +363,9 @@ jnum upstream-bytes
 check_eq "gds write: 0 upstream bytes" 0 "$J" || diag "$RC $ERR"
 check "gds write: the file holds the window" cmp -s "$T_TMP/r4" "$MNT/g"
 # fio with its buffers in gpu0's window, --iomem=mmapshared:/dev/pcieswN
-# (README; gpu0 is endpoint 0, whose window maps at offset 0): the writes
-# read the GPU, the verify reads write it, all peer-to-peer
+# (pciesw(4), BLOCK DEVICES; gpu0 is endpoint 0, whose window maps at
+# offset 0): the writes read the GPU, the verify reads write it, all
+# peer-to-peer
 D0=/dev/${SW}n0
 sync
 sc errors clear $ID

@@ -1,17 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Command handlers.  Each gets the arguments after its command words
- * (argv[0] is the first argument, not the command) with --help already
- * handled by the dispatcher, and returns an exit code (util.h).
+ * The commands' handlers and help texts.  Each cmd_*.c holds its commands'
+ * handlers and, by each handler, its help text (NAME_help); main.c's table
+ * gives each command its words, synopsis and summary, in the order of
+ * --help, and dispatches.  A handler gets the arguments after its command
+ * words (argv[0] is the first argument, not the command) with --help
+ * already handled by the dispatcher, and returns an exit code (util.h).
  */
 #ifndef SWITCHCTL_CMD_H
 #define SWITCHCTL_CMD_H
 
 #include <stdbool.h>
-#include <stdint.h>
+#include <stddef.h>
 
+struct nl_session;
 struct nlattr;
-struct objs;
+
+/*
+ * The help texts, the rest of "COMMAND --help", in the order of main.c's
+ * table; each is defined by its command's handler.
+ */
+extern const char list_help[], show_help[], status_help[], lanes_show_help[],
+	lanes_set_help[], port_show_help[], port_set_help[], ep_list_help[],
+	ep_show_help[], ep_add_help[], ep_del_help[], ep_discard_help[], temp_help[],
+	errors_show_help[], errors_clear_help[], errors_threshold_help[],
+	errors_thresholds_help[], bw_help[], inject_help[], vpd_show_help[],
+	vpd_set_help[], fw_show_help[], fw_toggle_help[], fw_image_help[],
+	log_show_help[], log_clear_help[], p2p_check_help[], dma_copy_help[],
+	dma_bench_help[], gds_check_help[], gds_read_help[], gds_write_help[],
+	gds_bench_help[], monitor_help[], top_help[], switch_add_help[],
+	switch_del_help[], switch_set_help[], export_help[], verify_help[],
+	load_help[], unload_help[];
 
 /* cmd_switch.c */
 int cmd_list(int argc, char **argv);
@@ -21,25 +40,6 @@ int cmd_switch_add(int argc, char **argv);
 int cmd_switch_del(int argc, char **argv);
 int cmd_switch_set(int argc, char **argv);
 
-/* cmd_p2p.c */
-int cmd_p2p_check(int argc, char **argv);
-
-/* cmd_dma.c */
-int cmd_dma_copy(int argc, char **argv);
-int cmd_dma_bench(int argc, char **argv);
-struct nl_session;
-/* The upstream port of switch @id. */
-int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port);
-/* Payload bytes (posted and completion) port @port counted, both ways. */
-int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
-	       uint64_t *bytes);
-
-/* cmd_gds.c */
-int cmd_gds_check(int argc, char **argv);
-int cmd_gds_read(int argc, char **argv);
-int cmd_gds_write(int argc, char **argv);
-int cmd_gds_bench(int argc, char **argv);
-
 /* cmd_lanes.c */
 int cmd_lanes_show(int argc, char **argv);
 int cmd_lanes_set(int argc, char **argv);
@@ -48,38 +48,18 @@ int cmd_lanes_set(int argc, char **argv);
 int cmd_port_show(int argc, char **argv);
 int cmd_port_set(int argc, char **argv);
 
-/* What "port set" asks for (inject too); each setting may be given once. */
-struct port_settings {
-	int enabled;		/* -1: unchanged */
-	int acs;		/* -1: unchanged */
-	uint32_t speed;		/* 0: unchanged */
-	bool has_failed;
-	uint32_t failed;
-	bool has_ber;
-	uint64_t ber;		/* bit errors per 10^18 bits */
-	bool retrain, hot_reset, surprise_down;
-};
-
-/* The largest port-ber the spec allows: 1e-3. */
-#define PORT_BER_MAX	1000000000000000ULL
-
-void port_settings_init(struct port_settings *ps);
-/* SWITCH PORT, the first two arguments of port set and inject. */
-int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port);
-/* SWITCH [PORT], all the arguments (port show, errors clear). */
-int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
-			  uint32_t *port);
-/* A bit-error rate argument ("1e-9"), usage error if it is not one. */
-int parse_ber_arg(const char *arg, uint64_t *ber);
-/* Sends one port-set with @ps; prints nothing on success. */
-int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps);
-
 /* cmd_ep.c */
 int cmd_ep_list(int argc, char **argv);
 int cmd_ep_show(int argc, char **argv);
 int cmd_ep_add(int argc, char **argv);
 int cmd_ep_del(int argc, char **argv);
 int cmd_ep_discard(int argc, char **argv);
+
+/* cmd_thermal.c */
+int cmd_temp(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
+/* A thermal-sensor nest as temp prints it; for nl_for_each_attr(). */
+void print_thermal_sensor(const struct nlattr *nest, void *arg);
 
 /* cmd_errors.c */
 int cmd_errors_show(int argc, char **argv);
@@ -88,11 +68,9 @@ int cmd_errors_threshold(int argc, char **argv);
 int cmd_errors_thresholds(int argc, char **argv);
 int cmd_bw(int argc, char **argv);
 
-/* cmd_thermal.c */
-int cmd_temp(int argc, char **argv);
-int cmd_inject(int argc, char **argv);
-/* A thermal-sensor nest as temp prints it; for nl_for_each_attr(). */
-void print_thermal_sensor(const struct nlattr *nest, void *arg);
+/* cmd_vpd.c */
+int cmd_vpd_show(int argc, char **argv);
+int cmd_vpd_set(int argc, char **argv);
 
 /* cmd_fw.c */
 int cmd_fw_show(int argc, char **argv);
@@ -100,11 +78,19 @@ int cmd_fw_toggle(int argc, char **argv);
 int cmd_fw_image(int argc, char **argv);
 int cmd_log_show(int argc, char **argv);
 int cmd_log_clear(int argc, char **argv);
-void print_fw_summary(const struct objs *fw, struct nlattr **sw);
 
-/* cmd_vpd.c */
-int cmd_vpd_show(int argc, char **argv);
-int cmd_vpd_set(int argc, char **argv);
+/* cmd_p2p.c */
+int cmd_p2p_check(int argc, char **argv);
+
+/* cmd_dma.c */
+int cmd_dma_copy(int argc, char **argv);
+int cmd_dma_bench(int argc, char **argv);
+
+/* cmd_gds.c */
+int cmd_gds_check(int argc, char **argv);
+int cmd_gds_read(int argc, char **argv);
+int cmd_gds_write(int argc, char **argv);
+int cmd_gds_bench(int argc, char **argv);
 
 /* cmd_monitor.c */
 int cmd_monitor(int argc, char **argv);
@@ -137,7 +123,6 @@ int monitor_receive(int fd, int family, char **buf, size_t *cap,
 
 /* cmd_top.c */
 int cmd_top(int argc, char **argv);
-extern const char top_help[];
 
 /* cmd_export.c */
 int cmd_export(int argc, char **argv);

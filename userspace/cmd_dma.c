@@ -18,6 +18,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* Defaults of dma bench */
@@ -156,67 +157,6 @@ static int parse_dma_args(int argc, char **argv, struct dma_args *a)
 		return ret;
 	if (a->job.src.host && a->job.dst.host)
 		return usage_error("host on both sides: DMA moves to or from an endpoint");
-	return EXIT_OK;
-}
-
-/* The upstream port of switch @id, from a port dump. */
-int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port)
-{
-	struct objs ports = { 0 };
-	size_t i;
-	int ret;
-
-	ret = objs_fetch(s, PCIESW_CMD_PORT_GET, true, true, id, &ports,
-			 "cannot list ports");
-	if (ret)
-		return ret;
-	ret = EXIT_FAIL;
-	for (i = 0; i < ports.n && ret; i++) {
-		struct nlattr **tb = ports.tb[i];
-
-		if (tb[PCIESW_A_PORT_ID] && tb[PCIESW_A_PORT_ROLE] &&
-		    nla_get_u32(tb[PCIESW_A_PORT_ROLE]) ==
-		    PCIESW_PORT_ROLE_UPSTREAM) {
-			*port = nla_get_u32(tb[PCIESW_A_PORT_ID]);
-			ret = EXIT_OK;
-		}
-	}
-	if (ret)
-		error("switch %u has no upstream port", id);
-	objs_free(&ports);
-	return ret;
-}
-
-/*
- * Payload bytes the port @port counted, both ways: posted and completion
- * TLPs (a read request's "bytes" are the length it asks for, which the
- * completions then carry).
- */
-int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
-	       uint64_t *bytes)
-{
-	struct objs o = { 0 };
-	struct counter_set c;
-	struct nl_msg *req;
-	uint32_t i;
-	int ret;
-
-	req = nl_request_new(s, PCIESW_CMD_COUNTER_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
-	ret = objs_run(s, req, &o, "cannot get the counters of the upstream port");
-	if (ret)
-		return ret;
-	*bytes = 0;
-	if (o.n == 1) {
-		counters_read(objs_hdr(&o, 0), &c);
-		for (i = PCIESW_COUNTER_INGRESS_POSTED_BYTES;
-		     i <= PCIESW_COUNTER_EGRESS_COMPLETION_BYTES; i++)
-			if (i != PCIESW_COUNTER_INGRESS_NON_POSTED_BYTES &&
-			    i != PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES)
-				*bytes += c.v[i];
-	}
-	objs_free(&o);
 	return EXIT_OK;
 }
 
@@ -426,6 +366,27 @@ out:
 	return ret;
 }
 
+const char dma_copy_help[] =
+	"SRC and DST are EP[:OFFSET], an endpoint name (nvme0) or id and a\n"
+	"byte offset in its memory window (default 0; K, M, G, T\n"
+	"suffixes: gpu0:4K), or \"host\", a host memory buffer of\n"
+	"switchctl's; one of them is an endpoint.\n"
+	"  -s, --size N  bytes to move (K, M, G, T suffixes: 64M)\n"
+	"Moves N bytes on DMA channel 0, in descriptors of at most 1G\n"
+	"that run in order, and prints the bytes moved, the transfers\n"
+	"by completion status, the wall time and throughput and the\n"
+	"modelled time (the bandwidth model's, summed over the\n"
+	"transfers).\n"
+	"  -j, --json    (also before the command) {switch, src, dst, size,\n"
+	"                bytes, completions, \"status\": {STATUS: count},\n"
+	"                wall-ns, bytes-per-s, modelled-ns}; statuses are\n"
+	"                the spec's dma-status names: ok, p2p-refused,\n"
+	"                unplugged, cancelled, link-down, nomem\n"
+	"  -p, --pretty  indented JSON\n"
+	"A transfer that completes with another status than ok makes the\n"
+	"exit status 1 and an error line name the status (the report is\n"
+	"printed all the same).  Needs read-write access to /dev/pcieswN.\n";
+
 int cmd_dma_bench(int argc, char **argv)
 {
 	struct dma_args a = { 0 };
@@ -474,3 +435,31 @@ out:
 	dma_args_free(&a);
 	return ret;
 }
+
+const char dma_bench_help[] =
+	"SRC and DST as in dma copy.  Moves N bytes from SRC to DST in\n"
+	"blocks, keeping a number of them in flight, block i on channel\n"
+	"i % C, and prints the throughput (wall clock), completions per\n"
+	"second, the modelled time summed over the transfers, and the\n"
+	"payload bytes the switch's upstream port counted during the\n"
+	"run (its posted and completion byte counters, both ways: 0 for\n"
+	"direct P2P; with --bounce twice the size, up and down).\n"
+	"  -s, --size N      bytes to move (K, M, G, T suffixes)\n"
+	"  -b, --block B     bytes per transfer (default 1M, at most 1G)\n"
+	"  -q, --depth Q     blocks in flight (default 16, at most 4096)\n"
+	"  -c, --channels C  DMA channels used (default: all the switch\n"
+	"                    has, see switch set ... channels)\n"
+	"  --bounce          the same move through host memory: each block\n"
+	"                    SRC -> host buffer, then host buffer -> DST\n"
+	"                    (two dependent transfers), for comparison\n"
+	"                    with P2P; SRC and DST are endpoints\n"
+	"Host memory in flight (depth x block) is at most 1G.\n"
+	"  -j, --json        (also before the command) {switch, src, dst,\n"
+	"                    size, bounce, block, depth, channels, bytes,\n"
+	"                    completions, \"status\": {STATUS: count},\n"
+	"                    wall-ns, bytes-per-s, completions-per-s,\n"
+	"                    modelled-ns, upstream-port, upstream-bytes}\n"
+	"  -p, --pretty      indented JSON\n"
+	"A transfer that completes with another status than ok makes the\n"
+	"exit status 1 and an error line name the status (the report is\n"
+	"printed all the same).  Needs read-write access to /dev/pcieswN.\n";

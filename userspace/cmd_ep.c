@@ -20,6 +20,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* "pciesw0 nvme0: ..." with "switch" in JSON; the endpoint of @o */
@@ -67,6 +68,15 @@ int cmd_ep_list(int argc, char **argv)
 			      list_switch);
 }
 
+const char ep_list_help[] =
+	"Columns: endpoint name, id, type, the port it is attached to,\n"
+	"maximum link speed and width, memory window size (binary\n"
+	"suffixes: 16G is 16 GiB), PCI name (10000:03:00.0; \"-\" without\n"
+	"the PCI view).\n"
+	"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
+	"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"
+	"such objects.\n";
+
 /* --- ep show -------------------------------------------------------------- */
 
 /* SWITCH EP, the arguments of ep show and ep del */
@@ -113,6 +123,11 @@ int cmd_ep_show(int argc, char **argv)
 		return ret;
 	return print_one_ep(id, &eps);
 }
+
+const char ep_show_help[] =
+	"EP is an endpoint name (nvme0) or id (2).  Prints its type,\n"
+	"port, limits, memory window and PCI name (ep-pci-name).\n"
+	"With -j: an object with \"switch\" and the ep-get attributes.\n";
 
 /* --- ep add --------------------------------------------------------------- */
 
@@ -228,9 +243,7 @@ int cmd_ep_add(int argc, char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_EP_ADD, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	req = port_request_new(s, PCIESW_CMD_EP_ADD, id, port);
 	nl_put_u32(req, PCIESW_A_EP_TYPE, type);
 	if (o.speed)
 		nl_put_u32(req, PCIESW_A_EP_MAX_SPEED, o.speed);
@@ -250,6 +263,17 @@ int cmd_ep_add(int argc, char **argv)
 		return ret;
 	return print_one_ep(id, &eps);
 }
+
+const char ep_add_help[] =
+	"PORT is an empty downstream port, TYPE gpu, nvme or generic.\n"
+	"Options (without them, the type's defaults):\n"
+	"  speed GEN     maximum link speed, gen1 .. gen5\n"
+	"  width N       maximum link width: 1, 2, 4, 8 or 16 lanes\n"
+	"  size BYTES    memory window, whole pages, with an optional K,\n"
+	"                M, G or T suffix (binary: 16G is 16 GiB)\n"
+	"  block-size N  NVMe: logical block size of its block device\n"
+	"                (/dev/pcieswSnI), 512 (default) or 4096\n"
+	"Prints the new endpoint as ep show does; its link then trains.\n";
 
 /* --- ep del --------------------------------------------------------------- */
 
@@ -275,6 +299,10 @@ int cmd_ep_del(int argc, char **argv)
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const char ep_del_help[] =
+	"EP is an endpoint name (nvme0) or id (2).  Its port's link goes\n"
+	"down.\n";
 
 /* --- ep discard ----------------------------------------------------------- */
 
@@ -391,3 +419,14 @@ int cmd_ep_discard(int argc, char **argv)
 	       (unsigned long long)d.freed);
 	return EXIT_OK;
 }
+
+const char ep_discard_help[] =
+	"Punches a hole in the window (PCIESW_IOC_EP_DISCARD): its pages\n"
+	"are freed and every mapping of the range zapped, so it reads as\n"
+	"zeros again through mmap, DMA and the block device; the memory\n"
+	"leaves mem_resident and the memory cgroup it was charged to.\n"
+	"  offset BYTES  start in the window, default 0\n"
+	"  size BYTES    length, default to the end of the window\n"
+	"Both whole pages, with an optional K, M, G or T suffix.  Prints\n"
+	"the resident bytes freed.  Needs read-write access to\n"
+	"/dev/pcieswN.\n";

@@ -21,6 +21,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 static bool is_traffic(uint32_t counter)
@@ -131,9 +132,7 @@ static int errors_port(char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_COUNTER_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, pid);
+	req = port_request_new(s, PCIESW_CMD_COUNTER_GET, id, pid);
 	ret = objs_run(s, req, &port, "cannot get the counters of the port");
 	nl_session_close(s);
 	if (ret)
@@ -176,6 +175,20 @@ int cmd_errors_show(int argc, char **argv)
 			      0, NULL, errors_switch);
 }
 
+const char errors_show_help[] =
+	"\"switchctl errors [SWITCH [PORT]]\" is \"errors show\".  One line\n"
+	"per error counter that is not zero: port, class (correctable,\n"
+	"uncorrectable), counter, value; \"(no errors)\" if there is none.\n"
+	"  -a, --all   every counter, zero or not, traffic counters too\n"
+	"              (bytes and TLPs per direction and TLP class)\n"
+	"  --clear     clear the counters instead (see errors clear;\n"
+	"              needs CAP_NET_ADMIN)\n"
+	"With -j: {\"switch\": NAME, \"ports\": [{switch-id, port-id,\n"
+	"\"counter\": {NAME: VALUE, ...}}]} with every error counter (and\n"
+	"with --all every counter) under its spec name (bad-tlp,\n"
+	"ingress-posted-bytes); with PORT, one such port object with\n"
+	"\"switch\"; without SWITCH, an array of switch objects.\n";
+
 /* --- errors clear --------------------------------------------------------- */
 
 int cmd_errors_clear(int argc, char **argv)
@@ -207,6 +220,11 @@ int cmd_errors_clear(int argc, char **argv)
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const char errors_clear_help[] =
+	"Zeroes every counter (errors and traffic) of PORT, or of every\n"
+	"port of SWITCH, and re-arms the thresholds on them.  Prints\n"
+	"nothing on success.\n";
 
 /* --- errors threshold / thresholds ---------------------------------------- */
 
@@ -249,6 +267,20 @@ int cmd_errors_threshold(int argc, char **argv)
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const char errors_threshold_help[] =
+	"Sets the threshold of COUNTER on PORT, or without PORT on the sum\n"
+	"over the switch's ports.  When the counter reaches VALUE, one\n"
+	"threshold notification goes out (see monitor); it is re-armed\n"
+	"by clearing the counter or setting the threshold again.  A\n"
+	"counter already at VALUE notifies at once.  VALUE 0 removes the\n"
+	"threshold.  At most 64 thresholds per switch.\n"
+	"COUNTER is a counter's spec name; correctable: "
+	ERROR_COUNTER_NAMES_HELP
+	"traffic: ingress-posted-bytes, ingress-non-posted-bytes,\n"
+	"  ingress-completion-bytes, egress-*-bytes, ingress-*-tlps,\n"
+	"  egress-*-tlps (posted, non-posted, completion).\n"
+	"Prints nothing on success.\n";
 
 static void thresholds_switch(struct nlattr **sw, const struct objs *th,
 			      const struct objs *unused __attribute__((unused)))
@@ -299,6 +331,15 @@ int cmd_errors_thresholds(int argc, char **argv)
 	return per_switch_cmd(argc, argv, PCIESW_CMD_THRESHOLD_GET,
 			      "thresholds", 0, NULL, thresholds_switch);
 }
+
+const char errors_thresholds_help[] =
+	"Columns: port (\"switch\" for a threshold on the sum over the\n"
+	"switch's ports), counter, threshold, the counter's value now,\n"
+	"and whether it crossed the threshold since it was armed.\n"
+	"With -j: {\"switch\": NAME, \"thresholds\": [...]} with the\n"
+	"threshold-get attributes switch-id, port-id (null: switch-wide),\n"
+	"counter-id, threshold-value, counter-value, threshold-crossed;\n"
+	"without SWITCH, an array of such objects.\n";
 
 /* --- bw ------------------------------------------------------------------- */
 
@@ -474,3 +515,16 @@ out:
 	objs_free(&samples.after);
 	return ret;
 }
+
+const char bw_help[] =
+	"Reads the traffic counters twice, S seconds apart (default 1;\n"
+	"0.01 to 3600, with up to three decimals), and prints per port\n"
+	"the ingress (received by the switch on the port) and egress\n"
+	"rates in bytes and TLPs per second, over all TLP classes, with\n"
+	"SI prefixes (1.05 GB/s = 1.05e9 bytes/s).  A counter that went\n"
+	"down between the samples (cleared) counts from zero.\n"
+	"With -j: {\"switch\", \"interval-ns\" (measured), \"ports\":\n"
+	"[{switch-id, port-id, ingress-bytes-per-s, egress-bytes-per-s,\n"
+	"ingress-tlps-per-s, egress-tlps-per-s, \"counter-rate\": {the\n"
+	"traffic counters' spec names: per second}}]}, whole numbers;\n"
+	"without SWITCH, an array of such objects.\n";

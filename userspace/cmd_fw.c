@@ -21,6 +21,7 @@
 #include "nl.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* the part number of the default profile (pex89048) */
@@ -30,11 +31,6 @@
 #define FW_IMAGE_MAX		(16U << 20)
 
 /* --- fw show -------------------------------------------------------------- */
-
-static const char *part_name(const struct nlattr *a)
-{
-	return !a ? "?" : nla_get_u32(a) ? "B" : "A";
-}
 
 static void print_build_time(const struct nlattr *a)
 {
@@ -69,7 +65,7 @@ static void print_fw_part(const struct nlattr *nest, void *arg)
 	open_object(NULL);
 	print_attr_u32(PRINT_JSON, "fw-part-id", NULL, tb[PCIESW_A_FW_PART_ID]);
 	print_string(PRINT_ANY, "partition", "  partition %s:",
-		     part_name(tb[PCIESW_A_FW_PART_ID]));
+		     fw_part_name(tb[PCIESW_A_FW_PART_ID]));
 	print_attr_enum(PRINT_ANY, "fw-part-state", " %s",
 			tb[PCIESW_A_FW_PART_STATE], &fw_state_names);
 	if (tb[PCIESW_A_FW_PART_VERSION]) {
@@ -112,7 +108,7 @@ static void fw_switch(struct nlattr **sw, const struct objs *fw,
 	print_attr_string(PRINT_ANY, "fw-running-version", " running %s",
 			  fw->tb[i][PCIESW_A_FW_RUNNING_VERSION]);
 	print_string(PRINT_TEXT, NULL, " from partition %s",
-		     part_name(fw->tb[i][PCIESW_A_FW_RUNNING_PART]));
+		     fw_part_name(fw->tb[i][PCIESW_A_FW_RUNNING_PART]));
 	print_attr_u32(PRINT_JSON, "fw-running-part", NULL,
 		       fw->tb[i][PCIESW_A_FW_RUNNING_PART]);
 	print_attr_flag(PRINT_JSON, "fw-pending", NULL,
@@ -132,44 +128,20 @@ int cmd_fw_show(int argc, char **argv)
 			      NULL, fw_switch);
 }
 
-/* The stored version of a fw-get reply: the other partition's, if valid. */
-static void stored_version(const struct nlattr *nest, void *arg)
-{
-	struct nlattr **top = ((struct nlattr ***)arg)[0];
-	const char **out = ((const char ***)arg)[1];
-	struct nlattr *tb[PCIESW_A_MAX + 1];
-
-	if (nl_parse_nest(nest, tb) || !tb[PCIESW_A_FW_PART_ID] ||
-	    !top[PCIESW_A_FW_RUNNING_PART] ||
-	    nla_get_u32(tb[PCIESW_A_FW_PART_ID]) ==
-	    nla_get_u32(top[PCIESW_A_FW_RUNNING_PART]))
-		return;
-	if (tb[PCIESW_A_FW_PART_VERSION])
-		*out = nla_get_string(tb[PCIESW_A_FW_PART_VERSION]);
-}
-
-/* show's firmware line: "  firmware 1.10.2 (partition A), stored 1.10.0" */
-void print_fw_summary(const struct objs *fw, struct nlattr **sw)
-{
-	const char *stored = NULL;
-	void *arg[2];
-	size_t i;
-
-	for (i = 0; i < fw->n; i++)
-		if (same_switch(fw->tb[i], sw))
-			break;
-	if (i == fw->n)
-		return;
-	arg[0] = fw->tb[i];
-	arg[1] = &stored;
-	nl_for_each_attr(objs_hdr(fw, i), PCIESW_A_FW_PART, stored_version,
-			 arg);
-	print_attr_string(PRINT_ANY, "fw-running-version", "  firmware %s",
-			  fw->tb[i][PCIESW_A_FW_RUNNING_VERSION]);
-	print_string(PRINT_TEXT, NULL, " (partition %s)",
-		     part_name(fw->tb[i][PCIESW_A_FW_RUNNING_PART]));
-	print_string(PRINT_ANY, "fw-stored-version", ", stored %s\n", stored);
-}
+const char fw_show_help[] =
+	"Prints the running version, the partition it booted from\n"
+	"(A or B) and the boots so far, then per partition its state\n"
+	"(valid, empty: erased or being written, invalid: a write cut\n"
+	"short), version, build time (UTC), payload bytes and CRC-32.\n"
+	"Updating is devlink's job: \"devlink dev flash pciesw/pcieswN\n"
+	"file NAME\" writes /lib/firmware/NAME into the partition the\n"
+	"switch does not run from, \"devlink dev reload pciesw/pcieswN\n"
+	"action fw_activate\" (or fw toggle) boots it.\n"
+	"With -j: {\"switch\", switch-id, fw-running-version,\n"
+	"fw-running-part, fw-pending, fw-boots, \"fw-part\": [{fw-part-id,\n"
+	"\"partition\", fw-part-state, fw-part-version,\n"
+	"fw-part-build-time, fw-part-len, fw-part-crc, \"running\"}]};\n"
+	"without SWITCH an array of such objects.\n";
 
 /* --- fw toggle ------------------------------------------------------------ */
 
@@ -208,6 +180,13 @@ int cmd_fw_toggle(int argc, char **argv)
 	return switch_request(argc, argv, PCIESW_CMD_FW_TOGGLE,
 			      "cannot boot the other firmware partition of switch %u");
 }
+
+const char fw_toggle_help[] =
+	"As devlink's reload action fw_activate: the switch boots the\n"
+	"partition it does not run from and every link retrains; the\n"
+	"running version and VPD V0 change.  When that partition holds\n"
+	"no valid image the switch boots the running one again and a\n"
+	"warning says so.  Refused while a flash is in progress.\n";
 
 /* --- fw image ------------------------------------------------------------- */
 
@@ -331,6 +310,19 @@ int cmd_fw_image(int argc, char **argv)
 	return EXIT_OK;
 }
 
+const char fw_image_help[] =
+	"Writes an image (include/uapi/linux/pciesw_fw.h: a 64-byte\n"
+	"header with magic, target part number, version, build time,\n"
+	"payload length and the payload's CRC-32, then the payload) to\n"
+	"FILE.  Talks to no module.\n"
+	"  --version X.Y.Z  the image's version (0-255.0-255.0-65535)\n"
+	"  --part P         the card's part number (VPD PN), default\n"
+	"                   PSW-7638D (profile pex89048)\n"
+	"  --size N         payload bytes (K, M suffixes), default 64K;\n"
+	"                   a card takes at most 1M\n"
+	"  --build-time T   seconds since 1970, default now\n"
+	"Copy FILE under /lib/firmware and flash it with devlink.\n";
+
 /* --- log show / clear ----------------------------------------------------- */
 
 /* --since: seconds since 1970 (date +%s), as ns; 0 shows everything */
@@ -405,8 +397,23 @@ int cmd_log_show(int argc, char **argv)
 			      NULL, log_switch);
 }
 
+const char log_show_help[] =
+	"One line per event, oldest first: number, time (UTC), the\n"
+	"object that changed (switch, group NAME, portN, an endpoint,\n"
+	"sensorN, vpd, fw) and what happened.  Links are logged when they\n"
+	"come up, go down or change their degraded state.\n"
+	"  --since T   only events at or after T, seconds since 1970\n"
+	"              (date +%s), fractions allowed\n"
+	"With -j: {\"switch\", switch-id, \"log\": [{log-seq, log-time (ns\n"
+	"since 1970), log-object, log-message}]}; without SWITCH an array\n"
+	"of such objects.\n";
+
 int cmd_log_clear(int argc, char **argv)
 {
 	return switch_request(argc, argv, PCIESW_CMD_LOG_CLEAR,
 			      "cannot clear the event log of switch %u");
 }
+
+const char log_clear_help[] =
+	"Later events are numbered on from the last one.  Prints\n"
+	"nothing on success.\n";

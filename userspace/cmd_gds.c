@@ -34,6 +34,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* gds bench's default block */
@@ -481,10 +482,34 @@ int cmd_gds_read(int argc, char **argv)
 	return gds_rw(argc, argv, false);
 }
 
+const char gds_read_help[] =
+	"Reads FILE (a file on a pciesw drive, the drive pcieswSnI, a\n"
+	"partition or an md array of them) with O_DIRECT into a mapping\n"
+	"of GPU's window at OFFSET (a multiple of 4K; default 0), one\n"
+	"read (of at most 1G) as cuFileRead() does: GPUDirect Storage,\n"
+	"the drive writing into the GPU; the window is faulted in first.\n"
+	"  -s, --size N    bytes (default: the whole file)\n"
+	"  --switch SWITCH the GPU's switch, when FILE is elsewhere\n"
+	"                  (a GPU of another switch is host memory to the\n"
+	"                  drive: the data crosses both upstream ports)\n"
+	"  -j, --json      {switch (the GPU's), file, dst, gpu-offset,\n"
+	"                  bytes, wall-ns, bytes-per-s, upstream-switch,\n"
+	"                  upstream-port, upstream-bytes, host-copies}\n"
+	"Prints the bytes, the time, the payload bytes meanwhile of the\n"
+	"upstream port of the drive's switch, where the data leaves it for\n"
+	"the host (0: peer-to-peer, direct; the GPU's switch may be\n"
+	"another; none when FILE is on no pciesw drive), and the copies\n"
+	"through host memory (0).  Needs read-write access to /dev/pcieswN.\n";
+
 int cmd_gds_write(int argc, char **argv)
 {
 	return gds_rw(argc, argv, true);
 }
+
+const char gds_write_help[] =
+	"Writes N bytes of GPU's window from OFFSET (a multiple of 4K)\n"
+	"into FILE with O_DIRECT, created if need be: the drive reads\n"
+	"them from the GPU peer-to-peer.  Options and report as gds read.\n";
 
 /* --- gds check ------------------------------------------------------------ */
 
@@ -612,6 +637,17 @@ int cmd_gds_check(int argc, char **argv)
 	}
 	return ret;
 }
+
+const char gds_check_help[] =
+	"For every NVMe drive and GPU of the same switch (of SWITCH, or\n"
+	"all): whether an O_DIRECT read from the drive's block device\n"
+	"into a mapping of the GPU's window goes peer-to-peer (direct,\n"
+	"or through the host bridge when ACS redirects) or is refused\n"
+	"(host-p2p off: the read fails with EIO), and what fixes it.\n"
+	"  -j, --json    (also before the command) [{switch, ep-name,\n"
+	"                ep-disk-name, peer-ep-name, p2p-route, p2p}]\n"
+	"  -p, --pretty  indented JSON\n"
+	"Exit status 1 when a pair is refused.\n";
 
 /* --- gds bench ------------------------------------------------------------ */
 
@@ -842,3 +878,19 @@ out:
 	gds_close(&g);
 	return ret;
 }
+
+const char gds_bench_help[] =
+	"Reads FILE into GPU's window (wrapping around in it) in blocks\n"
+	"of B (default 1M, a multiple of 4K) with Q x T blocks in flight\n"
+	"(T threads, each with Q synchronous readers; defaults 1), and\n"
+	"prints the throughput, IOPS, latency percentiles and the\n"
+	"payload bytes of the drive's switch's upstream port (as gds read).\n"
+	"  -s, --size N    read only the first N bytes of FILE\n"
+	"  --bounce        without GDS: read each block into a host buffer,\n"
+	"                  then DMA it host -> GPU through /dev/pcieswN\n"
+	"  --switch SWITCH as gds read\n"
+	"  -j, --json      {switch, file, dst, bounce, block, depth,\n"
+	"                  threads, bytes, wall-ns, bytes-per-s, iops,\n"
+	"                  lat-p50-ns, lat-p99-ns, lat-max-ns,\n"
+	"                  upstream-switch, upstream-port, upstream-bytes,\n"
+	"                  host-copies}\n";

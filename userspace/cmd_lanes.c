@@ -42,6 +42,14 @@ int cmd_lanes_show(int argc, char **argv)
 			      lanes_switch);
 }
 
+const char lanes_show_help[] =
+	"Columns: group id, name, type, lanes, bifurcation config (NxW:\n"
+	"N ports of W lanes), the ids of the group's ports now, and the\n"
+	"configs the group allows.\n"
+	"With -j: {\"switch\": NAME, \"groups\": [...]} where each group\n"
+	"has the group-get attributes and \"ports\", an array of its port\n"
+	"ids; without SWITCH, an array of such objects.\n";
+
 /* --- lanes set ------------------------------------------------------------ */
 
 /* "NxW", both decimal numbers: what the module's configs look like */
@@ -101,3 +109,17 @@ int cmd_lanes_set(int argc, char **argv)
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const char lanes_set_help[] =
+	"GROUP is a lane group name (nvme) or id (2); CONFIG one of the\n"
+	"configs it allows (see lanes show): NxW, N ports of W lanes, as\n"
+	"in \"switchctl lanes set pciesw0 nvme 16x1\".\n"
+	"The group's links go down, its ports are re-created, its\n"
+	"endpoints re-attached in lane order (those left without a port\n"
+	"are unplugged), then the links retrain.  Port numbers are\n"
+	"physical: each lane where some allowed config starts a port has\n"
+	"a fixed number (the default config's ports first, then the other\n"
+	"slots in lane order), so the new ports get their slots' numbers\n"
+	"and every other port keeps its number and state.  Refused while\n"
+	"DMA is in flight on the group.\n"
+	"Prints nothing on success.\n";

@@ -166,6 +166,13 @@ out:
 	return ret;
 }
 
+const char load_help[] =
+	"Without PATH, loads the installed module like modprobe would;\n"
+	"with PATH, inserts that pciesw.ko.\n"
+	"  --switches N   create switches pciesw0..N-1 (0-256; module\n"
+	"                 parameter nr_switches, default 1)\n"
+	"Needs CAP_SYS_MODULE.  Fails if the module is already loaded.\n";
+
 /* Modules that depend on pciesw, as "a, b" for the message; NULL if none. */
 static char *holders_text(const struct kmod_module *mod)
 {
@@ -252,3 +259,7 @@ out:
 	sym_kmod_unref(ctx);
 	return ret;
 }
+
+const char unload_help[] =
+	"Fails while the module is in use (e.g. /dev/pcieswN open).\n"
+	"Needs CAP_SYS_MODULE.\n";

@@ -257,3 +257,32 @@ out:
 	objs_free(&eps);
 	return ret;
 }
+
+const char p2p_check_help[] =
+	"EP_A and EP_B are endpoint names (nvme0) or ids.  Prints the route\n"
+	"DMA from EP_A to EP_B takes (Linux p2pdma rules):\n"
+	"  direct                   port -> switch -> port, distance 4,\n"
+	"                           nothing crosses the upstream port\n"
+	"  through the host bridge  ACS P2P request redirect on a port sends\n"
+	"                           it up through the upstream port and back,\n"
+	"                           distance 8\n"
+	"  refused                  it would go through the host bridge, and\n"
+	"                           the switch's host-p2p setting is off\n"
+	"then the ports it crosses with their lane group and link, the\n"
+	"modelled throughput of the slowest link, and when the route is\n"
+	"not direct, the ports whose ACS redirect is on and the commands\n"
+	"that make it direct (\"direct with: switchctl port set SWITCH\n"
+	"PORT acs off\"); when refused also the one that lets the host\n"
+	"bridge forward P2P (switchctl switch set SWITCH host-p2p on).\n"
+	"  -j, --json    (also before the command) an object: \"switch\",\n"
+	"                the p2p-check reply's attributes switch-id, ep-id,\n"
+	"                peer-ep-id, p2p-route, p2p-distance, p2p-port (an\n"
+	"                array of port ids, in order), p2p-bandwidth\n"
+	"                (bytes/s), p2p-redirect-port (an array),\n"
+	"                switch-host-p2p; and ep-name, peer-ep-name,\n"
+	"                \"ports\": [{port-id, group-name, port-speed,\n"
+	"                port-width, port-bandwidth}] for the ports of\n"
+	"                the route, \"fix\": [the commands, as strings]\n"
+	"  -p, --pretty  indented JSON\n"
+	"Exit status 1 also when the route is refused (the report is\n"
+	"printed all the same, with an error line on stderr).\n";

@@ -13,6 +13,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* --- port show ------------------------------------------------------------ */
@@ -71,6 +72,23 @@ int cmd_port_show(int argc, char **argv)
 	return finish(EXIT_OK);
 }
 
+const char port_show_help[] =
+	"Prints the port PORT (a number), or every port of SWITCH: role,\n"
+	"lane group, lanes, link state, LTSSM state, negotiated speed and\n"
+	"width, degraded, target and maximum speed, maximum width, failed\n"
+	"lanes, injected bit-error rate (BER, 0: none), the link's\n"
+	"modelled throughput each way (port-bandwidth, bytes/s: speed x\n"
+	"width x encoding x TLP efficiency at the switch's MPS; while the\n"
+	"link is up), ACS redirect, surprise-down count, endpoint, the\n"
+	"PCI name (port-pci-name, 10000:02:00.0; with the PCI view), and\n"
+	"the last\n"
+	"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
+	"since the previous transition, from -> to.\n"
+	"With -j: with PORT, an object with \"switch\" (the name) and the\n"
+	"port-get attributes, port-ltssm-transition an array of\n"
+	"{transition-time (ns), transition-from, transition-to}, oldest\n"
+	"first; without PORT, {\"switch\": NAME, \"ports\": [...]}.\n";
+
 /* --- port set ------------------------------------------------------------- */
 
 static int parse_speed(const char *arg, uint32_t *speed)
@@ -109,14 +127,6 @@ static const char *const set_words[NR_SET_WORDS] = {
 	[SET_SURPRISE_DOWN] = "surprise-down",
 	[SET_BER] = "ber",
 };
-
-int parse_ber_arg(const char *arg, uint64_t *ber)
-{
-	if (parse_ber(arg, ber) && *ber <= PORT_BER_MAX)
-		return EXIT_OK;
-	return usage_error("invalid bit-error rate \"%s\": expected 0 or a rate from 1e-18 to 1e-3, such as 1e-9 or 2.5e-12",
-			   arg);
-}
 
 static int parse_port_settings(int argc, char **argv,
 			       struct port_settings *ps)
@@ -179,37 +189,6 @@ static int parse_port_settings(int argc, char **argv,
 	return EXIT_OK;
 }
 
-void port_settings_init(struct port_settings *ps)
-{
-	*ps = (struct port_settings){ .enabled = -1, .acs = -1 };
-}
-
-int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port)
-{
-	int ret;
-
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing port");
-	ret = parse_switch_arg(argv[0], id);
-	if (!ret)
-		ret = parse_port_arg(argv[1], port);
-	return ret;
-}
-
-int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
-			  uint32_t *port)
-{
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc > 2)
-		return usage_error("too many arguments: \"%s\"", argv[2]);
-	if (argc == 2)
-		return parse_switch_port(argc, argv, id, port);
-	return parse_switch_arg(argv[0], id);
-}
-
 int cmd_port_set(int argc, char **argv)
 {
 	struct port_settings ps;
@@ -226,37 +205,26 @@ int cmd_port_set(int argc, char **argv)
 	return port_set_run(id, port, &ps);
 }
 
-int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps)
-{
-	struct nl_session *s;
-	struct nl_msg *req;
-	int ret;
-
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	/* one request: the module checks every value before changing any */
-	req = nl_request_new(s, PCIESW_CMD_PORT_SET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
-	if (ps->enabled >= 0)
-		nl_put_u8(req, PCIESW_A_PORT_ENABLED, ps->enabled);
-	if (ps->speed)
-		nl_put_u32(req, PCIESW_A_PORT_TARGET_SPEED, ps->speed);
-	if (ps->has_failed)
-		nl_put_u32(req, PCIESW_A_PORT_FAILED_LANES, ps->failed);
-	if (ps->acs >= 0)
-		nl_put_u8(req, PCIESW_A_PORT_ACS_REDIRECT, ps->acs);
-	if (ps->retrain)
-		nl_put_flag(req, PCIESW_A_PORT_RETRAIN);
-	if (ps->hot_reset)
-		nl_put_flag(req, PCIESW_A_PORT_HOT_RESET);
-	if (ps->surprise_down)
-		nl_put_flag(req, PCIESW_A_PORT_SURPRISE_DOWN_NOW);
-	if (ps->has_ber)
-		nl_put_u64(req, PCIESW_A_PORT_BER, ps->ber);
-	ret = nl_request_run(s, req, NULL, "cannot set port %u of switch %u",
-			     port, id);
-	nl_session_close(s);
-	return finish(ret);
-}
+const char port_set_help[] =
+	"Settings, as many as needed, in one request (the module checks\n"
+	"them all before it changes anything):\n"
+	"  state up|down          enable or disable the link (down: LTSSM\n"
+	"                         Disabled until state up)\n"
+	"  speed GEN              target link speed, gen1 .. gen5 (or\n"
+	"                         2.5GT/s .. 32GT/s); an up link retrains\n"
+	"  failed-lanes MASK|none dead lanes of the port, bit n = lane n\n"
+	"                         (0x8000: lane 15); the link retrains as\n"
+	"                         wide as its healthy lanes allow (degraded)\n"
+	"  acs on|off             ACS P2P request redirect (downstream\n"
+	"                         ports only)\n"
+	"  retrain                retrain the link (Recovery)\n"
+	"  hot-reset              hot reset: Hot Reset, then Detect .. L0\n"
+	"  surprise-down          drop the link without warning (counted);\n"
+	"                         it stays down until retrain or hot-reset\n"
+	"  ber RATE               injected bit-error rate of the link\n"
+	"                         (1e-9, 2.5e-12; 0 clears; see inject)\n"
+	"failed-lanes, surprise-down and ber need CAP_SYS_ADMIN (fault\n"
+	"injection), the others CAP_NET_ADMIN.\n"
+	"Link training takes some milliseconds of modeled time and goes\n"
+	"on after the command returns: follow it with monitor or port\n"
+	"show.  Prints nothing on success.\n";

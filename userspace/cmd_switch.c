@@ -21,6 +21,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* --- list ----------------------------------------------------------------- */
@@ -72,6 +73,13 @@ int cmd_list(int argc, char **argv)
 	return finish(EXIT_OK);
 }
 
+const char list_help[] =
+	"The serial number is root-only: without CAP_SYS_ADMIN the\n"
+	"kernel leaves it out.\n"
+	"With -j: an array of objects with the switch-get attributes\n"
+	"switch-id, switch-name, switch-profile, switch-lanes,\n"
+	"switch-serial (with CAP_SYS_ADMIN), switch-nr-ports.\n";
+
 /* --- show ----------------------------------------------------------------- */
 
 static void show_switch(struct nlattr **tb, const struct objs *groups,
@@ -113,6 +121,25 @@ static void show_switch(struct nlattr **tb, const struct objs *groups,
 	close_object();
 }
 
+/* show and switch show */
+const char show_help[] =
+	"Prints the switch (all switch-get attributes; switch-serial only\n"
+	"with CAP_SYS_ADMIN) and its lane\n"
+	"groups: name, type, lanes, bifurcation config and the allowed\n"
+	"configs.  The switch's settings (see switch set): whether the\n"
+	"host bridge forwards P2P (host-p2p), DMA pacing, Max Payload\n"
+	"Size (mps, bytes), DMA channels, the DMA descriptors in flight\n"
+	"now, and the PCI view: on or off, and the PCI domain (hex, as\n"
+	"lspci writes it, e.g. 10000; switch-pci-domain is a number).\n"
+	"The firmware: the version that runs, its partition (A or B) and\n"
+	"the version the other partition holds (see fw show).\n"
+	"With -j: an object with the switch-* attributes (switch-host-p2p\n"
+	"and switch-dma-pacing true/false), fw-running-version and\n"
+	"fw-stored-version (null when that partition holds no valid image)\n"
+	"and \"groups\", an array of\n"
+	"objects with the group-* attributes; without SWITCH, an array of\n"
+	"such objects.\n";
+
 int cmd_show(int argc, char **argv)
 {
 	return per_switch_cmd(argc, argv, PCIESW_CMD_GROUP_GET, "lane groups",
@@ -143,6 +170,23 @@ int cmd_status(int argc, char **argv)
 	return per_switch_cmd(argc, argv, PCIESW_CMD_PORT_GET, "ports", 0, NULL,
 			      status_switch);
 }
+
+const char status_help[] =
+	"Columns: port id, lane group, role, lanes, width (configured/\n"
+	"negotiated, \"-\" while the link is down), negotiated, target and\n"
+	"maximum speed, LTSSM state, link (up, down, or disabled when\n"
+	"software disabled it), ACS P2P request redirect (downstream\n"
+	"ports), degraded (negotiated width below what both ends can do),\n"
+	"failed lanes (bit n: lane n of the port is dead; none), the\n"
+	"port's PCI name (domain:bus:dev.fn as lspci, dmesg and AER\n"
+	"write it, e.g. 10000:02:00.0; \"-\" without the PCI view) and the\n"
+	"attached endpoint.\n"
+	"With -j: {\"switch\": NAME, \"ports\": [...]} where each port has\n"
+	"the port-get attributes but the LTSSM history (see port show;\n"
+	"enums as their spec names, e.g. \"port-ltssm\": \"l0\",\n"
+	"\"port-speed\": \"gen5\"; flags as true/false; ep-id and ep-name\n"
+	"null without an endpoint); without SWITCH, an array of such\n"
+	"objects.\n";
 
 /* --- switch add / del ----------------------------------------------------- */
 
@@ -187,6 +231,11 @@ int cmd_switch_add(int argc, char **argv)
 	return finish(ret);
 }
 
+const char switch_add_help[] =
+	"ID is a number (3) or name (pciesw3), 0-255.  PROFILE names a\n"
+	"card model known to the module; without it the module's default\n"
+	"(pex89048, the 48-lane card) is used.\n";
+
 int cmd_switch_del(int argc, char **argv)
 {
 	struct nl_session *s;
@@ -213,6 +262,9 @@ int cmd_switch_del(int argc, char **argv)
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const char switch_del_help[] =
+	"ID is a number (3) or name (pciesw3), 0-255.\n";
 
 /* --- switch set ----------------------------------------------------------- */
 
@@ -342,3 +394,22 @@ int cmd_switch_set(int argc, char **argv)
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const char switch_set_help[] =
+	"Settings, as many as needed, in one request (the module checks\n"
+	"them all before it changes anything):\n"
+	"  host-p2p on|off   the host bridge above the switch forwards P2P\n"
+	"                    (default on); off: DMA that ACS redirect sends\n"
+	"                    up to it is refused (status p2p-refused)\n"
+	"  pacing on|off     on: a DMA completion is not delivered before\n"
+	"                    the modelled end of its transfer (default off:\n"
+	"                    as fast as memory allows)\n"
+	"  mps N             Max Payload Size, bytes: 128 to 4096, a power\n"
+	"                    of 2 (default 256); refused while DMA is in\n"
+	"                    flight\n"
+	"  channels N        DMA channels, 1 to 16 (default 4); refused\n"
+	"                    while DMA is in flight\n"
+	"  pci-view on|off   the switch shows on the PCI bus (lspci) as a\n"
+	"                    hierarchy in a domain of its own (default on)\n"
+	"pci-view needs CAP_SYS_ADMIN, the others CAP_NET_ADMIN.\n"
+	"show prints them.  Prints nothing on success.\n";

@@ -18,6 +18,7 @@
 #include "objprint.h"
 #include "objs.h"
 #include "print.h"
+#include "shared.h"
 #include "util.h"
 
 /* The highest sensor-override the spec allows, m°C (the lowest is uAPI's). */
@@ -132,6 +133,23 @@ int cmd_temp(int argc, char **argv)
 	return per_switch_cmd(argc, argv, PCIESW_CMD_THERMAL_GET,
 			      "temperatures", 0, NULL, temp_switch);
 }
+
+const char temp_help[] =
+	"One line per sensor: id (hwmon temp<id+1>), label, temperature,\n"
+	"max (warning) and crit limits, and the alarms raised (max,\n"
+	"crit; an alarm clears when the temperature falls the\n"
+	"hysteresis below its limit).  The first line has the highest\n"
+	"temperature of all sensors.\n"
+	"  -v, --verbose  also the ambient temperature and time constant\n"
+	"                 of the thermal model, each sensor's hysteresis\n"
+	"                 and override (see inject ... temp)\n"
+	"With -j: {\"switch\", the thermal-get attributes: switch-id,\n"
+	"thermal-ambient, thermal-time-constant (ms), thermal-highest,\n"
+	"thermal-sensor: [{sensor-id, sensor-label, sensor-temp,\n"
+	"sensor-max, sensor-crit, sensor-hyst, sensor-max-alarm,\n"
+	"sensor-crit-alarm, sensor-override (null unless set)}]};\n"
+	"temperatures in millidegrees Celsius.  Without SWITCH, an array\n"
+	"of such objects.\n";
 
 /* --- inject --------------------------------------------------------------- */
 
@@ -257,9 +275,7 @@ static int inject_errors(uint32_t id, uint32_t port, const char *type,
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_INJECT, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	req = port_request_new(s, PCIESW_CMD_INJECT, id, port);
 	nl_put_u32(req, PCIESW_A_COUNTER_ID, counter);
 	nl_put_u32(req, PCIESW_A_INJECT_COUNT, n);
 	ret = nl_request_run(s, req, NULL,
@@ -340,3 +356,27 @@ int cmd_inject(int argc, char **argv)
 		return usage_error("too many arguments: \"%s\"", argv[3]);
 	return inject_errors(id, port, argv[2], count);
 }
+
+const char inject_help[] =
+	"Faults of a port:\n"
+	"  SWITCH PORT COUNTER [--count N]\n"
+	"        count N (default 1, at most 1000000) errors of the\n"
+	"        error counter COUNTER as if the port had detected them;\n"
+	"        the link itself is not affected\n"
+	"  SWITCH PORT ber RATE\n"
+	"        bit-error rate of the link (1e-9, 2.5e-12; 0 clears; at\n"
+	"        most 1e-3): each bit error in the traffic counts a\n"
+	"        bad-tlp, every 256th a replay-num-rollover and a retrain\n"
+	"  SWITCH PORT lane MASK|none\n"
+	"        failed lanes, bit n = lane n of the port (as port set\n"
+	"        failed-lanes): the link retrains narrower\n"
+	"  SWITCH PORT surprise-down\n"
+	"        drop the link without warning (counts surprise-down)\n"
+	"Temperature:\n"
+	"  SWITCH temp [SENSOR] DEGREES|clear\n"
+	"        force the temperature of SENSOR (id or label, see temp;\n"
+	"        without it every sensor) to DEGREES Celsius (-40 to\n"
+	"        150, e.g. 97.5) until cleared; alarms follow it\n"
+	"Error counters; correctable: "
+	ERROR_COUNTER_NAMES_HELP
+	"Prints nothing on success.\n";

@@ -711,3 +711,29 @@ int cmd_verify(int argc, char **argv)
 		return usage_error("too many arguments: \"%s\"", argv[1]);
 	return verify_file(argv[0]);
 }
+
+const char verify_help[] =
+	"Compares the live switches with FILE (\"-\": stdin), a JSON\n"
+	"as-built description, and prints one line per check:\n"
+	"  PASS pciesw0 port 1 width: expected >=8, found 16\n"
+	"  FAIL pciesw0 part-number: expected \"X\", found \"Y\"\n"
+	"then \"N passed, M failed\".  Exit 1 if any check failed.\n"
+	"  -d, --dump    print the description of the switches now (all,\n"
+	"                or SWITCH) in that format, ready to edit\n"
+	"  -j, --json    {\"file\", \"checks\": [{result (pass, fail),\n"
+	"                switch, port (null: the card), check, expected,\n"
+	"                found}], passed, failed}\n"
+	"  -p, --pretty  indented JSON\n"
+	"FILE: {\"format\": \"pciesw-as-built\", \"version\": 1,\n"
+	"\"switches\": [{\"switch\": \"pciesw0\", \"profile\", \"part-number\"\n"
+	"(VPD PN), \"serial\", \"firmware\" (VPD V0), \"lanes\": {GROUP:\n"
+	"\"NxW\"}, \"ports\": [{\"port\": N, \"role\", \"speed\" (gen1 ..\n"
+	"gen5, none while down), \"width\" (lanes, 0 while down),\n"
+	"\"pci-name\", \"ep\" (null: no endpoint), \"ep-type\",\n"
+	"\"ep-pci-name\"}]}]}.  Only \"switch\" and \"port\" are required;\n"
+	"what is left out is not checked.  Tolerances: \"width\": \">=8\",\n"
+	"\"speed\": \">=gen4\", or \"min-width\": 8, \"min-speed\": \"gen4\".\n"
+	"Unknown keys, wrong types and invalid JSON are errors that\n"
+	"name the place in the file (exit 2).\n"
+	"Needs CAP_SYS_ADMIN (--dump too): it reads the VPD and the\n"
+	"serial numbers, which are root-only.\n";

@@ -107,6 +107,18 @@ int cmd_vpd_show(int argc, char **argv)
 			      vpd_switch);
 }
 
+const char vpd_show_help[] =
+	"Prints the identifier string and the text fields of VPD-R\n"
+	"(read-only: PN part number, EC, SN serial, MN, V0 firmware,\n"
+	"V1 production batch, V2 configuration) and VPD-W (writable:\n"
+	"YA asset tag, Y0-Y9/YB-YZ), and the free space left in VPD-W.\n"
+	"  -r, --raw   the image instead, as a hex dump (PCI VPD format,\n"
+	"              as sysfs \"vpd\" holds it)\n"
+	"With -j: {\"switch\", switch-id, vpd-id-string, \"vpd-field\":\n"
+	"[{vpd-keyword, vpd-value, vpd-writable}], vpd-rw-free}; with\n"
+	"--raw {\"switch\", switch-id, \"vpd-image\": hex string}.  Without\n"
+	"SWITCH, an array of such objects.\n";
+
 int cmd_vpd_set(int argc, char **argv)
 {
 	struct nl_session *s;
@@ -146,3 +158,10 @@ int cmd_vpd_set(int argc, char **argv)
 	nl_session_close(s);
 	return finish(ret);
 }
+
+const char vpd_set_help[] =
+	"FIELD is asset-tag (the YA keyword) or a VPD-W keyword: YA,\n"
+	"Y0-Y9, YB-YZ; TEXT printable ASCII (\"\" removes a Yx field).\n"
+	"The module refuses anything else (read-only fields, a value that\n"
+	"does not fit) and the image stays as it was.  Prints nothing on\n"
+	"success.\n";

@@ -2,8 +2,9 @@
 /*
  * switchctl: command-line tool for pciesw virtual PCIe switch cards.
  *
- * This file holds the grammar: global options, the command table with its
- * help texts, and dispatch.  The commands themselves live in cmd_*.c.
+ * This file holds the grammar: global options, the command table, the
+ * help around the commands', and dispatch.  Each command's handler and
+ * help text live in a cmd_*.c, the text next to the handler (cmd.h).
  *
  *   switchctl [OPTIONS] [OBJECT] COMMAND [ARGS]
  */
@@ -43,34 +44,15 @@ struct command {
 static const char switch_arg_help[] =
 	"SWITCH is a switch name (pciesw0) or number (0), 0-255.\n";
 
-/* show and switch show */
-static const char show_help[] =
-	"Prints the switch (all switch-get attributes; switch-serial only\n"
-	"with CAP_SYS_ADMIN) and its lane\n"
-	"groups: name, type, lanes, bifurcation config and the allowed\n"
-	"configs.  The switch's settings (see switch set): whether the\n"
-	"host bridge forwards P2P (host-p2p), DMA pacing, Max Payload\n"
-	"Size (mps, bytes), DMA channels, the DMA descriptors in flight\n"
-	"now, and the PCI view: on or off, and the PCI domain (hex, as\n"
-	"lspci writes it, e.g. 10000; switch-pci-domain is a number).\n"
-	"The firmware: the version that runs, its partition (A or B) and\n"
-	"the version the other partition holds (see fw show).\n"
-	"With -j: an object with the switch-* attributes (switch-host-p2p\n"
-	"and switch-dma-pacing true/false), fw-running-version and\n"
-	"fw-stored-version (null when that partition holds no valid image)\n"
-	"and \"groups\", an array of\n"
-	"objects with the group-* attributes; without SWITCH, an array of\n"
-	"such objects.\n";
-
+/*
+ * Every command, in the order of "switchctl --help": its words, synopsis
+ * and summary here, its handler and help text (NAME_help) in its cmd_*.c.
+ */
 static const struct command commands[] = {
 	{
 		.name = "list",
 		.summary = "one line per switch: profile, lanes, serial",
-		.help = "The serial number is root-only: without CAP_SYS_ADMIN the\n"
-			"kernel leaves it out.\n"
-			"With -j: an array of objects with the switch-get attributes\n"
-			"switch-id, switch-name, switch-profile, switch-lanes,\n"
-			"switch-serial (with CAP_SYS_ADMIN), switch-nr-ports.\n",
+		.help = list_help,
 		.run = cmd_list,
 	},
 	{
@@ -84,21 +66,7 @@ static const struct command commands[] = {
 		.name = "status",
 		.args = "[SWITCH]",
 		.summary = "one line per port: link, speed, width, endpoint",
-		.help = "Columns: port id, lane group, role, lanes, width (configured/\n"
-			"negotiated, \"-\" while the link is down), negotiated, target and\n"
-			"maximum speed, LTSSM state, link (up, down, or disabled when\n"
-			"software disabled it), ACS P2P request redirect (downstream\n"
-			"ports), degraded (negotiated width below what both ends can do),\n"
-			"failed lanes (bit n: lane n of the port is dead; none), the\n"
-			"port's PCI name (domain:bus:dev.fn as lspci, dmesg and AER\n"
-			"write it, e.g. 10000:02:00.0; \"-\" without the PCI view) and the\n"
-			"attached endpoint.\n"
-			"With -j: {\"switch\": NAME, \"ports\": [...]} where each port has\n"
-			"the port-get attributes but the LTSSM history (see port show;\n"
-			"enums as their spec names, e.g. \"port-ltssm\": \"l0\",\n"
-			"\"port-speed\": \"gen5\"; flags as true/false; ep-id and ep-name\n"
-			"null without an endpoint); without SWITCH, an array of such\n"
-			"objects.\n",
+		.help = status_help,
 		.run = cmd_status,
 	},
 	{
@@ -106,12 +74,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "[SWITCH]",
 		.summary = "lane groups: bifurcation, allowed configs, ports",
-		.help = "Columns: group id, name, type, lanes, bifurcation config (NxW:\n"
-			"N ports of W lanes), the ids of the group's ports now, and the\n"
-			"configs the group allows.\n"
-			"With -j: {\"switch\": NAME, \"groups\": [...]} where each group\n"
-			"has the group-get attributes and \"ports\", an array of its port\n"
-			"ids; without SWITCH, an array of such objects.\n",
+		.help = lanes_show_help,
 		.dflt = true,
 		.run = cmd_lanes_show,
 	},
@@ -120,18 +83,7 @@ static const struct command commands[] = {
 		.name = "set",
 		.args = "SWITCH GROUP CONFIG",
 		.summary = "re-bifurcate a lane group (needs CAP_NET_ADMIN)",
-		.help = "GROUP is a lane group name (nvme) or id (2); CONFIG one of the\n"
-			"configs it allows (see lanes show): NxW, N ports of W lanes, as\n"
-			"in \"switchctl lanes set pciesw0 nvme 16x1\".\n"
-			"The group's links go down, its ports are re-created, its\n"
-			"endpoints re-attached in lane order (those left without a port\n"
-			"are unplugged), then the links retrain.  Port numbers are\n"
-			"physical: each lane where some allowed config starts a port has\n"
-			"a fixed number (the default config's ports first, then the other\n"
-			"slots in lane order), so the new ports get their slots' numbers\n"
-			"and every other port keeps its number and state.  Refused while\n"
-			"DMA is in flight on the group.\n"
-			"Prints nothing on success.\n",
+		.help = lanes_set_help,
 		.run = cmd_lanes_set,
 	},
 	{
@@ -139,21 +91,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "SWITCH [PORT]",
 		.summary = "ports in detail, with their LTSSM history",
-		.help = "Prints the port PORT (a number), or every port of SWITCH: role,\n"
-			"lane group, lanes, link state, LTSSM state, negotiated speed and\n"
-			"width, degraded, target and maximum speed, maximum width, failed\n"
-			"lanes, injected bit-error rate (BER, 0: none), the link's\n"
-			"modelled throughput each way (port-bandwidth, bytes/s: speed x\n"
-			"width x encoding x TLP efficiency at the switch's MPS; while the\n"
-			"link is up), ACS redirect, surprise-down count, endpoint, the\n"
-			"PCI name (port-pci-name, 10000:02:00.0; with the PCI view), and\n"
-			"the last\n"
-			"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
-			"since the previous transition, from -> to.\n"
-			"With -j: with PORT, an object with \"switch\" (the name) and the\n"
-			"port-get attributes, port-ltssm-transition an array of\n"
-			"{transition-time (ns), transition-from, transition-to}, oldest\n"
-			"first; without PORT, {\"switch\": NAME, \"ports\": [...]}.\n",
+		.help = port_show_help,
 		.dflt = true,
 		.run = cmd_port_show,
 	},
@@ -162,28 +100,7 @@ static const struct command commands[] = {
 		.name = "set",
 		.args = "SWITCH PORT SETTING...",
 		.summary = "change a port's link (needs CAP_NET_ADMIN; faults CAP_SYS_ADMIN)",
-		.help = "Settings, as many as needed, in one request (the module checks\n"
-			"them all before it changes anything):\n"
-			"  state up|down          enable or disable the link (down: LTSSM\n"
-			"                         Disabled until state up)\n"
-			"  speed GEN              target link speed, gen1 .. gen5 (or\n"
-			"                         2.5GT/s .. 32GT/s); an up link retrains\n"
-			"  failed-lanes MASK|none dead lanes of the port, bit n = lane n\n"
-			"                         (0x8000: lane 15); the link retrains as\n"
-			"                         wide as its healthy lanes allow (degraded)\n"
-			"  acs on|off             ACS P2P request redirect (downstream\n"
-			"                         ports only)\n"
-			"  retrain                retrain the link (Recovery)\n"
-			"  hot-reset              hot reset: Hot Reset, then Detect .. L0\n"
-			"  surprise-down          drop the link without warning (counted);\n"
-			"                         it stays down until retrain or hot-reset\n"
-			"  ber RATE               injected bit-error rate of the link\n"
-			"                         (1e-9, 2.5e-12; 0 clears; see inject)\n"
-			"failed-lanes, surprise-down and ber need CAP_SYS_ADMIN (fault\n"
-			"injection), the others CAP_NET_ADMIN.\n"
-			"Link training takes some milliseconds of modeled time and goes\n"
-			"on after the command returns: follow it with monitor or port\n"
-			"show.  Prints nothing on success.\n",
+		.help = port_set_help,
 		.run = cmd_port_set,
 	},
 	{
@@ -191,13 +108,7 @@ static const struct command commands[] = {
 		.name = "list",
 		.args = "[SWITCH]",
 		.summary = "one line per endpoint: type, port, limits",
-		.help = "Columns: endpoint name, id, type, the port it is attached to,\n"
-			"maximum link speed and width, memory window size (binary\n"
-			"suffixes: 16G is 16 GiB), PCI name (10000:03:00.0; \"-\" without\n"
-			"the PCI view).\n"
-			"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
-			"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"
-			"such objects.\n",
+		.help = ep_list_help,
 		.dflt = true,
 		.run = cmd_ep_list,
 	},
@@ -206,9 +117,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "SWITCH EP",
 		.summary = "an endpoint in detail",
-		.help = "EP is an endpoint name (nvme0) or id (2).  Prints its type,\n"
-			"port, limits, memory window and PCI name (ep-pci-name).\n"
-			"With -j: an object with \"switch\" and the ep-get attributes.\n",
+		.help = ep_show_help,
 		.run = cmd_ep_show,
 	},
 	{
@@ -216,15 +125,7 @@ static const struct command commands[] = {
 		.name = "add",
 		.args = "SWITCH PORT TYPE [OPTION]...",
 		.summary = "hot-plug an endpoint (needs CAP_SYS_ADMIN)",
-		.help = "PORT is an empty downstream port, TYPE gpu, nvme or generic.\n"
-			"Options (without them, the type's defaults):\n"
-			"  speed GEN     maximum link speed, gen1 .. gen5\n"
-			"  width N       maximum link width: 1, 2, 4, 8 or 16 lanes\n"
-			"  size BYTES    memory window, whole pages, with an optional K,\n"
-			"                M, G or T suffix (binary: 16G is 16 GiB)\n"
-			"  block-size N  NVMe: logical block size of its block device\n"
-			"                (/dev/pcieswSnI), 512 (default) or 4096\n"
-			"Prints the new endpoint as ep show does; its link then trains.\n",
+		.help = ep_add_help,
 		.run = cmd_ep_add,
 	},
 	{
@@ -232,8 +133,7 @@ static const struct command commands[] = {
 		.name = "del",
 		.args = "SWITCH EP",
 		.summary = "hot-unplug an endpoint (needs CAP_NET_ADMIN)",
-		.help = "EP is an endpoint name (nvme0) or id (2).  Its port's link goes\n"
-			"down.\n",
+		.help = ep_del_help,
 		.run = cmd_ep_del,
 	},
 	{
@@ -241,36 +141,14 @@ static const struct command commands[] = {
 		.name = "discard",
 		.args = "SWITCH EP [offset BYTES] [size BYTES]",
 		.summary = "free a range of an endpoint's memory window",
-		.help = "Punches a hole in the window (PCIESW_IOC_EP_DISCARD): its pages\n"
-			"are freed and every mapping of the range zapped, so it reads as\n"
-			"zeros again through mmap, DMA and the block device; the memory\n"
-			"leaves mem_resident and the memory cgroup it was charged to.\n"
-			"  offset BYTES  start in the window, default 0\n"
-			"  size BYTES    length, default to the end of the window\n"
-			"Both whole pages, with an optional K, M, G or T suffix.  Prints\n"
-			"the resident bytes freed.  Needs read-write access to\n"
-			"/dev/pcieswN.\n",
+		.help = ep_discard_help,
 		.run = cmd_ep_discard,
 	},
 	{
 		.name = "temp",
 		.args = "[SWITCH] [-v]",
 		.summary = "temperatures of the on-die sensors, limits, alarms",
-		.help = "One line per sensor: id (hwmon temp<id+1>), label, temperature,\n"
-			"max (warning) and crit limits, and the alarms raised (max,\n"
-			"crit; an alarm clears when the temperature falls the\n"
-			"hysteresis below its limit).  The first line has the highest\n"
-			"temperature of all sensors.\n"
-			"  -v, --verbose  also the ambient temperature and time constant\n"
-			"                 of the thermal model, each sensor's hysteresis\n"
-			"                 and override (see inject ... temp)\n"
-			"With -j: {\"switch\", the thermal-get attributes: switch-id,\n"
-			"thermal-ambient, thermal-time-constant (ms), thermal-highest,\n"
-			"thermal-sensor: [{sensor-id, sensor-label, sensor-temp,\n"
-			"sensor-max, sensor-crit, sensor-hyst, sensor-max-alarm,\n"
-			"sensor-crit-alarm, sensor-override (null unless set)}]};\n"
-			"temperatures in millidegrees Celsius.  Without SWITCH, an array\n"
-			"of such objects.\n",
+		.help = temp_help,
 		.run = cmd_temp,
 	},
 	{
@@ -278,18 +156,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "[SWITCH [PORT]] [--all] [--clear]",
 		.summary = "error counters of the ports (the default)",
-		.help = "\"switchctl errors [SWITCH [PORT]]\" is \"errors show\".  One line\n"
-			"per error counter that is not zero: port, class (correctable,\n"
-			"uncorrectable), counter, value; \"(no errors)\" if there is none.\n"
-			"  -a, --all   every counter, zero or not, traffic counters too\n"
-			"              (bytes and TLPs per direction and TLP class)\n"
-			"  --clear     clear the counters instead (see errors clear;\n"
-			"              needs CAP_NET_ADMIN)\n"
-			"With -j: {\"switch\": NAME, \"ports\": [{switch-id, port-id,\n"
-			"\"counter\": {NAME: VALUE, ...}}]} with every error counter (and\n"
-			"with --all every counter) under its spec name (bad-tlp,\n"
-			"ingress-posted-bytes); with PORT, one such port object with\n"
-			"\"switch\"; without SWITCH, an array of switch objects.\n",
+		.help = errors_show_help,
 		.dflt = true,
 		.run = cmd_errors_show,
 	},
@@ -298,9 +165,7 @@ static const struct command commands[] = {
 		.name = "clear",
 		.args = "SWITCH [PORT]",
 		.summary = "zero counters (needs CAP_NET_ADMIN)",
-		.help = "Zeroes every counter (errors and traffic) of PORT, or of every\n"
-			"port of SWITCH, and re-arms the thresholds on them.  Prints\n"
-			"nothing on success.\n",
+		.help = errors_clear_help,
 		.run = cmd_errors_clear,
 	},
 	{
@@ -308,23 +173,7 @@ static const struct command commands[] = {
 		.name = "threshold",
 		.args = "SWITCH [PORT] COUNTER VALUE",
 		.summary = "set a counter threshold (needs CAP_NET_ADMIN)",
-		.help = "Sets the threshold of COUNTER on PORT, or without PORT on the sum\n"
-			"over the switch's ports.  When the counter reaches VALUE, one\n"
-			"threshold notification goes out (see monitor); it is re-armed\n"
-			"by clearing the counter or setting the threshold again.  A\n"
-			"counter already at VALUE notifies at once.  VALUE 0 removes the\n"
-			"threshold.  At most 64 thresholds per switch.\n"
-			"COUNTER is a counter's spec name; correctable: receiver-error, bad-tlp,\n"
-			"  bad-dllp, replay-num-rollover, replay-timer-timeout,\n"
-			"  advisory-non-fatal, corrected-internal, header-log-overflow;\n"
-			"uncorrectable: data-link-protocol, surprise-down, poisoned-tlp,\n"
-			"  flow-control-protocol, completion-timeout, completer-abort,\n"
-			"  unexpected-completion, receiver-overflow, malformed-tlp, ecrc,\n"
-			"  unsupported-request, acs-violation.\n"
-			"traffic: ingress-posted-bytes, ingress-non-posted-bytes,\n"
-			"  ingress-completion-bytes, egress-*-bytes, ingress-*-tlps,\n"
-			"  egress-*-tlps (posted, non-posted, completion).\n"
-			"Prints nothing on success.\n",
+		.help = errors_threshold_help,
 		.run = cmd_errors_threshold,
 	},
 	{
@@ -332,63 +181,21 @@ static const struct command commands[] = {
 		.name = "thresholds",
 		.args = "[SWITCH]",
 		.summary = "the counter thresholds set",
-		.help = "Columns: port (\"switch\" for a threshold on the sum over the\n"
-			"switch's ports), counter, threshold, the counter's value now,\n"
-			"and whether it crossed the threshold since it was armed.\n"
-			"With -j: {\"switch\": NAME, \"thresholds\": [...]} with the\n"
-			"threshold-get attributes switch-id, port-id (null: switch-wide),\n"
-			"counter-id, threshold-value, counter-value, threshold-crossed;\n"
-			"without SWITCH, an array of such objects.\n",
+		.help = errors_thresholds_help,
 		.run = cmd_errors_thresholds,
 	},
 	{
 		.name = "bw",
 		.args = "[SWITCH] [--interval S]",
 		.summary = "traffic per port: bytes/s and TLPs/s in and out",
-		.help = "Reads the traffic counters twice, S seconds apart (default 1;\n"
-			"0.01 to 3600, with up to three decimals), and prints per port\n"
-			"the ingress (received by the switch on the port) and egress\n"
-			"rates in bytes and TLPs per second, over all TLP classes, with\n"
-			"SI prefixes (1.05 GB/s = 1.05e9 bytes/s).  A counter that went\n"
-			"down between the samples (cleared) counts from zero.\n"
-			"With -j: {\"switch\", \"interval-ns\" (measured), \"ports\":\n"
-			"[{switch-id, port-id, ingress-bytes-per-s, egress-bytes-per-s,\n"
-			"ingress-tlps-per-s, egress-tlps-per-s, \"counter-rate\": {the\n"
-			"traffic counters' spec names: per second}}]}, whole numbers;\n"
-			"without SWITCH, an array of such objects.\n",
+		.help = bw_help,
 		.run = cmd_bw,
 	},
 	{
 		.name = "inject",
 		.args = "SWITCH PORT|temp FAULT...",
 		.summary = "fault injection (needs CAP_SYS_ADMIN)",
-		.help = "Faults of a port:\n"
-			"  SWITCH PORT COUNTER [--count N]\n"
-			"        count N (default 1, at most 1000000) errors of the\n"
-			"        error counter COUNTER as if the port had detected them;\n"
-			"        the link itself is not affected\n"
-			"  SWITCH PORT ber RATE\n"
-			"        bit-error rate of the link (1e-9, 2.5e-12; 0 clears; at\n"
-			"        most 1e-3): each bit error in the traffic counts a\n"
-			"        bad-tlp, every 256th a replay-num-rollover and a retrain\n"
-			"  SWITCH PORT lane MASK|none\n"
-			"        failed lanes, bit n = lane n of the port (as port set\n"
-			"        failed-lanes): the link retrains narrower\n"
-			"  SWITCH PORT surprise-down\n"
-			"        drop the link without warning (counts surprise-down)\n"
-			"Temperature:\n"
-			"  SWITCH temp [SENSOR] DEGREES|clear\n"
-			"        force the temperature of SENSOR (id or label, see temp;\n"
-			"        without it every sensor) to DEGREES Celsius (-40 to\n"
-			"        150, e.g. 97.5) until cleared; alarms follow it\n"
-			"Error counters; correctable: receiver-error, bad-tlp,\n"
-			"  bad-dllp, replay-num-rollover, replay-timer-timeout,\n"
-			"  advisory-non-fatal, corrected-internal, header-log-overflow;\n"
-			"uncorrectable: data-link-protocol, surprise-down, poisoned-tlp,\n"
-			"  flow-control-protocol, completion-timeout, completer-abort,\n"
-			"  unexpected-completion, receiver-overflow, malformed-tlp, ecrc,\n"
-			"  unsupported-request, acs-violation.\n"
-			"Prints nothing on success.\n",
+		.help = inject_help,
 		.run = cmd_inject,
 	},
 	{
@@ -396,16 +203,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "[SWITCH] [--raw]",
 		.summary = "the card's Vital Product Data, decoded (needs CAP_SYS_ADMIN)",
-		.help = "Prints the identifier string and the text fields of VPD-R\n"
-			"(read-only: PN part number, EC, SN serial, MN, V0 firmware,\n"
-			"V1 production batch, V2 configuration) and VPD-W (writable:\n"
-			"YA asset tag, Y0-Y9/YB-YZ), and the free space left in VPD-W.\n"
-			"  -r, --raw   the image instead, as a hex dump (PCI VPD format,\n"
-			"              as sysfs \"vpd\" holds it)\n"
-			"With -j: {\"switch\", switch-id, vpd-id-string, \"vpd-field\":\n"
-			"[{vpd-keyword, vpd-value, vpd-writable}], vpd-rw-free}; with\n"
-			"--raw {\"switch\", switch-id, \"vpd-image\": hex string}.  Without\n"
-			"SWITCH, an array of such objects.\n",
+		.help = vpd_show_help,
 		.dflt = true,
 		.run = cmd_vpd_show,
 	},
@@ -414,11 +212,7 @@ static const struct command commands[] = {
 		.name = "set",
 		.args = "SWITCH FIELD TEXT",
 		.summary = "change a VPD-W field (needs CAP_NET_ADMIN)",
-		.help = "FIELD is asset-tag (the YA keyword) or a VPD-W keyword: YA,\n"
-			"Y0-Y9, YB-YZ; TEXT printable ASCII (\"\" removes a Yx field).\n"
-			"The module refuses anything else (read-only fields, a value that\n"
-			"does not fit) and the image stays as it was.  Prints nothing on\n"
-			"success.\n",
+		.help = vpd_set_help,
 		.run = cmd_vpd_set,
 	},
 	{
@@ -426,19 +220,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "[SWITCH]",
 		.summary = "the firmware that runs and the two partitions",
-		.help = "Prints the running version, the partition it booted from\n"
-			"(A or B) and the boots so far, then per partition its state\n"
-			"(valid, empty: erased or being written, invalid: a write cut\n"
-			"short), version, build time (UTC), payload bytes and CRC-32.\n"
-			"Updating is devlink's job: \"devlink dev flash pciesw/pcieswN\n"
-			"file NAME\" writes /lib/firmware/NAME into the partition the\n"
-			"switch does not run from, \"devlink dev reload pciesw/pcieswN\n"
-			"action fw_activate\" (or fw toggle) boots it.\n"
-			"With -j: {\"switch\", switch-id, fw-running-version,\n"
-			"fw-running-part, fw-pending, fw-boots, \"fw-part\": [{fw-part-id,\n"
-			"\"partition\", fw-part-state, fw-part-version,\n"
-			"fw-part-build-time, fw-part-len, fw-part-crc, \"running\"}]};\n"
-			"without SWITCH an array of such objects.\n",
+		.help = fw_show_help,
 		.dflt = true,
 		.run = cmd_fw_show,
 	},
@@ -447,11 +229,7 @@ static const struct command commands[] = {
 		.name = "toggle",
 		.args = "SWITCH",
 		.summary = "boot the other firmware partition (needs CAP_NET_ADMIN)",
-		.help = "As devlink's reload action fw_activate: the switch boots the\n"
-			"partition it does not run from and every link retrains; the\n"
-			"running version and VPD V0 change.  When that partition holds\n"
-			"no valid image the switch boots the running one again and a\n"
-			"warning says so.  Refused while a flash is in progress.\n",
+		.help = fw_toggle_help,
 		.run = cmd_fw_toggle,
 	},
 	{
@@ -459,17 +237,7 @@ static const struct command commands[] = {
 		.name = "image",
 		.args = "--version X.Y.Z [--part P] [--size N] [--build-time T] -o FILE",
 		.summary = "build a firmware image for devlink dev flash",
-		.help = "Writes an image (include/uapi/linux/pciesw_fw.h: a 64-byte\n"
-			"header with magic, target part number, version, build time,\n"
-			"payload length and the payload's CRC-32, then the payload) to\n"
-			"FILE.  Talks to no module.\n"
-			"  --version X.Y.Z  the image's version (0-255.0-255.0-65535)\n"
-			"  --part P         the card's part number (VPD PN), default\n"
-			"                   PSW-7638D (profile pex89048)\n"
-			"  --size N         payload bytes (K, M suffixes), default 64K;\n"
-			"                   a card takes at most 1M\n"
-			"  --build-time T   seconds since 1970, default now\n"
-			"Copy FILE under /lib/firmware and flash it with devlink.\n",
+		.help = fw_image_help,
 		/* its --version is the image's, not switchctl's */
 		.own_options = true,
 		.run = cmd_fw_image,
@@ -479,15 +247,7 @@ static const struct command commands[] = {
 		.name = "show",
 		.args = "[SWITCH] [--since T] [-j]",
 		.summary = "the event log: the last 256 events of each switch",
-		.help = "One line per event, oldest first: number, time (UTC), the\n"
-			"object that changed (switch, group NAME, portN, an endpoint,\n"
-			"sensorN, vpd, fw) and what happened.  Links are logged when they\n"
-			"come up, go down or change their degraded state.\n"
-			"  --since T   only events at or after T, seconds since 1970\n"
-			"              (date +%s), fractions allowed\n"
-			"With -j: {\"switch\", switch-id, \"log\": [{log-seq, log-time (ns\n"
-			"since 1970), log-object, log-message}]}; without SWITCH an array\n"
-			"of such objects.\n",
+		.help = log_show_help,
 		.own_options = true,
 		.dflt = true,
 		.run = cmd_log_show,
@@ -497,8 +257,7 @@ static const struct command commands[] = {
 		.name = "clear",
 		.args = "SWITCH",
 		.summary = "empty the event log (needs CAP_NET_ADMIN)",
-		.help = "Later events are numbered on from the last one.  Prints\n"
-			"nothing on success.\n",
+		.help = log_clear_help,
 		.run = cmd_log_clear,
 	},
 	{
@@ -506,33 +265,7 @@ static const struct command commands[] = {
 		.name = "check",
 		.args = "SWITCH EP_A EP_B [-j]",
 		.summary = "how DMA between two endpoints travels, and why",
-		.help = "EP_A and EP_B are endpoint names (nvme0) or ids.  Prints the route\n"
-			"DMA from EP_A to EP_B takes (Linux p2pdma rules):\n"
-			"  direct                   port -> switch -> port, distance 4,\n"
-			"                           nothing crosses the upstream port\n"
-			"  through the host bridge  ACS P2P request redirect on a port sends\n"
-			"                           it up through the upstream port and back,\n"
-			"                           distance 8\n"
-			"  refused                  it would go through the host bridge, and\n"
-			"                           the switch's host-p2p setting is off\n"
-			"then the ports it crosses with their lane group and link, the\n"
-			"modelled throughput of the slowest link, and when the route is\n"
-			"not direct, the ports whose ACS redirect is on and the commands\n"
-			"that make it direct (\"direct with: switchctl port set SWITCH\n"
-			"PORT acs off\"); when refused also the one that lets the host\n"
-			"bridge forward P2P (switchctl switch set SWITCH host-p2p on).\n"
-			"  -j, --json    (also before the command) an object: \"switch\",\n"
-			"                the p2p-check reply's attributes switch-id, ep-id,\n"
-			"                peer-ep-id, p2p-route, p2p-distance, p2p-port (an\n"
-			"                array of port ids, in order), p2p-bandwidth\n"
-			"                (bytes/s), p2p-redirect-port (an array),\n"
-			"                switch-host-p2p; and ep-name, peer-ep-name,\n"
-			"                \"ports\": [{port-id, group-name, port-speed,\n"
-			"                port-width, port-bandwidth}] for the ports of\n"
-			"                the route, \"fix\": [the commands, as strings]\n"
-			"  -p, --pretty  indented JSON\n"
-			"Exit status 1 also when the route is refused (the report is\n"
-			"printed all the same, with an error line on stderr).\n",
+		.help = p2p_check_help,
 		.own_options = true,
 		.run = cmd_p2p_check,
 	},
@@ -541,25 +274,7 @@ static const struct command commands[] = {
 		.name = "copy",
 		.args = "SWITCH SRC DST --size N [-j]",
 		.summary = "one DMA transfer through /dev/pcieswN",
-		.help = "SRC and DST are EP[:OFFSET], an endpoint name (nvme0) or id and a\n"
-			"byte offset in its memory window (default 0; K, M, G, T\n"
-			"suffixes: gpu0:4K), or \"host\", a host memory buffer of\n"
-			"switchctl's; one of them is an endpoint.\n"
-			"  -s, --size N  bytes to move (K, M, G, T suffixes: 64M)\n"
-			"Moves N bytes on DMA channel 0, in descriptors of at most 1G\n"
-			"that run in order, and prints the bytes moved, the transfers\n"
-			"by completion status, the wall time and throughput and the\n"
-			"modelled time (the bandwidth model's, summed over the\n"
-			"transfers).\n"
-			"  -j, --json    (also before the command) {switch, src, dst, size,\n"
-			"                bytes, completions, \"status\": {STATUS: count},\n"
-			"                wall-ns, bytes-per-s, modelled-ns}; statuses are\n"
-			"                the spec's dma-status names: ok, p2p-refused,\n"
-			"                unplugged, cancelled, link-down, nomem\n"
-			"  -p, --pretty  indented JSON\n"
-			"A transfer that completes with another status than ok makes the\n"
-			"exit status 1 and an error line name the status (the report is\n"
-			"printed all the same).  Needs read-write access to /dev/pcieswN.\n",
+		.help = dma_copy_help,
 		.own_options = true,
 		.run = cmd_dma_copy,
 	},
@@ -568,32 +283,7 @@ static const struct command commands[] = {
 		.name = "bench",
 		.args = "SWITCH SRC DST --size N [OPTION]... [-j]",
 		.summary = "DMA throughput: blocks in flight over channels",
-		.help = "SRC and DST as in dma copy.  Moves N bytes from SRC to DST in\n"
-			"blocks, keeping a number of them in flight, block i on channel\n"
-			"i % C, and prints the throughput (wall clock), completions per\n"
-			"second, the modelled time summed over the transfers, and the\n"
-			"payload bytes the switch's upstream port counted during the\n"
-			"run (its posted and completion byte counters, both ways: 0 for\n"
-			"direct P2P; with --bounce twice the size, up and down).\n"
-			"  -s, --size N      bytes to move (K, M, G, T suffixes)\n"
-			"  -b, --block B     bytes per transfer (default 1M, at most 1G)\n"
-			"  -q, --depth Q     blocks in flight (default 16, at most 4096)\n"
-			"  -c, --channels C  DMA channels used (default: all the switch\n"
-			"                    has, see switch set ... channels)\n"
-			"  --bounce          the same move through host memory: each block\n"
-			"                    SRC -> host buffer, then host buffer -> DST\n"
-			"                    (two dependent transfers), for comparison\n"
-			"                    with P2P; SRC and DST are endpoints\n"
-			"Host memory in flight (depth x block) is at most 1G.\n"
-			"  -j, --json        (also before the command) {switch, src, dst,\n"
-			"                    size, bounce, block, depth, channels, bytes,\n"
-			"                    completions, \"status\": {STATUS: count},\n"
-			"                    wall-ns, bytes-per-s, completions-per-s,\n"
-			"                    modelled-ns, upstream-port, upstream-bytes}\n"
-			"  -p, --pretty      indented JSON\n"
-			"A transfer that completes with another status than ok makes the\n"
-			"exit status 1 and an error line name the status (the report is\n"
-			"printed all the same).  Needs read-write access to /dev/pcieswN.\n",
+		.help = dma_bench_help,
 		.own_options = true,
 		.run = cmd_dma_bench,
 	},
@@ -602,15 +292,7 @@ static const struct command commands[] = {
 		.name = "check",
 		.args = "[SWITCH] [-j]",
 		.summary = "which drive/GPU pairs a file read goes peer-to-peer between",
-		.help = "For every NVMe drive and GPU of the same switch (of SWITCH, or\n"
-			"all): whether an O_DIRECT read from the drive's block device\n"
-			"into a mapping of the GPU's window goes peer-to-peer (direct,\n"
-			"or through the host bridge when ACS redirects) or is refused\n"
-			"(host-p2p off: the read fails with EIO), and what fixes it.\n"
-			"  -j, --json    (also before the command) [{switch, ep-name,\n"
-			"                ep-disk-name, peer-ep-name, p2p-route, p2p}]\n"
-			"  -p, --pretty  indented JSON\n"
-			"Exit status 1 when a pair is refused.\n",
+		.help = gds_check_help,
 		.own_options = true,
 		.run = cmd_gds_check,
 	},
@@ -619,23 +301,7 @@ static const struct command commands[] = {
 		.name = "read",
 		.args = "FILE GPU[:OFFSET] [--size N] [-j]",
 		.summary = "one O_DIRECT read of a file into a GPU's window",
-		.help = "Reads FILE (a file on a pciesw drive, the drive pcieswSnI, a\n"
-			"partition or an md array of them) with O_DIRECT into a mapping\n"
-			"of GPU's window at OFFSET (a multiple of 4K; default 0), one\n"
-			"read (of at most 1G) as cuFileRead() does: GPUDirect Storage,\n"
-			"the drive writing into the GPU; the window is faulted in first.\n"
-			"  -s, --size N    bytes (default: the whole file)\n"
-			"  --switch SWITCH the GPU's switch, when FILE is elsewhere\n"
-			"                  (a GPU of another switch is host memory to the\n"
-			"                  drive: the data crosses both upstream ports)\n"
-			"  -j, --json      {switch (the GPU's), file, dst, gpu-offset,\n"
-			"                  bytes, wall-ns, bytes-per-s, upstream-switch,\n"
-			"                  upstream-port, upstream-bytes, host-copies}\n"
-			"Prints the bytes, the time, the payload bytes meanwhile of the\n"
-			"upstream port of the drive's switch, where the data leaves it for\n"
-			"the host (0: peer-to-peer, direct; the GPU's switch may be\n"
-			"another; none when FILE is on no pciesw drive), and the copies\n"
-			"through host memory (0).  Needs read-write access to /dev/pcieswN.\n",
+		.help = gds_read_help,
 		.own_options = true,
 		.run = cmd_gds_read,
 	},
@@ -644,9 +310,7 @@ static const struct command commands[] = {
 		.name = "write",
 		.args = "GPU[:OFFSET] FILE --size N [-j]",
 		.summary = "one O_DIRECT write of a GPU's window into a file",
-		.help = "Writes N bytes of GPU's window from OFFSET (a multiple of 4K)\n"
-			"into FILE with O_DIRECT, created if need be: the drive reads\n"
-			"them from the GPU peer-to-peer.  Options and report as gds read.\n",
+		.help = gds_write_help,
 		.own_options = true,
 		.run = cmd_gds_write,
 	},
@@ -655,20 +319,7 @@ static const struct command commands[] = {
 		.name = "bench",
 		.args = "FILE GPU [--block B] [--depth Q] [--threads T] [--bounce] [-j]",
 		.summary = "GDS throughput: a file into a GPU, blocks in flight",
-		.help = "Reads FILE into GPU's window (wrapping around in it) in blocks\n"
-			"of B (default 1M, a multiple of 4K) with Q x T blocks in flight\n"
-			"(T threads, each with Q synchronous readers; defaults 1), and\n"
-			"prints the throughput, IOPS, latency percentiles and the\n"
-			"payload bytes of the drive's switch's upstream port (as gds read).\n"
-			"  -s, --size N    read only the first N bytes of FILE\n"
-			"  --bounce        without GDS: read each block into a host buffer,\n"
-			"                  then DMA it host -> GPU through /dev/pcieswN\n"
-			"  --switch SWITCH as gds read\n"
-			"  -j, --json      {switch, file, dst, bounce, block, depth,\n"
-			"                  threads, bytes, wall-ns, bytes-per-s, iops,\n"
-			"                  lat-p50-ns, lat-p99-ns, lat-max-ns,\n"
-			"                  upstream-switch, upstream-port, upstream-bytes,\n"
-			"                  host-copies}\n",
+		.help = gds_bench_help,
 		.own_options = true,
 		.run = cmd_gds_bench,
 	},
@@ -676,60 +327,7 @@ static const struct command commands[] = {
 		.name = "monitor",
 		.args = "[SWITCH] [EVENT...] [-j] [-p] [-t]",
 		.summary = "print events as they happen, until interrupted",
-		.help = "Listens to the module's \"monitor\" notifications and prints one\n"
-			"line per event, flushed at once, until SIGINT or SIGTERM (exit\n"
-			"0).  If the module is unloaded, says so on stderr and exits 3,\n"
-			"so that a supervisor (systemd Restart=) starts it again.\n"
-			"SWITCH: only that switch's events; EVENT...: only those events\n"
-			"(the names below: switch-create, port-change, ...).\n"
-			"  -t, --timestamp  stamp events with the wall-clock time, ISO\n"
-			"                   8601 local time (2026-12-01T11:42:03.123456+00:00):\n"
-			"                   the text lines begin with it instead of the\n"
-			"                   CLOCK_MONOTONIC seconds, JSON has \"timestamp\"\n"
-			"Text lines begin with the CLOCK_MONOTONIC time (seconds) when the\n"
-			"event was received:\n"
-			"  [  105.120333] switch pciesw2 created (profile tiny8, 8 lanes, 2 ports)\n"
-			"  [  105.211009] pciesw0 lanes nvme: 16x1\n"
-			"  [  105.302417] pciesw0 ep add nvme4 on port 7 (nvme, gen5 x4, 4G)\n"
-			"  [  105.310250] pciesw0 port 7: link up gen5 x1 (l0)\n"
-			"  [  105.422871] pciesw0 port 1: link degraded x8 (was x16)\n"
-			"  [  106.001234] pciesw0 port 3: threshold bad-tlp reached (10 >= 10)\n"
-			"  [  107.500000] pciesw0 sensor 0: warning alarm raised (96.0\u00b0C)\n"
-			"  [  108.250000] pciesw0 vpd changed: YA \"rack7\"\n"
-			"  [  109.000000] pciesw0 settings: host-p2p off pacing on mps 256 channels 4 (dma in flight 0)\n"
-			"For a port it says what changed since the state seen before:\n"
-			"link up or down, speed, width, degraded set or cleared, LTSSM\n"
-			"state (or the states a retrain went through), settings, endpoint.\n"
-			"  -j, --json    one JSON object per line: \"event\" (switch-create,\n"
-			"                switch-delete, group-change, port-change, ep-add,\n"
-			"                ep-del, threshold, thermal-alarm, vpd-change,\n"
-			"                switch-change, fw-change),\n"
-			"                \"time\" (CLOCK_MONOTONIC ns, when\n"
-			"                received), \"switch\" (the name) and the object's\n"
-			"                attributes as the get commands print them.  A\n"
-			"                port-change also has \"changes\": link-up,\n"
-			"                link-down, degraded, degraded-cleared, width,\n"
-			"                speed, ltssm, retrain, enabled, disabled,\n"
-			"                dpc-contained, dpc-released,\n"
-			"                target-speed, failed-lanes, acs-redirect, ber,\n"
-			"                surprise-down, ep-attached, ep-detached, or state\n"
-			"                (nothing to compare with);\n"
-			"                its port-ltssm-transition holds only the\n"
-			"                transitions since the port's previous event.\n"
-			"                threshold: switch-id, port-id (null: on the sum\n"
-			"                over the switch), counter-id, threshold-value,\n"
-			"                counter-value; thermal-alarm: switch-id,\n"
-			"                sensor-id, sensor-temp (m\u00b0C), alarm-level\n"
-			"                (warning, critical), alarm-active (false: it\n"
-			"                cleared); vpd-change: as vpd show -j prints it\n"
-			"                (its fields only with CAP_SYS_ADMIN);\n"
-			"                switch-change: switch-id, switch-name and the\n"
-			"                settings as show -j prints them; fw-change:\n"
-			"                switch-id, fw-running-version, fw-running-part,\n"
-			"                fw-pending, fw-boots.\n"
-			"  -p, --pretty  indented JSON (implies -j)\n"
-			"The global -j and -p (before the command) work too.  Events lost\n"
-			"to a receive buffer overrun are reported on stderr.\n",
+		.help = monitor_help,
 		.own_options = true,
 		.run = cmd_monitor,
 	},
@@ -746,9 +344,7 @@ static const struct command commands[] = {
 		.name = "add",
 		.args = "ID [PROFILE]",
 		.summary = "create switch ID (needs CAP_SYS_ADMIN)",
-		.help = "ID is a number (3) or name (pciesw3), 0-255.  PROFILE names a\n"
-			"card model known to the module; without it the module's default\n"
-			"(pex89048, the 48-lane card) is used.\n",
+		.help = switch_add_help,
 		.run = cmd_switch_add,
 	},
 	{
@@ -756,7 +352,7 @@ static const struct command commands[] = {
 		.name = "del",
 		.args = "ID",
 		.summary = "delete switch ID (needs CAP_SYS_ADMIN)",
-		.help = "ID is a number (3) or name (pciesw3), 0-255.\n",
+		.help = switch_del_help,
 		.run = cmd_switch_del,
 	},
 	{
@@ -773,93 +369,21 @@ static const struct command commands[] = {
 		.name = "set",
 		.args = "SWITCH SETTING...",
 		.summary = "change a switch's settings (needs CAP_NET_ADMIN; pci-view CAP_SYS_ADMIN)",
-		.help = "Settings, as many as needed, in one request (the module checks\n"
-			"them all before it changes anything):\n"
-			"  host-p2p on|off   the host bridge above the switch forwards P2P\n"
-			"                    (default on); off: DMA that ACS redirect sends\n"
-			"                    up to it is refused (status p2p-refused)\n"
-			"  pacing on|off     on: a DMA completion is not delivered before\n"
-			"                    the modelled end of its transfer (default off:\n"
-			"                    as fast as memory allows)\n"
-			"  mps N             Max Payload Size, bytes: 128 to 4096, a power\n"
-			"                    of 2 (default 256); refused while DMA is in\n"
-			"                    flight\n"
-			"  channels N        DMA channels, 1 to 16 (default 4); refused\n"
-			"                    while DMA is in flight\n"
-			"  pci-view on|off   the switch shows on the PCI bus (lspci) as a\n"
-			"                    hierarchy in a domain of its own (default on)\n"
-			"pci-view needs CAP_SYS_ADMIN, the others CAP_NET_ADMIN.\n"
-			"show prints them.  Prints nothing on success.\n",
+		.help = switch_set_help,
 		.run = cmd_switch_set,
 	},
 	{
 		.name = "export",
 		.args = "[SWITCH] [--textfile DIR]",
 		.summary = "metrics in the Prometheus text format (needs CAP_SYS_ADMIN)",
-		.help = "Prints the state of the switches (all, or SWITCH) in the\n"
-			"Prometheus text exposition format (HELP and TYPE lines, base\n"
-			"units in the names, _total for counters, _info for inventory).\n"
-			"  --textfile DIR  write DIR/pciesw.prom instead, atomically (a\n"
-			"                  temporary file in DIR renamed over it), for\n"
-			"                  node_exporter --collector.textfile.directory=DIR;\n"
-			"                  run it from a timer (e.g. every 15 s)\n"
-			"Metrics (labels switch=\"pciesw0\", port=\"3\" where they apply):\n"
-			"  pciesw_switch_info{profile,serial,pci_domain}, pciesw_switch_lanes,\n"
-			"  pciesw_vpd_info{id_string,part_number,engineering_change,\n"
-			"    serial_number,manufacturer_id,firmware_version,asset_tag},\n"
-			"  pciesw_dma_inflight_descriptors,\n"
-			"  pciesw_port_info{role,group,pci_name,ep}, pciesw_port_up,\n"
-			"  pciesw_port_enabled, pciesw_port_link_speed_transfers_per_second,\n"
-			"  pciesw_port_link_max_speed_transfers_per_second,\n"
-			"  pciesw_port_link_width_lanes, pciesw_port_link_max_width_lanes,\n"
-			"  pciesw_port_link_degraded, pciesw_port_failed_lanes_mask,\n"
-			"  pciesw_port_link_bandwidth_bytes_per_second,\n"
-			"  pciesw_port_surprise_downs_total,\n"
-			"  pciesw_port_aer_errors_total{class,counter} (every AER counter,\n"
-			"    spec names: class=\"correctable\",counter=\"bad-tlp\"),\n"
-			"  pciesw_port_traffic_bytes_total{direction,type},\n"
-			"  pciesw_port_traffic_tlps_total{direction,type} (direction ingress\n"
-			"    or egress, type posted, non-posted or completion),\n"
-			"  pciesw_threshold{port,counter}, pciesw_threshold_crossed{port,\n"
-			"    counter} (port=\"switch\": on the sum over the switch),\n"
-			"  pciesw_temperature_celsius{sensor,label}, and _max_celsius,\n"
-			"  _crit_celsius, _max_alarm, _crit_alarm of each sensor.\n"
-			"The temperatures are also on hwmon (chip \"pciesw\"), which\n"
-			"node_exporter's hwmon collector already reads\n"
-			"(node_hwmon_temp_celsius{chip=...}); the export has them per\n"
-			"switch and sensor label so they join the port metrics.\n"
-			"Needs CAP_SYS_ADMIN: it reads the VPD and the serial numbers,\n"
-			"which are root-only.\n",
+		.help = export_help,
 		.run = cmd_export,
 	},
 	{
 		.name = "verify",
 		.args = "FILE | --dump [SWITCH]",
 		.summary = "check the cards against an as-built description (needs CAP_SYS_ADMIN)",
-		.help = "Compares the live switches with FILE (\"-\": stdin), a JSON\n"
-			"as-built description, and prints one line per check:\n"
-			"  PASS pciesw0 port 1 width: expected >=8, found 16\n"
-			"  FAIL pciesw0 part-number: expected \"X\", found \"Y\"\n"
-			"then \"N passed, M failed\".  Exit 1 if any check failed.\n"
-			"  -d, --dump    print the description of the switches now (all,\n"
-			"                or SWITCH) in that format, ready to edit\n"
-			"  -j, --json    {\"file\", \"checks\": [{result (pass, fail),\n"
-			"                switch, port (null: the card), check, expected,\n"
-			"                found}], passed, failed}\n"
-			"  -p, --pretty  indented JSON\n"
-			"FILE: {\"format\": \"pciesw-as-built\", \"version\": 1,\n"
-			"\"switches\": [{\"switch\": \"pciesw0\", \"profile\", \"part-number\"\n"
-			"(VPD PN), \"serial\", \"firmware\" (VPD V0), \"lanes\": {GROUP:\n"
-			"\"NxW\"}, \"ports\": [{\"port\": N, \"role\", \"speed\" (gen1 ..\n"
-			"gen5, none while down), \"width\" (lanes, 0 while down),\n"
-			"\"pci-name\", \"ep\" (null: no endpoint), \"ep-type\",\n"
-			"\"ep-pci-name\"}]}]}.  Only \"switch\" and \"port\" are required;\n"
-			"what is left out is not checked.  Tolerances: \"width\": \">=8\",\n"
-			"\"speed\": \">=gen4\", or \"min-width\": 8, \"min-speed\": \"gen4\".\n"
-			"Unknown keys, wrong types and invalid JSON are errors that\n"
-			"name the place in the file (exit 2).\n"
-			"Needs CAP_SYS_ADMIN (--dump too): it reads the VPD and the\n"
-			"serial numbers, which are root-only.\n",
+		.help = verify_help,
 		.own_options = true,
 		.run = cmd_verify,
 	},
@@ -867,18 +391,13 @@ static const struct command commands[] = {
 		.name = "load",
 		.args = "[--switches N] [PATH]",
 		.summary = "load the module (installed, or the file PATH)",
-		.help = "Without PATH, loads the installed module like modprobe would;\n"
-			"with PATH, inserts that pciesw.ko.\n"
-			"  --switches N   create switches pciesw0..N-1 (0-256; module\n"
-			"                 parameter nr_switches, default 1)\n"
-			"Needs CAP_SYS_MODULE.  Fails if the module is already loaded.\n",
+		.help = load_help,
 		.run = cmd_load,
 	},
 	{
 		.name = "unload",
 		.summary = "unload the pciesw module",
-		.help = "Fails while the module is in use (e.g. /dev/pcieswN open).\n"
-			"Needs CAP_SYS_MODULE.\n",
+		.help = unload_help,
 		.run = cmd_unload,
 	},
 };
