@@ -1040,7 +1040,12 @@ static void bench_p5(struct pnl *p, const char *switchctl)
  * wall time, for P7_SNAPSHOTS snapshots; and against the CPU time of as
  * many `switchctl -j status` calls (one process each), which fetch less
  * (no counters, temperatures, thresholds, endpoints, events) but start
- * every time.
+ * every time.  The run's start-up and first snapshot (everything, the
+ * ports with their LTSSM histories) are most of it: a `top -b -n 1`
+ * measures them, and the second line is the rest of the run, what top
+ * costs while it keeps running (each snapshot the counters,
+ * temperatures, thresholds, endpoints and switches; the ports when a
+ * notification says they changed and every 10 s).
  */
 #define P7_SNAPSHOTS	10
 
@@ -1049,11 +1054,12 @@ static void bench_p7(struct pnl *p, const char *switchctl)
 	enum { FIRST = 100, NR = 16 };
 	char *sc = (char *)switchctl;
 	char n[16], *top[] = { sc, "top", "-b", "-n", n, NULL };
+	char *top1[] = { sc, "top", "-b", "-n", "1", NULL };
 	char *status[] = { sc, "-j", "status", NULL };
-	uint64_t ctop = 0, cstatus = 0, wall;
+	uint64_t ctop = 0, cstatus = 0, ctop1 = 0, wall, wall1;
 	char extra[400];
 	unsigned int i;
-	double pct;
+	double pct, steady;
 
 	snprintf(n, sizeof(n), "%d", P7_SNAPSHOTS);
 	for (i = 0; i < NR; i++)
@@ -1066,7 +1072,10 @@ static void bench_p7(struct pnl *p, const char *switchctl)
 	wall = run_cmd(top, "/dev/null", 0, &ctop);
 	for (i = 0; i < P7_SNAPSHOTS; i++)
 		run_cmd(status, "/dev/null", 0, &cstatus);
+	wall1 = run_cmd(top1, "/dev/null", 0, &ctop1);
 	pct = 100.0 * ctop / wall;
+	steady = wall > wall1 && ctop > ctop1 ?
+		 100.0 * (ctop - ctop1) / (wall - wall1) : 0;
 	snprintf(extra, sizeof(extra),
 		 "(CPU %.1f ms in %.2f s for %d snapshots, %.2f ms each; %d x "
 		 "`switchctl -j status`: CPU %.1f ms; top / status %.2f)",
@@ -1075,6 +1084,15 @@ static void bench_p7(struct pnl *p, const char *switchctl)
 		 cstatus ? (double)ctop / cstatus : 0);
 	line("P7", "top -b, 16 pex89144 at 1 s (% of a CPU)", pct, "%",
 	     "< 2", pct < 2, extra);
+	snprintf(extra, sizeof(extra),
+		 "(the run less a `top -b -n 1`: start-up and first snapshot "
+		 "CPU %.1f ms in %.2f s; the other %d snapshots CPU %.1f ms in "
+		 "%.2f s, %.2f ms each)",
+		 ctop1 / 1e6, wall1 / 1e9, P7_SNAPSHOTS - 1,
+		 (ctop - ctop1) / 1e6, (wall - wall1) / 1e9,
+		 (ctop - ctop1) / 1e6 / (P7_SNAPSHOTS - 1));
+	line("P7", "top -b after its first snapshot (% of a CPU)", steady,
+	     "%", "< 2", steady < 2, extra);
 	for (i = 0; i < NR; i++)
 		sw_del(FIRST + i);
 }

@@ -117,6 +117,8 @@ int monitor_subscribe(struct nl_session *s);
  * forget the state events are compared with.
  */
 enum { MONITOR_GONE = -1 };
+/* How many times monitor_receive() found events lost, since start. */
+extern unsigned long monitor_events_lost;
 int monitor_receive(int fd, int family, char **buf, size_t *cap,
 		    bool (*fn)(const struct nlmsghdr *nlh, void *arg),
 		    void *arg);

@@ -945,11 +945,14 @@ static int prime_cache(void)
  * and the family may have gone meanwhile.  Returns EXIT_OK, MONITOR_GONE
  * or EXIT_FAIL.
  */
+unsigned long monitor_events_lost;
+
 static int events_lost(void)
 {
 	int exists;
 
 	warning("events were lost (receive buffer overrun)");
+	monitor_events_lost++;
 	cache_forget_all();
 	exists = nl_family_exists();
 	if (exists < 0)

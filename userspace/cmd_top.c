@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * top: the cards' health at a glance, live.  Every interval one snapshot
- * of everything (switches, firmware, temperatures, ports, counters,
- * thresholds, endpoints, the disks' I/O statistics) is fetched, rates and
- * deltas are computed against the snapshot before, and the result goes to
- * a full-screen ncurses view (procps top, iftop) or, in batch mode, to
- * stdout as plain text or one JSON object per snapshot.  Between snapshots
- * the events of the monitor group are shown as they arrive.
+ * top: the cards' health at a glance, live.  Every interval a snapshot of
+ * what changes without a notification (switches, for DMA in flight;
+ * temperatures, counters, thresholds, endpoints, for resident memory; the
+ * disks' I/O statistics) is fetched, rates and deltas are computed
+ * against the snapshot before, and the result goes to a full-screen
+ * ncurses view (procps top, iftop) or, in batch mode, to stdout as plain
+ * text or one JSON object per snapshot.  Between snapshots the events of
+ * the monitor group are shown as they arrive.
  *
- * Nothing is kept from one snapshot to the next but the snapshot itself,
- * so a card created or deleted, a re-bifurcated group or a link that
- * flapped shows as it is at the next refresh; when the module goes away
- * the view says so and waits for it to come back.
+ * The ports (each with its LTSSM history, most of what a snapshot would
+ * cost) and the firmware are fetched at start and again at the refresh
+ * after a notification that may touch them (a port's link, an endpoint,
+ * a group, a switch, the firmware), when a switch's number of ports
+ * differs from theirs, after events were lost, and at least every
+ * INFO_MAX_MS: a card created or deleted, a re-bifurcated group or a link
+ * that flapped shows as it is at the next refresh.  When the module goes
+ * away the view says so and waits for it to come back.
  */
 
 #include <errno.h>
@@ -96,6 +101,8 @@ const char top_help[] =
 #define NR_EVENT_LINES	64
 /* The longest cell of a row */
 #define CELL_LEN	40
+/* The ports and firmware are fetched again at least this often, ms */
+#define INFO_MAX_MS	10000
 
 struct top_opts {
 	struct target t;
@@ -104,30 +111,63 @@ struct top_opts {
 	unsigned long count;	/* 0: until q or a signal */
 };
 
-/* A disk's /sys/block/NAME/stat, the fields top uses. */
+/* A disk's line of /proc/diskstats, the fields top uses. */
 struct disk_stat {
 	char name[PCIESW_NAME_LEN + 16];
+	bool found;		/* the disk was there */
 	uint64_t reads, read_sectors, writes, write_sectors;
 };
 
-/* One refresh: everything fetched, parsed. */
+/* The error and traffic sums of a counter-get reply. */
+struct port_sums {
+	uint64_t ce, ue, rx, tx, rx_tlps, tx_tlps;
+};
+
+/* One refresh: what changes without a notification, parsed. */
 struct snap {
 	uint64_t ns;		/* CLOCK_MONOTONIC when fetched */
-	struct objs sw, fw, thermal, ports, counters, thresholds, eps;
-	struct disk_stat *disks;
+	struct objs sw, thermal, counters, thresholds, eps;
+	struct port_sums *sums;		/* of each of the counters */
+	struct disk_stat *disks;	/* by name */
 	size_t nr_disks;
 };
 
-/* The kinds of objects a snapshot fetches, beside the switches. */
+/*
+ * The kinds of objects every snapshot fetches, beside the switches (their
+ * DMA in flight): a threshold's crossed flag clears (threshold-set,
+ * counter-clear) and an endpoint's resident memory grows without a
+ * notification.
+ */
 static const struct objs_part snap_parts[] = {
-	{ PCIESW_CMD_FW_GET, "firmware", offsetof(struct snap, fw) },
 	{ PCIESW_CMD_THERMAL_GET, "temperatures", offsetof(struct snap, thermal) },
-	{ PCIESW_CMD_PORT_GET, "ports", offsetof(struct snap, ports) },
 	{ PCIESW_CMD_COUNTER_GET, "counters", offsetof(struct snap, counters) },
 	{ PCIESW_CMD_THRESHOLD_GET, "thresholds", offsetof(struct snap, thresholds) },
 	{ PCIESW_CMD_EP_GET, "endpoints", offsetof(struct snap, eps) },
 };
 #define NR_PARTS (sizeof(snap_parts) / sizeof(snap_parts[0]))
+
+/*
+ * What changes only with a notification, kept across snapshots: the
+ * ports (a port-change-ntf comes with every change of a link's state,
+ * speed or width, of its settings, DPC and surprise down; ep-add/del,
+ * group-change and switch-change for its endpoint, its group and its PCI
+ * name) and the firmware (fw-change-ntf).  The LTSSM passes through
+ * Detect, Polling, Configuration and Recovery without one, for a step of
+ * 2 ms each, and ends in L0 with one (or, a retrain at the same speed and
+ * width, where it was): a row shows where the link settled.
+ */
+struct info {
+	uint64_t ns;		/* CLOCK_MONOTONIC when fetched */
+	struct objs fw, ports;
+	bool have, stale;
+	unsigned long lost;	/* monitor_events_lost when fetched */
+};
+
+static const struct objs_part info_parts[] = {
+	{ PCIESW_CMD_FW_GET, "firmware", offsetof(struct info, fw) },
+	{ PCIESW_CMD_PORT_GET, "ports", offsetof(struct info, ports) },
+};
+#define NR_INFO_PARTS (sizeof(info_parts) / sizeof(info_parts[0]))
 
 /* Where the error deltas count from, per switch and port. */
 struct err_base {
@@ -195,6 +235,7 @@ static struct {
 	bool said_gone;			/* batch: "unloaded" said once */
 	struct snap cur, prev;
 	bool have_cur, have_prev;
+	struct info info;		/* ports, firmware */
 	bool rebase;			/* deltas count from the next snapshot */
 	struct {
 		struct err_base *p;
@@ -232,8 +273,18 @@ static void snap_free(struct snap *sn)
 	objs_free(&sn->sw);
 	for (i = 0; i < NR_PARTS; i++)
 		objs_free((struct objs *)((char *)sn + snap_parts[i].off));
+	free(sn->sums);
 	free(sn->disks);
 	*sn = (struct snap){ 0 };
+}
+
+static void info_free(struct info *in)
+{
+	size_t i;
+
+	for (i = 0; i < NR_INFO_PARTS; i++)
+		objs_free((struct objs *)((char *)in + info_parts[i].off));
+	*in = (struct info){ 0 };
 }
 
 static uint32_t u32_or(struct nlattr **tb, int attr, uint32_t def)
@@ -276,39 +327,57 @@ static long find_obj(const struct objs *o, uint32_t sw, uint32_t port,
 	return -1;
 }
 
-/* /sys/block/NAME/stat of the disks of the snapshot's endpoints */
+static int cmp_disks(const void *a, const void *b)
+{
+	return strcmp(((const struct disk_stat *)a)->name,
+		      ((const struct disk_stat *)b)->name);
+}
+
+/*
+ * The I/O statistics of the disks of the snapshot's endpoints, from
+ * /proc/diskstats: one file for all of them (a /sys/block/NAME/stat each
+ * costs four system calls a disk, 256 of them with 16 pex89144 cards).
+ */
 static void read_disks(struct snap *sn)
 {
+	struct disk_stat key, *d;
+	unsigned long long v[7];
+	char line[512];
 	size_t i;
+	FILE *f;
 
 	sn->disks = xcalloc(sn->eps.n ? sn->eps.n : 1, sizeof(*sn->disks));
 	for (i = 0; i < sn->eps.n; i++) {
 		struct nlattr *a = sn->eps.tb[i][PCIESW_A_EP_DISK_NAME];
-		struct disk_stat *d = &sn->disks[sn->nr_disks];
-		unsigned long long v[7];
-		char path[96];
-		FILE *f;
-		int n;
 
-		if (!a)
+		if (a)
+			snprintf(sn->disks[sn->nr_disks++].name,
+				 sizeof(sn->disks->name), "%s",
+				 nla_get_string(a));
+	}
+	if (!sn->nr_disks)
+		return;
+	qsort(sn->disks, sn->nr_disks, sizeof(*sn->disks), cmp_disks);
+	f = fopen("/proc/diskstats", "r");
+	if (!f)
+		return;
+	/* major minor name reads merged sectors ms writes merged sectors ... */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*u %*u %47s %llu %llu %llu %llu %llu %llu %llu",
+			   key.name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+			   &v[6]) != 8)
 			continue;
-		snprintf(d->name, sizeof(d->name), "%s", nla_get_string(a));
-		snprintf(path, sizeof(path), "/sys/block/%s/stat", d->name);
-		f = fopen(path, "r");
-		if (!f)
+		d = bsearch(&key, sn->disks, sn->nr_disks, sizeof(*sn->disks),
+			    cmp_disks);
+		if (!d)
 			continue;
-		/* reads, merged, sectors, ms, writes, merged, sectors */
-		n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu", &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]);
-		fclose(f);
-		if (n != 7)
-			continue;
+		d->found = true;
 		d->reads = v[0];
 		d->read_sectors = v[2];
 		d->writes = v[4];
 		d->write_sectors = v[6];
-		sn->nr_disks++;
 	}
+	fclose(f);
 }
 
 static void close_sessions(void)
@@ -318,6 +387,8 @@ static void close_sessions(void)
 	top.s = top.ev = NULL;
 	top.loaded = false;
 	monitor_forget();
+	/* what changed while the module was away came without events */
+	info_free(&top.info);
 }
 
 /*
@@ -343,12 +414,81 @@ static void connect_family(void)
 }
 
 /*
- * Takes a snapshot into top.cur (the one before into top.prev).  False
+ * Do the ports and firmware kept still fit the switches of @sn: for each,
+ * as many ports as its switch-nr-ports and its firmware, and none of a
+ * switch that is gone?  A card created, deleted or re-bifurcated whose
+ * notification is not read yet shows so.
+ */
+static bool info_fits(const struct snap *sn)
+{
+	static uint32_t nports[PCIESW_MAX_SWITCH_ID + 1];
+	static bool fw[PCIESW_MAX_SWITCH_ID + 1];
+	const struct objs *p = &top.info.ports, *f = &top.info.fw;
+	size_t i, n = 0;
+	uint32_t id;
+
+	memset(nports, 0, sizeof(nports));
+	memset(fw, 0, sizeof(fw));
+	for (i = 0; i < p->n; i++) {
+		id = u32_or(p->tb[i], PCIESW_A_SWITCH_ID, UINT32_MAX);
+		if (id <= PCIESW_MAX_SWITCH_ID)
+			nports[id]++;
+	}
+	for (i = 0; i < f->n; i++) {
+		id = u32_or(f->tb[i], PCIESW_A_SWITCH_ID, UINT32_MAX);
+		if (id <= PCIESW_MAX_SWITCH_ID)
+			fw[id] = true;
+	}
+	for (i = 0; i < sn->sw.n; i++) {
+		struct nlattr **tb = sn->sw.tb[i];
+
+		id = u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX);
+		if (id > PCIESW_MAX_SWITCH_ID)
+			continue;
+		if (tb[PCIESW_A_SWITCH_NR_PORTS] &&
+		    nla_get_u32(tb[PCIESW_A_SWITCH_NR_PORTS]) != nports[id])
+			return false;
+		/* firmware that could not be fetched is not asked again */
+		if (f->n && !fw[id])
+			return false;
+		n += nports[id];
+	}
+	return n == p->n;
+}
+
+/* Fetches the ports and firmware again when they may have changed. */
+static void update_info(const struct snap *sn, uint64_t now)
+{
+	struct info in = { 0 };
+	size_t i;
+
+	if (top.info.have && !top.info.stale &&
+	    top.info.lost == monitor_events_lost &&
+	    now - top.info.ns < INFO_MAX_MS * 1000000ull && info_fits(sn))
+		return;
+	in.lost = monitor_events_lost;
+	for (i = 0; i < NR_INFO_PARTS; i++)
+		objs_fetch(top.s, info_parts[i].cmd, true, !top.o.t.all,
+			   top.o.t.id,
+			   (struct objs *)((char *)&in + info_parts[i].off),
+			   info_parts[i].what);
+	in.ns = now_ns();
+	in.have = true;
+	info_free(&top.info);
+	top.info = in;
+}
+
+static void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
+
+/*
+ * Takes a snapshot into top.cur (the one before into top.prev), and the
+ * ports and firmware into top.info when they may have changed.  False
  * when the module is not there (or went away meanwhile).
  */
 static bool take_snapshot(void)
 {
 	struct snap sn = { 0 };
+	size_t i;
 	int ret;
 
 	if (!top.loaded)
@@ -358,8 +498,6 @@ static bool take_snapshot(void)
 	ret = objs_fetch(top.s, PCIESW_CMD_SWITCH_GET, true, !top.o.t.all,
 			 top.o.t.id, &sn.sw, "cannot list switches");
 	if (!ret) {
-		size_t i;
-
 		/* what a part cannot give (permission, an older module) stays out */
 		for (i = 0; i < NR_PARTS; i++)
 			objs_fetch(top.s, snap_parts[i].cmd, true,
@@ -374,6 +512,11 @@ static bool take_snapshot(void)
 		return false;
 	}
 	sn.ns = now_ns();
+	/* once a snapshot: the rows, the rates and the bases use them */
+	sn.sums = xcalloc(sn.counters.n ? sn.counters.n : 1, sizeof(*sn.sums));
+	for (i = 0; i < sn.counters.n; i++)
+		port_sums(objs_hdr(&sn.counters, i), &sn.sums[i]);
+	update_info(&sn, sn.ns);
 	read_disks(&sn);
 	snap_free(&top.prev);
 	top.prev = top.cur;
@@ -421,11 +564,6 @@ static void forget_bases(uint32_t sw)
 	top.base[sw].p = NULL;
 	top.base[sw].n = 0;
 }
-
-/* The error and traffic sums of a counter-get reply. */
-struct port_sums {
-	uint64_t ce, ue, rx, tx, rx_tlps, tx_tlps;
-};
 
 static void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps)
 {
@@ -601,11 +739,15 @@ static void fill_cells(struct port_row *r)
 /* The endpoint of the row's port: its PCI name. */
 static void fill_ep_pci(struct port_row *r, uint32_t sw)
 {
+	/* the ports come in the endpoints' order: the next one, mostly */
+	static size_t hint;
 	long i;
 
 	if (!r->tb[PCIESW_A_EP_ID])
 		return;
-	i = find_obj(&top.cur.eps, sw, r->port, 0);
+	i = find_obj(&top.cur.eps, sw, r->port, hint);
+	if (i >= 0)
+		hint = i + 1;
 	if (i >= 0 && top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME])
 		snprintf(r->cell[C_EP_PCI], CELL_LEN, "%s",
 			 nla_get_string(top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME]));
@@ -646,13 +788,14 @@ static int cmp_rows(const void *a, const void *b)
 static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 {
 	const struct snap *c = &top.cur, *p = &top.prev;
+	const struct objs *ports = &top.info.ports;
 	uint64_t ns = top.have_prev ? c->ns - p->ns : 0;
 	size_t i, n = 0;
 	long ci, pi;
 
-	*rows = xcalloc(c->ports.n ? c->ports.n : 1, sizeof(**rows));
-	for (i = 0; i < c->ports.n; i++) {
-		struct nlattr **tb = c->ports.tb[i];
+	*rows = xcalloc(ports->n ? ports->n : 1, sizeof(**rows));
+	for (i = 0; i < ports->n; i++) {
+		struct nlattr **tb = ports->tb[i];
 		struct port_row *r = &(*rows)[n];
 		struct port_sums now = { 0 }, then = { 0 };
 		struct err_base *b;
@@ -665,11 +808,11 @@ static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 		r->state = link_state(tb);
 		ci = find_obj(&c->counters, sw, r->port, i);
 		if (ci >= 0)
-			port_sums(objs_hdr(&c->counters, ci), &now);
+			now = c->sums[ci];
 		pi = top.have_prev && ci >= 0 ?
 		     find_obj(&p->counters, sw, r->port, ci) : -1;
 		if (pi >= 0) {
-			port_sums(objs_hdr(&p->counters, pi), &then);
+			then = p->sums[pi];
 			r->has_rate = true;
 			r->rx = per_sec(counter_delta(now.rx, then.rx), ns);
 			r->tx = per_sec(counter_delta(now.tx, then.tx), ns);
@@ -705,7 +848,7 @@ static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 static void update_bases(void)
 {
 	const struct objs *o = &top.cur.counters;
-	struct port_sums now;
+	const struct port_sums *now;
 	struct err_base *b;
 	size_t i;
 
@@ -714,12 +857,12 @@ static void update_bases(void)
 			     u32_or(o->tb[i], PCIESW_A_PORT_ID, UINT32_MAX));
 		if (!b)
 			continue;
-		port_sums(objs_hdr(o, i), &now);
+		now = &top.cur.sums[i];
 		if (!b->known) {
 			b->known = true;
-			b->ce = top.rebase ? now.ce : 0;
-			b->ue = top.rebase ? now.ue : 0;
-		} else if (now.ce < b->ce || now.ue < b->ue) {
+			b->ce = top.rebase ? now->ce : 0;
+			b->ue = top.rebase ? now->ue : 0;
+		} else if (now->ce < b->ce || now->ue < b->ue) {
 			b->ce = b->ue = 0;
 		}
 	}
@@ -842,10 +985,10 @@ static size_t header_lines(size_t i, struct hline *h, size_t max)
 	if (sw[PCIESW_A_SWITCH_SERIAL])
 		happend(&h[0], "  serial %s",
 			nla_get_string(sw[PCIESW_A_SWITCH_SERIAL]));
-	fi = find_obj(&top.cur.fw, id, UINT32_MAX, i);
-	if (fi >= 0 && top.cur.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION])
+	fi = find_obj(&top.info.fw, id, UINT32_MAX, i);
+	if (fi >= 0 && top.info.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION])
 		happend(&h[0], "  fw %s",
-			nla_get_string(top.cur.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION]));
+			nla_get_string(top.info.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION]));
 	if (flag_of(sw, PCIESW_A_SWITCH_PCI_VIEW))
 		happend(&h[0], "  domain %x",
 			u32_or(sw, PCIESW_A_SWITCH_PCI_DOMAIN, 0));
@@ -899,12 +1042,15 @@ struct disk_rates {
 static const struct disk_stat *find_disk(const struct snap *sn,
 					 const char *name)
 {
-	size_t i;
+	const struct disk_stat *d;
+	struct disk_stat key;
 
-	for (i = 0; i < sn->nr_disks; i++)
-		if (!strcmp(sn->disks[i].name, name))
-			return &sn->disks[i];
-	return NULL;
+	if (!sn->nr_disks)
+		return NULL;
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	d = bsearch(&key, sn->disks, sn->nr_disks, sizeof(*sn->disks),
+		    cmp_disks);
+	return d && d->found ? d : NULL;
 }
 
 static void disk_rates(struct nlattr **tb, struct disk_rates *dr)
@@ -1004,6 +1150,11 @@ static bool on_event(const struct nlmsghdr *nlh, void *arg)
 	time_t t;
 
 	(void)arg;
+	/* the ports or firmware may have changed: fetched at the next refresh */
+	if (gnlh->cmd != PCIESW_CMD_THRESHOLD_NTF &&
+	    gnlh->cmd != PCIESW_CMD_THERMAL_ALARM_NTF &&
+	    gnlh->cmd != PCIESW_CMD_VPD_CHANGE_NTF)
+		top.info.stale = true;
 	/* a new card or re-created ports: their deltas count from 0 */
 	if ((gnlh->cmd == PCIESW_CMD_SWITCH_CREATE_NTF ||
 	     gnlh->cmd == PCIESW_CMD_SWITCH_DELETE_NTF ||
@@ -1272,9 +1423,9 @@ static void json_switch(size_t i)
 	json_attr_str("switch-profile", sw[PCIESW_A_SWITCH_PROFILE]);
 	if (sw[PCIESW_A_SWITCH_SERIAL])
 		json_attr_str("switch-serial", sw[PCIESW_A_SWITCH_SERIAL]);
-	fi = find_obj(&top.cur.fw, id, UINT32_MAX, i);
+	fi = find_obj(&top.info.fw, id, UINT32_MAX, i);
 	json_attr_str("fw-running-version",
-		      fi >= 0 ? top.cur.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION] :
+		      fi >= 0 ? top.info.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION] :
 		      NULL);
 	print_attr_flag(PRINT_JSON, "switch-pci-view", NULL,
 			sw[PCIESW_A_SWITCH_PCI_VIEW], NULL, NULL);
@@ -1852,6 +2003,7 @@ int cmd_top(int argc, char **argv)
 	snap_free(&top.cur);
 	snap_free(&top.prev);
 	close_sessions();
+	info_free(&top.info);
 	clear_deltas();
 	while (top.nr_lines)
 		free(top.lines[--top.nr_lines]);
