@@ -192,7 +192,7 @@ static enum pciesw_blk_state pciesw_blk_state_of(struct pciesw_switch *sw,
 		return PCIESW_BLK_DEAD;
 	up = pciesw_port_by_lane(sw, d->up_lane);
 	if (!pciesw_blk_port_up(ep->port) || !pciesw_blk_port_up(up) ||
-	    up->role != PCIESW_PORT_ROLE_UPSTREAM)
+	    up->role != PCIESW_PORT_ROLE_UPSTREAM || ep->bus_master_off)
 		return PCIESW_BLK_WAIT;
 	return PCIESW_BLK_UP;
 }
@@ -211,6 +211,7 @@ static void *pciesw_blk_snapshot(const struct pciesw_event *ev)
 		return NULL;
 	switch (ev->type) {
 	case PCIESW_EV_EP_DEL:
+	case PCIESW_EV_EP_CHANGE:
 	case PCIESW_EV_PORT_CHANGE:
 	case PCIESW_EV_PORTS_REMOVE:
 	case PCIESW_EV_SWITCH_CHANGE:
