@@ -192,7 +192,7 @@ static enum pciesw_blk_state pciesw_blk_state_of(struct pciesw_switch *sw,
 		return PCIESW_BLK_DEAD;
 	up = pciesw_port_by_lane(sw, d->up_lane);
 	if (!pciesw_blk_port_up(ep->port) || !pciesw_blk_port_up(up) ||
-	    up->role != PCIESW_PORT_ROLE_UPSTREAM)
+	    up->role != PCIESW_PORT_ROLE_UPSTREAM || ep->bus_master_off)
 		return PCIESW_BLK_WAIT;
 	return PCIESW_BLK_UP;
 }
@@ -211,6 +211,7 @@ static void *pciesw_blk_snapshot(const struct pciesw_event *ev)
 		return NULL;
 	switch (ev->type) {
 	case PCIESW_EV_EP_DEL:
+	case PCIESW_EV_EP_CHANGE:
 	case PCIESW_EV_PORT_CHANGE:
 	case PCIESW_EV_PORTS_REMOVE:
 	case PCIESW_EV_SWITCH_CHANGE:
@@ -240,7 +241,11 @@ static void *pciesw_blk_snapshot(const struct pciesw_event *ev)
 	return dead ? blk : NULL;
 }
 
-/* Before the PCI and dev views: the dead disks go, their parents stay. */
+/*
+ * Before the PCI and dev views: the dead disks go, their parents stay.
+ * With attach_lock, as an unbinding function removes its disk: a function
+ * whose disk is taken here is not removed before the disk is gone.
+ */
 static void pciesw_blk_go_apply(const struct pciesw_event *ev, void *snap)
 {
 	struct pciesw_blk *blk = snap;
@@ -249,6 +254,7 @@ static void pciesw_blk_go_apply(const struct pciesw_event *ev, void *snap)
 
 	if (!blk)
 		return;
+	mutex_lock(&blk->attach_lock);
 	spin_lock(&blk->lock);
 	list_for_each_entry_safe(d, tmp, &blk->disks, node)
 		if (atomic_read(&d->state) == PCIESW_BLK_DEAD)
@@ -258,6 +264,7 @@ static void pciesw_blk_go_apply(const struct pciesw_event *ev, void *snap)
 		list_del(&d->node);
 		pciesw_blk_disk_del(d);
 	}
+	mutex_unlock(&blk->attach_lock);
 }
 
 /* Whether @ep has a disk listed (an unbound function's can go meanwhile) */

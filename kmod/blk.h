@@ -20,7 +20,9 @@
 
 enum pciesw_blk_state {
 	PCIESW_BLK_UP,		/* requests go */
-	PCIESW_BLK_WAIT,	/* a link on the way is down: requests wait */
+	PCIESW_BLK_WAIT,	/* a link on the way is down, or the drive
+				 * may not master the bus: requests wait
+				 */
 	PCIESW_BLK_DEAD,	/* removed: requests fail, the disk goes */
 };
 

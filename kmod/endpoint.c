@@ -366,6 +366,25 @@ void pciesw_ep_del(struct pciesw_endpoint *ep)
 	pciesw_ep_free(ep);
 }
 
+/**
+ * pciesw_ep_set_bus_master - software set or cleared Bus Master Enable
+ * @ep: the endpoint
+ * @on: the bit's new value
+ *
+ * A function without Bus Master Enable may not issue memory requests: a
+ * drive fetches no commands and moves no data, so its disk's requests wait
+ * (and fail after blk_timeout_ms, as nvme's time out); the switch's own DMA
+ * engine is a master of its own and goes on.
+ */
+void pciesw_ep_set_bus_master(struct pciesw_endpoint *ep, bool on)
+{
+	lockdep_assert_held(&ep->sw->lock);
+	if (ep->bus_master_off == !on)
+		return;
+	ep->bus_master_off = !on;
+	pciesw_ep_event(ep, PCIESW_EV_EP_CHANGE);
+}
+
 /* Free an endpoint that is no longer listed. */
 void pciesw_ep_free(struct pciesw_endpoint *ep)
 {

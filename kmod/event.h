@@ -36,6 +36,9 @@ enum pciesw_event_type {
 					 * view's driver; only the block view
 					 * acts on it (its disk can come)
 					 */
+	PCIESW_EV_EP_CHANGE,		/* @ep's state changed (Bus Master
+					 * Enable of its function)
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -49,7 +52,7 @@ enum pciesw_event_type {
  *	whose ports @ports are; the others keep their numbers and state)
  * @port: the port (PORT_CHANGE, LINK_TRAINING, EP_ADD, EP_DEL; THRESHOLD: NULL for a
  *	switch-wide threshold)
- * @ep: the endpoint (EP_ADD, EP_DEL)
+ * @ep: the endpoint (EP_ADD, EP_DEL, EP_CHANGE)
  * @group_id: @group's id, set by pciesw_event()
  * @port_id: @port's id, or PCIESW_EV_NO_PORT, set by pciesw_event()
  * @ep_id: @ep's id, set by pciesw_event()

@@ -653,10 +653,14 @@ u64 pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
 {
 	pgoff_t last = min_t(u64, idx + nr, mem->size >> PAGE_SHIFT);
 	struct page *page;
+	unsigned long i;
 	u64 freed = 0;
 
-	for (; idx < last; idx++) {
-		page = xa_erase(&mem->pages, idx);
+	if (idx >= last)
+		return 0;
+	/* the resident pages only: a 16 GiB window is 4M indexes of holes */
+	xa_for_each_range(&mem->pages, i, page, idx, last - 1) {
+		page = xa_erase(&mem->pages, i);
 		if (!page)
 			continue;
 		pciesw_mem_untag(mem, page);

@@ -84,6 +84,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_EP_DEL:
 		return pciesw_nl_notify(PCIESW_CMD_EP_DEL_NTF,
 					pciesw_nl_fill_ep_any, ev->ep);
+	case PCIESW_EV_EP_CHANGE:
+		return pciesw_nl_notify(PCIESW_CMD_EP_CHANGE_NTF,
+					pciesw_nl_fill_ep_any, ev->ep);
 	case PCIESW_EV_VPD_CHANGE:
 		return pciesw_nl_notify(PCIESW_CMD_VPD_CHANGE_NTF,
 					pciesw_nl_fill_vpd_ntf, ev->sw);

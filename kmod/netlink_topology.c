@@ -172,7 +172,8 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 			      PCIESW_A_PAD) ||
 	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_RESIDENT,
 			      pciesw_mem_resident(ep->mem), PCIESW_A_PAD) ||
-	    nla_put_u32(msg, PCIESW_A_PORT_ID, ep->port->id))
+	    nla_put_u32(msg, PCIESW_A_PORT_ID, ep->port->id) ||
+	    nla_put_u8(msg, PCIESW_A_EP_BUS_MASTER, !ep->bus_master_off))
 		return -EMSGSIZE;
 	if (pciesw_switch_setting(ep->sw, PCIESW_SETTING_PCI_VIEW)) {
 		pciesw_ep_pci_name(ep, pci, sizeof(pci));

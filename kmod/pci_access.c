@@ -64,6 +64,12 @@ static void pciesw_pci_store_model(struct pciesw_pci *h,
 	u32 v;
 
 	switch (off) {
+	case PCI_COMMAND:
+		if (fn->kind == PCIESW_PCI_EP && (mask & PCI_COMMAND_MASTER) &&
+		    ((old ^ val) & PCI_COMMAND_MASTER))
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_BUS_MASTER,
+				       !!(val & PCI_COMMAND_MASTER), 0);
+		break;
 	case CAP_EXP + PCI_EXP_DEVCTL:
 		if (mask & PCI_EXP_DEVCTL_PAYLOAD) {
 			v = pciesw_pci_decode((val & PCI_EXP_DEVCTL_PAYLOAD) >> 5);

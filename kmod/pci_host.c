@@ -519,6 +519,13 @@ static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	if (dev->bus->ops != &pciesw_pci_ops)
 		return -ENODEV;
 	port_id = pciesw_pci_ep_port(dev);
+	/*
+	 * As a driver of a real part: the function masters the bus (a drive
+	 * whose Bus Master Enable software clears again moves no data), and
+	 * error recovery's pci_restore_state() brings that back.
+	 */
+	pci_set_master(dev);
+	pci_save_state(dev);
 	if (port_id)
 		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, true);
 	return 0;
@@ -531,6 +538,7 @@ static void pciesw_pci_remove(struct pci_dev *dev)
 
 	if (port_id)
 		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, false);
+	pci_clear_master(dev);
 }
 
 /*

@@ -64,6 +64,11 @@ static int pciesw_pci_req_port(struct pciesw_port *port,
 		return pciesw_port_set_slot_power(port, r->a, why);
 	case PCIESW_PCI_REQ_DPC:
 		return pciesw_port_set_contained(port, r->a, why);
+	case PCIESW_PCI_REQ_BUS_MASTER:
+		/* the function outlived its endpoint: nothing to master */
+		if (port->ep)
+			pciesw_ep_set_bus_master(port->ep, r->a);
+		return 0;
 	default:
 		return -ENODEV;
 	}
@@ -122,10 +127,10 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
  */
 static void pciesw_pci_req_resync(struct pciesw_pci *h)
 {
-	struct pciesw_pci_req reqs[4];
+	struct pciesw_pci_req reqs[5];
 	unsigned int k, i, n;
 	unsigned long flags;
-	u16 ctl, ctl2, acs, dpc;
+	u16 ctl, ctl2, acs, dpc, cmd;
 
 	pr_warn_ratelimited("pciesw: %s: config writes came faster than the model took them; retrains, resets and VPD writes among them were lost\n",
 			    h->sw->name);
@@ -151,6 +156,12 @@ static void pciesw_pci_req_resync(struct pciesw_pci *h)
 			reqs[n++] = (struct pciesw_pci_req){
 				PCIESW_PCI_REQ_DPC, k + 1,
 				!!(dpc & PCI_EXP_DPC_STATUS_TRIGGER), 0 };
+		}
+		if (h->ep[k]) {
+			cmd = get16(h->ep[k]->cfg, PCI_COMMAND);
+			reqs[n++] = (struct pciesw_pci_req){
+				PCIESW_PCI_REQ_BUS_MASTER, k + 1,
+				!!(cmd & PCI_COMMAND_MASTER), 0 };
 		}
 		raw_spin_unlock_irqrestore(&h->lock, flags);
 		for (i = 0; i < n; i++)

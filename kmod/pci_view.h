@@ -209,6 +209,7 @@ enum pciesw_pci_req_op {
 	PCIESW_PCI_REQ_VPD,		/* VPD write: dword @b at address @a */
 	PCIESW_PCI_REQ_POWER,		/* Power Controller Control: @a is on */
 	PCIESW_PCI_REQ_DPC,		/* DPC triggered (@a 1) or released */
+	PCIESW_PCI_REQ_BUS_MASTER,	/* an endpoint's Bus Master Enable @a */
 };
 
 struct pciesw_pci_req {
@@ -250,8 +251,8 @@ struct pciesw_pci_req {
  * @req_tail: requests ever taken by @req_work
  * @req_lost: the ring was full: @req_work makes the model follow the
  *	stateful registers (Link Disable, Target Link Speed, ACS, DPC, MPS,
- *	MRRS) once more; the lost edges (retrain, reset, VPD) time out as a
- *	lost request does on hardware
+ *	MRRS, the endpoints' Bus Master Enable) once more; the lost edges
+ *	(retrain, reset, VPD) time out as a lost request does on hardware
  * @mps: the switch's Max_Payload_Size, every function's Device Control
  * @mrrs: the switch's Max_Read_Request_Size, the endpoints' Device Control
  * @dsn: Device Serial Number of the switch ports

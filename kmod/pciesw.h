@@ -146,6 +146,10 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  * @block_size: NVMe drives: logical block size of the namespace, 512 or
  *	4096 bytes (its block device's); 0 for the other types
  * @mem: the pages of its memory window (mem.c)
+ * @map_pgoff: where its window starts in the character device's mmap space
+ * @bus_master_off: software cleared Bus Master Enable in its PCI function:
+ *	it may not start a transfer (a drive's commands wait); set through
+ *	pciesw_ep_set_bus_master() only, clear while the PCI view is off
  * @node: entry in sw->endpoints, ordered by id
  */
 struct pciesw_endpoint {
@@ -162,6 +166,7 @@ struct pciesw_endpoint {
 	u32 block_size;
 	struct pciesw_mem *mem;
 	u64 map_pgoff;
+	bool bus_master_off;
 	struct list_head node;
 };
 
@@ -754,6 +759,7 @@ int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
 void pciesw_ep_disk_name(const struct pciesw_endpoint *ep, char *buf,
 			 size_t len);
 void pciesw_ep_del(struct pciesw_endpoint *ep);
+void pciesw_ep_set_bus_master(struct pciesw_endpoint *ep, bool on);
 void pciesw_ep_free(struct pciesw_endpoint *ep);
 struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);
 struct pciesw_endpoint *pciesw_ep_find_map(struct pciesw_switch *sw,

@@ -163,13 +163,19 @@ int pciesw_switch_set(struct pciesw_switch *sw, const struct pciesw_settings *s,
 	}
 	if (changed)
 		pciesw_switch_changed(sw);
-	/* containment is the PCI view's DPC: what holds a link goes with it */
+	/*
+	 * Containment is the PCI view's DPC, Bus Master Enable its functions'
+	 * bit: what they hold goes with the view.
+	 */
 	if (changed && !sw->pci_view) {
+		struct pciesw_endpoint *ep;
 		struct pciesw_port *port;
 
 		pciesw_for_each_port(sw, port)
 			if (port->link.contained)
 				pciesw_port_set_contained(port, false, why);
+		list_for_each_entry(ep, &sw->endpoints, node)
+			pciesw_ep_set_bus_master(ep, true);
 	}
 	return 0;
 }

@@ -41,7 +41,10 @@
 #   max_segments: what is written reads back identically (through a
 #   buffer aligned differently); offsets or lengths not multiples of the
 #   logical block, buffers misaligned beyond dma_alignment: EINVAL for
-#   reads and writes, and the refused writes changed nothing.
+#   reads and writes, and the refused writes changed nothing;
+# - Bus Master Enable of nvme1's PCI function cleared (setpci) while fio
+#   writes: ep show and the event log say so, no write completes while it
+#   is clear and none fails; set again, fio finishes and verifies.
 #
 # Reduced (the debug kernel): smaller fio jobs, one round of schedulers.
 # Needs fio, blkdiscard, blockdev, mkfs.ext4, e2fsck, python3
@@ -542,5 +545,69 @@ check_eq "fio --verify under scheduler switches: $runs runs, no error" 0 "$fio_b
 check "... $during switches while fio ran (want $want: every scheduler)" \
 	test $during -ge $want
 check_eq "... every switch taken" "" "$(<"$T_TMP/sw.err")"
+
+# --- 4. Bus Master Enable cleared and set again while fio writes ----------
+# A function without Bus Master Enable moves no data: the requests wait
+# (none completes, none fails: less than blk_timeout_ms), the model and
+# netlink say so, and once software sets it again fio finishes and
+# verifies.  setpci writes the Command register as software would.
+BDF=$(basename "$(readlink -f /sys/block/${SW}n1/device)")
+check "nvme1's disk hangs off a PCI function ($BDF)" \
+	test -e "/sys/bus/pci/devices/$BDF/config"
+ep_bus_master() {
+	J=
+	sc ep show -j $ID nvme1
+	[[ $OUT =~ \"ep-bus-master\":(true|false) ]] && J=${BASH_REMATCH[1]}
+}
+# until_ok MS CMD...: until CMD succeeds, MS ms at most
+until_ok() {
+	deadline "$1"
+	shift
+	until "$@"; do
+		before_deadline || return 1
+		nap
+	done
+}
+ep_bus_master
+check_eq "nvme1 masters the bus once its driver bound it" true "$J"
+# completed writes and in-flight requests of the disk
+disk_io() {
+	local st
+	read -r -a st </sys/block/${SW}n1/stat
+	WDONE=${st[4]} INFLIGHT=${st[8]}
+}
+"$SWITCHCTL" monitor -j $ID >"$T_TMP/mon" 2>&1 &
+MON=$!
+fio --name=bme --filename="$D1" --rw=randwrite --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=8 --size="$FIO_SIZE" --loops=1000 \
+	--time_based --runtime=4 --verify=crc32c --verify_fatal=1 \
+	--disk_util=0 --output="$T_TMP/fio.out" >/dev/null &
+FIO=$!
+nap 0.5
+setpci -s "$BDF" COMMAND.w=0000:0004
+ep_bus_master_is() { ep_bus_master && [[ $J == "$1" ]]; }
+check "Bus Master Enable cleared: ep show says bus master off" \
+	until_ok 5000 ep_bus_master_is false
+nap 0.2
+disk_io; w0=$WDONE
+nap 1
+disk_io
+check_eq "... no write completes for 1 s" "$w0" "$WDONE"
+check "... the requests wait in flight ($INFLIGHT)" test "$INFLIGHT" -gt 0
+sc log $ID
+check "... the event log says so" grep -Eq "nvme1 +bus master disabled" \
+	<<<"$OUT"
+mon_has() { grep -q "\"event\":\"ep-change\".*\"ep-bus-master\":$1" "$T_TMP/mon"; }
+check "... switchctl monitor shows an ep-change" until_ok 5000 mon_has false
+setpci -s "$BDF" COMMAND.w=0004:0004
+check "Bus Master Enable set again: bus master on" \
+	until_ok 5000 ep_bus_master_is true
+check "... and its end" until_ok 5000 mon_has true
+kill $MON
+wait $MON 2>/dev/null
+check "... fio finishes with every block verified" wait $FIO ||
+	diag "$(tail -n 20 "$T_TMP/fio.out")"
+disk_io
+check "... writes complete again" test "$WDONE" -gt "$w0"
 
 summary

@@ -617,6 +617,17 @@ static void event_ep(struct nlattr **tb, bool add)
 	}
 }
 
+/* "pciesw0 ep nvme1: bus master off" */
+static void event_ep_change(struct nlattr **tb)
+{
+	text_switch(tb);
+	print_attr_string(PRINT_TEXT, NULL, "ep %s:", tb[PCIESW_A_EP_NAME]);
+	print_attr_flag(PRINT_TEXT, NULL, " bus master %s",
+			tb[PCIESW_A_EP_BUS_MASTER], "on", "off");
+	if (print_is_json())
+		print_ep_detail(tb);
+}
+
 /* "pciesw0 port 3: link up gen5 x4 (l0)" */
 static void event_port(const struct nlmsghdr *nlh, struct nlattr **tb,
 		       struct transitions *h)
@@ -797,6 +808,7 @@ static const char *const event_names[] = {
 	[PCIESW_CMD_VPD_CHANGE_NTF] = "vpd-change",
 	[PCIESW_CMD_SWITCH_CHANGE_NTF] = "switch-change",
 	[PCIESW_CMD_FW_CHANGE_NTF] = "fw-change",
+	[PCIESW_CMD_EP_CHANGE_NTF] = "ep-change",
 };
 
 /*
@@ -828,6 +840,9 @@ static void print_event(const struct nlmsghdr *nlh, struct nlattr **tb,
 	case PCIESW_CMD_EP_ADD_NTF:
 	case PCIESW_CMD_EP_DEL_NTF:
 		event_ep(tb, cmd == PCIESW_CMD_EP_ADD_NTF);
+		break;
+	case PCIESW_CMD_EP_CHANGE_NTF:
+		event_ep_change(tb);
 		break;
 	case PCIESW_CMD_THRESHOLD_NTF:
 		event_threshold(tb);
@@ -1197,8 +1212,8 @@ const char monitor_help[] =
 	"state (or the states a retrain went through), settings, endpoint.\n"
 	"  -j, --json    one JSON object per line: \"event\" (switch-create,\n"
 	"                switch-delete, group-change, port-change, ep-add,\n"
-	"                ep-del, threshold, thermal-alarm, vpd-change,\n"
-	"                switch-change, fw-change),\n"
+	"                ep-del, ep-change, threshold, thermal-alarm,\n"
+	"                vpd-change, switch-change, fw-change),\n"
 	"                \"time\" (CLOCK_MONOTONIC ns, when\n"
 	"                received), \"switch\" (the name) and the object's\n"
 	"                attributes as the get commands print them.  A\n"

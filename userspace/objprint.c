@@ -708,8 +708,12 @@ void print_ep_detail(struct nlattr **tb)
 	print_attr_u32(PRINT_ANY, "ep-max-width", " max width x%s,",
 		       tb[PCIESW_A_EP_MAX_WIDTH]);
 	print_mem_size(" memory window %s", tb[PCIESW_A_EP_MEM_SIZE], true);
-	print_attr_string(PRINT_ANY, "ep-pci-name", "\n  PCI %s\n",
+	print_attr_string(PRINT_ANY, "ep-pci-name", "\n  PCI %s",
 			  tb[PCIESW_A_EP_PCI_NAME]);
+	/* software cleared Bus Master Enable: it moves no data */
+	print_attr_flag(PRINT_ANY, "ep-bus-master", ", bus master %s",
+			tb[PCIESW_A_EP_BUS_MASTER], "on", "off");
+	print_text("\n");
 	/* NVMe drives: the block device they are while their link is up */
 	if (tb[PCIESW_A_EP_DISK_NAME])
 		print_attr_string(PRINT_ANY, "ep-disk-name", "  disk /dev/%s,",
