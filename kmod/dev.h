@@ -169,6 +169,8 @@ int pciesw_devlink_add(struct pciesw_dev *pdev);
 void pciesw_devlink_register(struct pciesw_dev *pdev);
 void pciesw_devlink_unregister(struct pciesw_dev *pdev);
 void pciesw_devlink_del(struct pciesw_dev *pdev);
+
+/* devlink_health.c: the health reporters' view */
 void pciesw_devlink_init(void);
 void pciesw_devlink_exit(void);
 

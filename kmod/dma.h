@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the DMA engine (dma.c) and its file interface (dma_file.c) share:
- * the transfer, channel, engine and file structures, the calls the file
- * side makes of the engine, and the hooks through which the engine gives
- * back what it ran (struct pciesw_dma_client), which the file side
- * registers: the engine calls nothing of it directly.  Nothing else
- * includes this: the views use the pciesw_dma_*() calls of pciesw.h.
+ * What the DMA engine (dma.c, and dma_run.c, which runs its transfers)
+ * and its file interface (dma_file.c) share: the transfer, channel,
+ * engine and file structures, the calls the file side makes of the
+ * engine, the calls between the engine's two files, and the hooks through
+ * which the engine gives back what it ran (struct pciesw_dma_client),
+ * which the file side registers: the engine calls nothing of it directly.
+ * Nothing else includes this: the views use the pciesw_dma_*() calls of
+ * pciesw.h.
  *
  * The engine owns the channels, the routes and the bandwidth booking, the
  * copy, pacing and the production of every completion; the file side owns
@@ -176,6 +178,15 @@ void pciesw_dma_unqueue(struct pciesw_dma *dma, struct pciesw_dma_file *f,
 			struct list_head *out);
 void pciesw_dma_xfer_release(struct pciesw_dma_xfer *x);
 void pciesw_dma_cancel(struct pciesw_dma *dma, struct list_head *xs);
+/* dma.c, for dma_run.c: a run's end, the bench hook's endpoints */
+void pciesw_dma_release_all(struct list_head *xs);
+void pciesw_dma_complete(struct pciesw_dma *dma, struct list_head *xs);
+int pciesw_dma_resolve(struct pciesw_switch *sw,
+		       const struct pciesw_dma_loc *l, u64 len,
+		       struct pciesw_endpoint **epp);
+
+/* dma_run.c: a channel's worker (chan->work) */
+void pciesw_dma_chan_work(struct work_struct *work);
 
 /**
  * struct pciesw_dma_client - how the engine gives back what it ran

@@ -114,7 +114,7 @@ enum pciesw_view_id {
 	PCIESW_VIEW_BLK,
 	PCIESW_VIEW_HWMON,	/* hwmon alarms (hwmon.c) */
 	PCIESW_VIEW_NETLINK,	/* notifications (netlink.c) */
-	PCIESW_VIEW_DEVLINK,	/* health reports (devlink.c) */
+	PCIESW_VIEW_DEVLINK,	/* health reports (devlink_health.c) */
 	PCIESW_NR_VIEWS
 };
 

@@ -100,7 +100,7 @@ static void pciesw_link_set_state(struct pciesw_port *port,
 	link->history_states[slot] = link->ltssm | to << 4;
 	link->history_next++;
 	link->ltssm = to;
-	/* DMA that is copying across it looks again (dma.c) */
+	/* DMA that is copying across it looks again (dma_run.c) */
 	if (was_up && !pciesw_link_active(port))
 		atomic_inc(&port_sw(port)->link_downs);
 	if (training != pciesw_ltssm_training(to))

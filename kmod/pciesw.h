@@ -488,7 +488,7 @@ struct pciesw_port {
  * @egress_bytes: bytes sent on all ports ever (drives the thermal model)
  * @health_work: checks thresholds, retrains links past the BER limit
  * @thermal_work: advances the thermal model while it is not settled
- * @dma: the DMA engine (dma.c, dma_file.c), from creation to release
+ * @dma: the DMA engine (dma*.c), from creation to release
  * @link_downs: bumped (under @lock) each time a link of the switch leaves
  *	the active LTSSM states; a DMA worker reads it locklessly to know
  *	when to look at its route's links again
@@ -905,8 +905,8 @@ u32 pciesw_switch_mrrs(const struct pciesw_switch *sw);
 int pciesw_switch_set_mrrs(struct pciesw_switch *sw, u32 v, const char **why);
 
 /*
- * dma.c: the DMA engine.  Channels run on an unbound workqueue of the
- * switch.
+ * dma.c: the DMA engine, whose channels run on an unbound workqueue of
+ * the switch (dma_run.c).
  */
 struct pciesw_dma;
 struct pciesw_dma_file;
@@ -947,7 +947,7 @@ int pciesw_dma_file_format(struct pciesw_dma_file *f, u32 *version,
 			   u32 *record_size);
 bool pciesw_dma_file_dead(struct pciesw_dma_file *f);
 struct wait_queue_head *pciesw_dma_file_wait(struct pciesw_dma_file *f);
-/* the bench hook (debugfs): the engine's copy without the engine */
+/* dma_run.c: the bench hook (debugfs): the engine's copy without it */
 struct pciesw_dma_bench;
 struct pciesw_dma_bench *pciesw_dma_bench_start(struct pciesw_switch *sw,
 						const struct pciesw_dma_loc *src,
