@@ -1216,15 +1216,34 @@ static void print_pending(void)
 
 /* --- batch output ------------------------------------------------------------ */
 
-/* One cell padded to its column (text). */
+/* @n spaces (n < 0: none) */
+static void text_pad(FILE *f, int n)
+{
+	static const char spaces[] = "                                ";
+	const int max = sizeof(spaces) - 1;
+
+	for (; n > 0; n -= max)
+		fwrite(spaces, 1, n < max ? n : max, f);
+}
+
+/*
+ * One cell padded to its column (text); what printf's "%-*s " would
+ * write, without a format to interpret: batch mode writes every port of
+ * every card each snapshot.
+ */
 static void text_cell(FILE *f, const struct column *c, const char *s,
 		      bool last)
 {
-	if (last && c->left)
-		fprintf(f, "%s", s);
-	else
-		fprintf(f, c->left ? "%-*s%s" : "%*s%s", c->width, s,
-			last ? "" : " ");
+	int len = strlen(s);
+
+	if (!c->left)
+		text_pad(f, c->width - len);
+	fputs(s, f);
+	if (last)
+		return;
+	if (c->left)
+		text_pad(f, c->width - len);
+	fputc(' ', f);
 }
 
 static void batch_text_switch(size_t i)

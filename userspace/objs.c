@@ -227,20 +227,35 @@ void output_options(bool json, bool pretty)
 		print_init(true, false);
 }
 
+/*
+ * One counter nest: its two attributes read as they come, not parsed
+ * into a table of every attribute of the family (a reply of 16 large
+ * cards has tens of thousands of these, and top reads one a second).
+ */
 static void read_counter(const struct nlattr *nest, void *arg)
 {
-	struct nlattr *tb[PCIESW_A_MAX + 1];
 	struct counter_set *c = arg;
-	uint32_t id;
+	bool has_id = false, has_val = false;
+	const struct nlattr *a;
+	uint32_t id = 0;
+	uint64_t val = 0;
+	int rem;
 
-	if (nl_parse_nest(nest, tb) < 0 || !tb[PCIESW_A_COUNTER_ID] ||
-	    !tb[PCIESW_A_COUNTER_VALUE])
-		return;
-	id = nla_get_u32(tb[PCIESW_A_COUNTER_ID]);
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) == PCIESW_A_COUNTER_ID &&
+		    nla_len(a) == sizeof(uint32_t)) {
+			id = nla_get_u32((struct nlattr *)a);
+			has_id = true;
+		} else if (nla_type(a) == PCIESW_A_COUNTER_VALUE &&
+			   nla_len(a) == sizeof(uint64_t)) {
+			val = nla_get_u64((struct nlattr *)a);
+			has_val = true;
+		}
+	}
 	/* a counter newer than this switchctl is left out */
-	if (id > PCIESW_COUNTER_MAX)
+	if (!has_id || !has_val || id > PCIESW_COUNTER_MAX)
 		return;
-	c->v[id] = nla_get_u64(tb[PCIESW_A_COUNTER_VALUE]);
+	c->v[id] = val;
 	c->has[id] = true;
 }
 
