@@ -235,18 +235,16 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	cfg[PCI_REVISION_ID] = PCIESW_PCI_REVISION;
 	cfg[PCI_CAPABILITY_LIST] = CAP_PM;
 	if (kind == PCIESW_PCI_EP) {
-		static const u32 class[] = {
-			[PCIESW_EP_TYPE_GPU] = PCI_CLASS_DISPLAY_3D << 8,
-			[PCIESW_EP_TYPE_NVME] = PCI_CLASS_STORAGE_EXPRESS,
-			[PCIESW_EP_TYPE_GENERIC] = PCI_CLASS_NOT_DEFINED << 8,
-		};
+		const struct pciesw_ep_ident *id = &ep->ident;
 
-		put16(cfg, PCI_DEVICE_ID, PCIESW_PCI_EP_DEVICE);
+		/* the IDs it was plugged in with (the type's by default) */
+		put16(cfg, PCI_VENDOR_ID, id->vendor);
+		put16(cfg, PCI_DEVICE_ID, id->device);
 		put32(cfg, PCI_CLASS_REVISION,
-		      class[ep->type] << 8 | PCIESW_PCI_REVISION);
+		      id->class_code << 8 | id->revision);
 		cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_NORMAL;
-		put16(cfg, PCI_SUBSYSTEM_VENDOR_ID, PCIESW_PCI_VENDOR);
-		put16(cfg, PCI_SUBSYSTEM_ID, ep->type);
+		put16(cfg, PCI_SUBSYSTEM_VENDOR_ID, id->subsys_vendor);
+		put16(cfg, PCI_SUBSYSTEM_ID, id->subsys_device);
 		fn->max_speed = ep->max_speed;
 		max_width = ep->max_width;
 		type = PCI_EXP_TYPE_ENDPOINT;

@@ -27,9 +27,8 @@
 #include "dev.h"
 #include "pci_msi.h"
 
-/* Broadcom, maker of the PEX switches; 0x02b2: its placeholder endpoint */
+/* Broadcom, maker of the PEX switches (endpoints: their own IDs) */
 #define PCIESW_PCI_VENDOR	0x1000
-#define PCIESW_PCI_EP_DEVICE	0x02b2
 /* the Root Port: no Broadcom part, the module's own */
 #define PCIESW_PCI_RP_DEVICE	0xc0ff
 #define PCIESW_PCI_REVISION	0xb0

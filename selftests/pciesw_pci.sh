@@ -54,7 +54,7 @@ pci_port $SW0 0; UP0=$P
 pci_port $SW0 1; DP0=$P
 
 out=$(lspci -tv 2>/dev/null)
-if [[ $out == *"[$D0:00]---00.0-[01-"*"---00.0-[02-"*"Virtual PCIe Placeholder Endpoint"* ]]; then
+if [[ $out == *"[$D0:00]---00.0-[01-"*"---00.0-[02-"*"NVIDIA Corporation GH100 [H100 PCIe]"* ]]; then
 	ok "lspci -tv shows the card's tree"
 else
 	fail "lspci -tv shows the card's tree"
