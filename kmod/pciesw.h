@@ -1011,6 +1011,7 @@ struct pciesw_event;
 int pciesw_log_init(struct pciesw_switch *sw);
 void pciesw_log_release(struct pciesw_switch *sw);
 void pciesw_log_event(const struct pciesw_event *ev);
+void pciesw_log_ep_flr(struct pciesw_endpoint *ep);
 const struct pciesw_log_entry *pciesw_log_find(struct pciesw_switch *sw,
 					       u64 *seq);
 void pciesw_log_clear(struct pciesw_switch *sw);
