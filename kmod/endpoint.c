@@ -14,24 +14,56 @@
 #include "event.h"
 #include "pciesw.h"
 
+/*
+ * The types' defaults name real parts, so that software finding devices by
+ * ID (lspci's names, udev, inventory tools) sees what it would on the card:
+ * a GPU is an NVIDIA H100 PCIe (as H100 PCIe boards carry it, subsystem
+ * 10de:1626), a drive a Samsung PM1743 (Gen5 enterprise NVMe, PM174X
+ * controller), a generic device Broadcom's placeholder endpoint, what its
+ * synthetic switches show.
+ */
 static const struct pciesw_ep_type_desc pciesw_ep_types[] = {
 	[PCIESW_EP_TYPE_GPU] = {
 		.name = "gpu",
 		.max_speed = PCIESW_LINK_SPEED_GEN5,
 		.max_width = 16,
 		.mem_size = 16ULL * SZ_1G,	/* BAR1 of a data-center GPU */
+		.ident = {
+			.vendor = 0x10de,	/* NVIDIA */
+			.device = 0x2331,	/* GH100 [H100 PCIe] */
+			.subsys_vendor = 0x10de,
+			.subsys_device = 0x1626,
+			.revision = 0xa1,
+			.class_code = 0x030200,	/* 3D controller */
+		},
 	},
 	[PCIESW_EP_TYPE_NVME] = {
 		.name = "nvme",
 		.max_speed = PCIESW_LINK_SPEED_GEN5,
 		.max_width = 4,
 		.mem_size = 4ULL * SZ_1G,	/* the namespace as a window */
+		.ident = {
+			.vendor = 0x144d,	/* Samsung */
+			.device = 0xa826,	/* NVMe SSD Controller PM174X */
+			.subsys_vendor = 0x144d,
+			.subsys_device = 0xa826,
+			.revision = 0x00,
+			.class_code = 0x010802,	/* NVM Express */
+		},
 	},
 	[PCIESW_EP_TYPE_GENERIC] = {
 		.name = "generic",
 		.max_speed = PCIESW_LINK_SPEED_GEN5,
 		.max_width = 8,
 		.mem_size = 256ULL * SZ_1M,
+		.ident = {
+			.vendor = PCIESW_EP_PLACEHOLDER_VENDOR,
+			.device = PCIESW_EP_PLACEHOLDER_DEVICE,
+			.subsys_vendor = PCIESW_EP_PLACEHOLDER_VENDOR,
+			.subsys_device = PCIESW_EP_TYPE_GENERIC,
+			.revision = 0xb0,
+			.class_code = 0xff0000,	/* unassigned class */
+		},
 	},
 };
 
@@ -105,6 +137,46 @@ int pciesw_ep_check(const struct pciesw_port *port, enum pciesw_ep_type type,
 	if (mem_size > PCIESW_MEM_MAX) {
 		*bad = PCIESW_EP_ARG_MEM_SIZE;
 		*why = "memory size is at most 1 TiB";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * pciesw_ep_check_ident - are these IDs a PCI endpoint's?
+ * @ident: the IDs
+ * @bad: set to the argument refused, on failure
+ * @why: set to a static message on failure
+ *
+ * A Vendor ID of 0000h or FFFFh, or 0001h (what a Retry Status completion
+ * returns), and a Device ID of FFFFh are what software takes for no device;
+ * a bridge's class does not go with an endpoint's header (the PCI core
+ * ignores it).  Any other value is taken, whether pci.ids names it or not.
+ */
+int pciesw_ep_check_ident(const struct pciesw_ep_ident *ident,
+			  enum pciesw_ep_arg *bad, const char **why)
+{
+	u32 cls = ident->class_code >> 8;
+
+	if (ident->vendor == 0x0000 || ident->vendor == 0x0001 ||
+	    ident->vendor == 0xffff) {
+		*bad = PCIESW_EP_ARG_VENDOR;
+		*why = "vendor ID 0x0000, 0x0001 and 0xffff mean no device";
+		return -EINVAL;
+	}
+	if (ident->device == 0xffff) {
+		*bad = PCIESW_EP_ARG_DEVICE;
+		*why = "device ID 0xffff means no device";
+		return -EINVAL;
+	}
+	if (ident->class_code > 0xffffff) {
+		*bad = PCIESW_EP_ARG_CLASS;
+		*why = "class code is 24 bits (base class, subclass, prog-if)";
+		return -EINVAL;
+	}
+	if (cls == 0x0604 || cls == 0x0607 || cls == 0x0609) {
+		*bad = PCIESW_EP_ARG_CLASS;
+		*why = "an endpoint cannot have a bridge's class (06:04, 06:07, 06:09)";
 		return -EINVAL;
 	}
 	return 0;
@@ -231,15 +303,17 @@ struct pciesw_endpoint *pciesw_ep_find_map(struct pciesw_switch *sw,
  * @width: widest link, or 0 for the type's default
  * @mem_size: memory window in bytes, or 0 for the type's default
  * @block_size: NVMe: logical block size, 512 or 4096, or 0 for 512
+ * @ident: its PCI IDs, or NULL for the type's
  * @why: set to a static message on failure
  *
- * The arguments are checked by pciesw_ep_check() and
- * pciesw_ep_check_block_size().
+ * The arguments are checked by pciesw_ep_check(),
+ * pciesw_ep_check_block_size() and pciesw_ep_check_ident().
  */
 struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
 				      enum pciesw_link_speed speed, u8 width,
 				      u64 mem_size, u32 block_size,
+				      const struct pciesw_ep_ident *ident,
 				      const char **why)
 {
 	const struct pciesw_ep_type_desc *desc = pciesw_ep_type(type);
@@ -252,6 +326,8 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	err = pciesw_ep_check(port, type, speed, width, mem_size, &bad, why);
 	if (!err)
 		err = pciesw_ep_check_block_size(type, block_size, why);
+	if (!err && ident)
+		err = pciesw_ep_check_ident(ident, &bad, why);
 	if (err)
 		return ERR_PTR(err);
 
@@ -276,6 +352,7 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 	ep->max_speed = speed ?: desc->max_speed;
 	ep->max_width = width ?: desc->max_width;
 	ep->mem_size = mem_size ?: desc->mem_size;
+	ep->ident = ident ? *ident : desc->ident;
 	if (type == PCIESW_EP_TYPE_NVME)
 		ep->block_size = block_size ?: PCIESW_BLOCK_SIZE_DEFAULT;
 	if (pciesw_map_alloc(sw, ep->mem_size, &ep->map_pgoff)) {

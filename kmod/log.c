@@ -115,6 +115,15 @@ static void pciesw_log_fw(struct pciesw_switch *sw)
 	}
 }
 
+/*
+ * Software reset @ep's PCI function (Function Level Reset through its
+ * Device Control): the PCI view resets its config space, the log says so.
+ */
+void pciesw_log_ep_flr(struct pciesw_endpoint *ep)
+{
+	pciesw_log_add(ep->sw, ep->name, "function level reset");
+}
+
 /* Called by pciesw_event() for every event of a published switch. */
 void pciesw_log_event(const struct pciesw_event *ev)
 {

@@ -173,7 +173,15 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_RESIDENT,
 			      pciesw_mem_resident(ep->mem), PCIESW_A_PAD) ||
 	    nla_put_u32(msg, PCIESW_A_PORT_ID, ep->port->id) ||
-	    nla_put_u8(msg, PCIESW_A_EP_BUS_MASTER, !ep->bus_master_off))
+	    nla_put_u8(msg, PCIESW_A_EP_BUS_MASTER, !ep->bus_master_off) ||
+	    nla_put_u32(msg, PCIESW_A_EP_VENDOR, ep->ident.vendor) ||
+	    nla_put_u32(msg, PCIESW_A_EP_DEVICE, ep->ident.device) ||
+	    nla_put_u32(msg, PCIESW_A_EP_SUBSYSTEM_VENDOR,
+			ep->ident.subsys_vendor) ||
+	    nla_put_u32(msg, PCIESW_A_EP_SUBSYSTEM_DEVICE,
+			ep->ident.subsys_device) ||
+	    nla_put_u32(msg, PCIESW_A_EP_REVISION, ep->ident.revision) ||
+	    nla_put_u32(msg, PCIESW_A_EP_CLASS, ep->ident.class_code))
 		return -EMSGSIZE;
 	if (pciesw_switch_setting(ep->sw, PCIESW_SETTING_PCI_VIEW)) {
 		pciesw_ep_pci_name(ep, pci, sizeof(pci));
@@ -627,6 +635,27 @@ int pciesw_nl_ep_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return pciesw_nl_dumpit(&pciesw_nl_ep_obj, skb, cb);
 }
 
+/* The IDs ep-add asks for: each one given, the type's for the others. */
+static void pciesw_nl_ep_ident(u32 type, struct nlattr **tb,
+			       struct pciesw_ep_ident *ident)
+{
+	*ident = pciesw_ep_type(type)->ident;
+	if (tb[PCIESW_A_EP_VENDOR])
+		ident->vendor = nla_get_u32(tb[PCIESW_A_EP_VENDOR]);
+	if (tb[PCIESW_A_EP_DEVICE])
+		ident->device = nla_get_u32(tb[PCIESW_A_EP_DEVICE]);
+	if (tb[PCIESW_A_EP_SUBSYSTEM_VENDOR])
+		ident->subsys_vendor =
+			nla_get_u32(tb[PCIESW_A_EP_SUBSYSTEM_VENDOR]);
+	if (tb[PCIESW_A_EP_SUBSYSTEM_DEVICE])
+		ident->subsys_device =
+			nla_get_u32(tb[PCIESW_A_EP_SUBSYSTEM_DEVICE]);
+	if (tb[PCIESW_A_EP_REVISION])
+		ident->revision = nla_get_u32(tb[PCIESW_A_EP_REVISION]);
+	if (tb[PCIESW_A_EP_CLASS])
+		ident->class_code = nla_get_u32(tb[PCIESW_A_EP_CLASS]);
+}
+
 int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	/* the attribute each argument pciesw_ep_check() refuses came from */
@@ -636,9 +665,13 @@ int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 		[PCIESW_EP_ARG_SPEED] = PCIESW_A_EP_MAX_SPEED,
 		[PCIESW_EP_ARG_WIDTH] = PCIESW_A_EP_MAX_WIDTH,
 		[PCIESW_EP_ARG_MEM_SIZE] = PCIESW_A_EP_MEM_SIZE,
+		[PCIESW_EP_ARG_VENDOR] = PCIESW_A_EP_VENDOR,
+		[PCIESW_EP_ARG_DEVICE] = PCIESW_A_EP_DEVICE,
+		[PCIESW_EP_ARG_CLASS] = PCIESW_A_EP_CLASS,
 	};
 	struct pciesw_switch *sw = pciesw_nl_sw(info);
 	struct nlattr **tb = info->attrs;
+	struct pciesw_ep_ident ident;
 	enum pciesw_link_speed speed;
 	struct pciesw_endpoint *ep;
 	struct pciesw_port *port;
@@ -672,8 +705,14 @@ int pciesw_nl_ep_add_doit(struct sk_buff *skb, struct genl_info *info)
 		pciesw_nl_err(info->extack, tb[PCIESW_A_EP_BLOCK_SIZE], why);
 		return err;
 	}
+	pciesw_nl_ep_ident(type, tb, &ident);
+	err = pciesw_ep_check_ident(&ident, &bad, &why);
+	if (err) {
+		pciesw_nl_err(info->extack, tb[arg_attr[bad]], why);
+		return err;
+	}
 	ep = pciesw_ep_add(port, type, speed, width, mem_size, block_size,
-			   &why);
+			   &ident, &why);
 	if (IS_ERR(ep)) {
 		pciesw_nl_err(info->extack, tb[PCIESW_A_PORT_ID], why);
 		return PTR_ERR(ep);

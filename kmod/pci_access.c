@@ -82,6 +82,12 @@ static void pciesw_pci_store_model(struct pciesw_pci *h,
 			if (v != h->mrrs)
 				pciesw_pci_req(h, fn, PCIESW_PCI_REQ_MRRS, v, 0);
 		}
+		/* Initiate Function Level Reset: done at once, reads 0 */
+		if (fn->kind == PCIESW_PCI_EP &&
+		    (mask & val & PCI_EXP_DEVCTL_BCR_FLR)) {
+			pciesw_pci_flr(fn);
+			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_FLR, 0, 0);
+		}
 		break;
 	case CAP_EXP + PCI_EXP_LNKCTL:
 		if (!down)

@@ -235,18 +235,16 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	cfg[PCI_REVISION_ID] = PCIESW_PCI_REVISION;
 	cfg[PCI_CAPABILITY_LIST] = CAP_PM;
 	if (kind == PCIESW_PCI_EP) {
-		static const u32 class[] = {
-			[PCIESW_EP_TYPE_GPU] = PCI_CLASS_DISPLAY_3D << 8,
-			[PCIESW_EP_TYPE_NVME] = PCI_CLASS_STORAGE_EXPRESS,
-			[PCIESW_EP_TYPE_GENERIC] = PCI_CLASS_NOT_DEFINED << 8,
-		};
+		const struct pciesw_ep_ident *id = &ep->ident;
 
-		put16(cfg, PCI_DEVICE_ID, PCIESW_PCI_EP_DEVICE);
+		/* the IDs it was plugged in with (the type's by default) */
+		put16(cfg, PCI_VENDOR_ID, id->vendor);
+		put16(cfg, PCI_DEVICE_ID, id->device);
 		put32(cfg, PCI_CLASS_REVISION,
-		      class[ep->type] << 8 | PCIESW_PCI_REVISION);
+		      id->class_code << 8 | id->revision);
 		cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_NORMAL;
-		put16(cfg, PCI_SUBSYSTEM_VENDOR_ID, PCIESW_PCI_VENDOR);
-		put16(cfg, PCI_SUBSYSTEM_ID, ep->type);
+		put16(cfg, PCI_SUBSYSTEM_VENDOR_ID, id->subsys_vendor);
+		put16(cfg, PCI_SUBSYSTEM_ID, id->subsys_device);
 		fn->max_speed = ep->max_speed;
 		max_width = ep->max_width;
 		type = PCI_EXP_TYPE_ENDPOINT;
@@ -309,6 +307,19 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	      (kind == PCIESW_PCI_DOWN ? PCI_EXP_FLAGS_SLOT : 0));
 	put32(cfg, CAP_EXP + PCI_EXP_DEVCAP,
 	      pciesw_pci_encode(PCIESW_MPS_MAX) | PCI_EXP_DEVCAP_RBER);
+	if (kind == PCIESW_PCI_EP) {
+		/*
+		 * An endpoint as Gen5 GPUs and drives are: 8-bit tags, Function
+		 * Level Reset (pciesw_pci_flr()); completion timeouts of every
+		 * range, which can be disabled, and 10-bit tags as completer
+		 */
+		put32(cfg, CAP_EXP + PCI_EXP_DEVCAP,
+		      get32(cfg, CAP_EXP + PCI_EXP_DEVCAP) |
+		      PCI_EXP_DEVCAP_EXT_TAG | PCI_EXP_DEVCAP_FLR);
+		put32(cfg, CAP_EXP + PCI_EXP_DEVCAP2,
+		      PCI_EXP_DEVCAP2_COMP_TMOUT_DIS | 0xf |
+		      PCIESW_DEVCAP2_10BIT_TAG_COMP);
+	}
 	put16(cfg, CAP_EXP + PCI_EXP_DEVCTL, PCI_EXP_DEVCTL_RELAX_EN |
 	      PCI_EXP_DEVCTL_NOSNOOP_EN |
 	      pciesw_pci_encode(PCIESW_MPS_DEFAULT) << 5 |
@@ -356,7 +367,7 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 
 	/* extended: AER, DSN (ports), ACS (downstream ports) */
 	put32(cfg, ECAP_AER, PCI_EXT_CAP_ID_ERR | 2 << 16 |
-	      (pciesw_pci_switch_port(kind) ? ECAP_DSN : 0) << 20);
+	      (kind != PCIESW_PCI_RP ? ECAP_DSN : 0) << 20);
 	put32(cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER, PCI_ERR_UNC_DLP |
 	      PCI_ERR_UNC_SURPDN | PCI_ERR_UNC_FCP | PCI_ERR_UNC_RX_OVER |
 	      PCI_ERR_UNC_MALF_TLP);
@@ -373,6 +384,15 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : ECAP_SECPCI) << 20);
 		put32(cfg, ECAP_DSN + 4, lower_32_bits(h->dsn));
 		put32(cfg, ECAP_DSN + 8, upper_32_bits(h->dsn));
+	}
+	/*
+	 * An endpoint's DSN: the card's serial number above the endpoint's
+	 * (unique in the switch for ever), as a part's DSN is its own
+	 */
+	if (kind == PCIESW_PCI_EP) {
+		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16);
+		put32(cfg, ECAP_DSN + 4, lower_32_bits(ep->serial));
+		put32(cfg, ECAP_DSN + 8, lower_32_bits(h->dsn));
 	}
 	if (pciesw_pci_switch_port(kind))
 		pciesw_pci_gen5_caps(cfg);
@@ -393,7 +413,29 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		put16(cfg, ECAP_ACS + PCI_ACS_CAP, PCI_ACS_SV | PCI_ACS_RR |
 		      PCI_ACS_CR | PCI_ACS_UF);
 	}
+	memcpy(fn->cfg0, cfg, sizeof(fn->cfg0));
 	return fn;
+}
+
+/*
+ * Function Level Reset of endpoint @fn (Initiate Function Level Reset in
+ * Device Control); with h->lock held.  Config space is back to what
+ * firmware left (Command, the MSI and Device Control enables, power
+ * state...) but for what FLR leaves alone (PCIe r6.0 6.6.2): the sticky
+ * AER registers and Link Control, the link's.  The model logs it.
+ */
+void pciesw_pci_flr(struct pciesw_pci_fn *fn)
+{
+	u8 aer[ECAP_DSN - ECAP_AER];
+	u16 lnkctl;
+
+	memcpy(aer, fn->cfg + ECAP_AER, sizeof(aer));
+	lnkctl = get16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL);
+	memcpy(fn->cfg, fn->cfg0, sizeof(fn->cfg));
+	memcpy(fn->cfg + ECAP_AER, aer, sizeof(aer));
+	put16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL, lnkctl);
+	fn->msi_line = false;
+	fn->msi_send = false;
 }
 
 /*

@@ -96,6 +96,12 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
 	case PCIESW_PCI_REQ_MRRS:
 		err = pciesw_switch_set_mrrs(sw, r->a, &why);
 		break;
+	case PCIESW_PCI_REQ_FLR:
+		/* its config space was reset at once; the model logs it */
+		if (port && port->ep)
+			pciesw_log_ep_flr(port->ep);
+		err = 0;
+		break;
 	case PCIESW_PCI_REQ_VPD:
 		for (k = 0; k < sizeof(buf); k++)
 			buf[k] = r->b >> (8 * k);

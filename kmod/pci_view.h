@@ -27,9 +27,8 @@
 #include "dev.h"
 #include "pci_msi.h"
 
-/* Broadcom, maker of the PEX switches; 0x02b2: its placeholder endpoint */
+/* Broadcom, maker of the PEX switches (endpoints: their own IDs) */
 #define PCIESW_PCI_VENDOR	0x1000
-#define PCIESW_PCI_EP_DEVICE	0x02b2
 /* the Root Port: no Broadcom part, the module's own */
 #define PCIESW_PCI_RP_DEVICE	0xc0ff
 #define PCIESW_PCI_REVISION	0xb0
@@ -41,7 +40,7 @@
 #define CAP_SSVID	0xa0	/* bridges */
 #define CAP_VPD		0xa8	/* upstream port */
 #define ECAP_AER	0x100
-#define ECAP_DSN	0x148	/* ports */
+#define ECAP_DSN	0x148	/* ports, endpoints */
 #define ECAP_ACS	0x158	/* downstream ports */
 /* ports: what a Gen5 PEX89048 port shows, sized for x16 */
 #define ECAP_SECPCI	0x160	/* Secondary PCI Express */
@@ -53,6 +52,7 @@
 #define PCIESW_PCI_LANES	16
 
 /* not in every kernel's pci_regs.h */
+#define PCIESW_DEVCAP2_10BIT_TAG_COMP	0x00010000
 #define PCIESW_EXT_CAP_ID_PL_32GT	0x2a
 #define PCIESW_EXT_CAP_ID_LMR		0x27
 
@@ -159,6 +159,8 @@ enum pciesw_pci_kind {
  * @vpd_data: the VPD data register
  * @cfg: config space as software wrote it, up to %PCIESW_PCI_CFG_LEN;
  *	live fields are filled in on read (pciesw_pci_dword())
+ * @cfg0: endpoints: config space as firmware left it, what a Function
+ *	Level Reset brings back (pciesw_pci_flr())
  */
 struct pciesw_pci_fn {
 	enum pciesw_pci_kind kind;
@@ -189,6 +191,7 @@ struct pciesw_pci_fn {
 	u16 vpd_addr;
 	u32 vpd_data;
 	u8 cfg[PCIESW_PCI_CFG_LEN];
+	u8 cfg0[PCIESW_PCI_CFG_LEN];
 };
 
 /*
@@ -210,6 +213,7 @@ enum pciesw_pci_req_op {
 	PCIESW_PCI_REQ_POWER,		/* Power Controller Control: @a is on */
 	PCIESW_PCI_REQ_DPC,		/* DPC triggered (@a 1) or released */
 	PCIESW_PCI_REQ_BUS_MASTER,	/* an endpoint's Bus Master Enable @a */
+	PCIESW_PCI_REQ_FLR,		/* the endpoint's Function Level Reset */
 };
 
 struct pciesw_pci_req {
@@ -389,6 +393,7 @@ u16 pciesw_pci_margin(struct pciesw_pci_fn *fn, unsigned int lane,
 		      u16 ctl);
 u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		     unsigned int off);
+void pciesw_pci_flr(struct pciesw_pci_fn *fn);
 
 /* pci_aer.c: error messages (AER), DPC and the ports' MSI */
 bool pciesw_pci_msi_eval(struct pciesw_pci_fn *fn);

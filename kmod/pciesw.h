@@ -119,12 +119,36 @@ struct pciesw_vpd_field {
 	char value[PCIESW_VPD_VALUE_MAX + 1];
 };
 
+/* Broadcom's placeholder endpoint, what its synthetic switches show */
+#define PCIESW_EP_PLACEHOLDER_VENDOR	0x1000
+#define PCIESW_EP_PLACEHOLDER_DEVICE	0x02b2
+
+/**
+ * struct pciesw_ep_ident - what an endpoint is, as software finds it: the
+ * IDs of its PCI config header
+ * @vendor: Vendor ID
+ * @device: Device ID
+ * @subsys_vendor: Subsystem Vendor ID
+ * @subsys_device: Subsystem ID
+ * @revision: Revision ID
+ * @class_code: Class Code: base class, subclass, programming interface
+ */
+struct pciesw_ep_ident {
+	u16 vendor;
+	u16 device;
+	u16 subsys_vendor;
+	u16 subsys_device;
+	u8 revision;
+	u32 class_code;
+};
+
 /* Defaults of an endpoint type: what a typical device of it can do. */
 struct pciesw_ep_type_desc {
 	const char *name;
 	enum pciesw_link_speed max_speed;
 	u8 max_width;
 	u64 mem_size;
+	struct pciesw_ep_ident ident;
 };
 
 const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
@@ -145,6 +169,7 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  * @mem_size: size of its memory window (BAR / namespace) in bytes
  * @block_size: NVMe drives: logical block size of the namespace, 512 or
  *	4096 bytes (its block device's); 0 for the other types
+ * @ident: its PCI IDs, set when it is plugged in (the type's by default)
  * @mem: the pages of its memory window (mem.c)
  * @map_pgoff: where its window starts in the character device's mmap space
  * @bus_master_off: software cleared Bus Master Enable in its PCI function:
@@ -164,6 +189,7 @@ struct pciesw_endpoint {
 	u8 max_width;
 	u64 mem_size;
 	u32 block_size;
+	struct pciesw_ep_ident ident;
 	struct pciesw_mem *mem;
 	u64 map_pgoff;
 	bool bus_master_off;
@@ -742,6 +768,9 @@ enum pciesw_ep_arg {
 	PCIESW_EP_ARG_SPEED,
 	PCIESW_EP_ARG_WIDTH,
 	PCIESW_EP_ARG_MEM_SIZE,
+	PCIESW_EP_ARG_VENDOR,
+	PCIESW_EP_ARG_DEVICE,
+	PCIESW_EP_ARG_CLASS,
 };
 
 int pciesw_ep_check(const struct pciesw_port *port, enum pciesw_ep_type type,
@@ -751,7 +780,10 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 				      enum pciesw_ep_type type,
 				      enum pciesw_link_speed speed, u8 width,
 				      u64 mem_size, u32 block_size,
+				      const struct pciesw_ep_ident *ident,
 				      const char **why);
+int pciesw_ep_check_ident(const struct pciesw_ep_ident *ident,
+			  enum pciesw_ep_arg *bad, const char **why);
 int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
 			       const char **why);
 /* "pcieswSnI": the block device of NVMe drive nvmeI of switch S */
@@ -985,6 +1017,7 @@ struct pciesw_event;
 int pciesw_log_init(struct pciesw_switch *sw);
 void pciesw_log_release(struct pciesw_switch *sw);
 void pciesw_log_event(const struct pciesw_event *ev);
+void pciesw_log_ep_flr(struct pciesw_endpoint *ep);
 const struct pciesw_log_entry *pciesw_log_find(struct pciesw_switch *sw,
 					       u64 *seq);
 void pciesw_log_clear(struct pciesw_switch *sw);

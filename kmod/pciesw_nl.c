@@ -45,6 +45,26 @@ static const struct netlink_range_validation_signed pciesw_a_sensor_override_ran
 	.max	= 150000LL,
 };
 
+static const struct netlink_range_validation pciesw_a_ep_vendor_range = {
+	.max	= 65535ULL,
+};
+
+static const struct netlink_range_validation pciesw_a_ep_device_range = {
+	.max	= 65535ULL,
+};
+
+static const struct netlink_range_validation pciesw_a_ep_subsystem_vendor_range = {
+	.max	= 65535ULL,
+};
+
+static const struct netlink_range_validation pciesw_a_ep_subsystem_device_range = {
+	.max	= 65535ULL,
+};
+
+static const struct netlink_range_validation pciesw_a_ep_class_range = {
+	.max	= 16777215ULL,
+};
+
 /* PCIESW_CMD_SWITCH_GET - do */
 static const struct nla_policy pciesw_switch_get_do_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
@@ -123,7 +143,7 @@ static const struct nla_policy pciesw_ep_get_dump_nl_policy[PCIESW_A_SWITCH_ID +
 };
 
 /* PCIESW_CMD_EP_ADD - do */
-static const struct nla_policy pciesw_ep_add_nl_policy[PCIESW_A_EP_BLOCK_SIZE + 1] = {
+static const struct nla_policy pciesw_ep_add_nl_policy[PCIESW_A_EP_CLASS + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32, },
 	[PCIESW_A_EP_TYPE] = NLA_POLICY_RANGE(NLA_U32, 1, 3),
@@ -131,6 +151,12 @@ static const struct nla_policy pciesw_ep_add_nl_policy[PCIESW_A_EP_BLOCK_SIZE + 
 	[PCIESW_A_EP_MAX_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 16),
 	[PCIESW_A_EP_MEM_SIZE] = { .type = NLA_U64, },
 	[PCIESW_A_EP_BLOCK_SIZE] = { .type = NLA_U32, },
+	[PCIESW_A_EP_VENDOR] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_ep_vendor_range),
+	[PCIESW_A_EP_DEVICE] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_ep_device_range),
+	[PCIESW_A_EP_SUBSYSTEM_VENDOR] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_ep_subsystem_vendor_range),
+	[PCIESW_A_EP_SUBSYSTEM_DEVICE] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_ep_subsystem_device_range),
+	[PCIESW_A_EP_REVISION] = NLA_POLICY_MAX(NLA_U32, 255),
+	[PCIESW_A_EP_CLASS] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_ep_class_range),
 };
 
 /* PCIESW_CMD_EP_DEL - do */
@@ -372,7 +398,7 @@ const struct genl_split_ops pciesw_nl_ops[34] = {
 		.doit		= pciesw_nl_ep_add_doit,
 		.post_doit	= pciesw_nl_post_doit,
 		.policy		= pciesw_ep_add_nl_policy,
-		.maxattr	= PCIESW_A_EP_BLOCK_SIZE,
+		.maxattr	= PCIESW_A_EP_CLASS,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

@@ -318,7 +318,8 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 		if (port->role != PCIESW_PORT_ROLE_DOWNSTREAM)
 			continue;
 		if (IS_ERR(pciesw_ep_add(port, pciesw_group_ep_type(port->group),
-					 PCIESW_LINK_SPEED_NONE, 0, 0, 0, &why))) {
+					 PCIESW_LINK_SPEED_NONE, 0, 0, 0, NULL,
+					 &why))) {
 			mutex_unlock(&sw->lock);
 			pciesw_switch_put(sw);
 			return NULL;

@@ -176,7 +176,7 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 	port = pciesw_port_find(child->sw, child->index);
 	if (port) {
 		ep = pciesw_ep_add(port, t, PCIESW_LINK_SPEED_NONE, 0, 0, 0,
-				   &why);
+				   NULL, &why);
 	} else {
 		ep = ERR_PTR(-ENODEV);
 		why = "the port is gone";
@@ -671,6 +671,13 @@ PCIESW_EP_ATTR_RO(max_link_speed, "%s", pciesw_speed_name(ep->max_speed));
 PCIESW_EP_ATTR_RO(max_link_width, "%u", ep->max_width);
 PCIESW_EP_ATTR_RO(mem_size, "%llu", ep->mem_size);
 PCIESW_EP_ATTR_RO(mem_resident, "%llu", pciesw_mem_resident(ep->mem));
+/* the PCI IDs, as the PCI core's files of its function show them */
+PCIESW_EP_ATTR_RO(vendor, "0x%04x", ep->ident.vendor);
+PCIESW_EP_ATTR_RO(device, "0x%04x", ep->ident.device);
+PCIESW_EP_ATTR_RO(subsystem_vendor, "0x%04x", ep->ident.subsys_vendor);
+PCIESW_EP_ATTR_RO(subsystem_device, "0x%04x", ep->ident.subsys_device);
+PCIESW_EP_ATTR_RO(revision, "0x%02x", ep->ident.revision);
+PCIESW_EP_ATTR_RO(class, "0x%06x", ep->ident.class_code);
 
 static struct attribute *pciesw_ep_attrs[] = {
 	&dev_attr_ep_id.attr,
@@ -681,6 +688,12 @@ static struct attribute *pciesw_ep_attrs[] = {
 	&dev_attr_ep_max_link_width.attr,
 	&dev_attr_ep_mem_size.attr,
 	&dev_attr_ep_mem_resident.attr,
+	&dev_attr_ep_vendor.attr,
+	&dev_attr_ep_device.attr,
+	&dev_attr_ep_subsystem_vendor.attr,
+	&dev_attr_ep_subsystem_device.attr,
+	&dev_attr_ep_revision.attr,
+	&dev_attr_ep_class.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(pciesw_ep);

@@ -291,12 +291,29 @@ q() { R=${1//./\\.}; }
 aer_reg() {
 	R=$((0x$(setpci -s "$1" "ECAP_AER+$2.l")))
 }
+# ep_id DEV: the first dword of endpoint DEV's config space as setpci
+# prints it (device ID, vendor ID: 233110de for an H100), from the PCI
+# core's files of the device, into R; endpoints have their type's IDs
+ep_id() {
+	local v d
+	[[ -r $PCI/$1/vendor && -r $PCI/$1/device ]] || return 1
+	v=$(<"$PCI/$1/vendor") && d=$(<"$PCI/$1/device") || return 1
+	R=${d#0x}${v#0x}
+}
 # ep_ready DEV: until endpoint DEV answers config reads with its IDs, not
 # all ones (link down) or Retry Status (resetting): 20 s, 100 s debug
 ep_ready() {
+	local id= v
+	ep_id "$1" && id=$R
 	deadline 20000
 	while :; do
-		[[ $(setpci -s "$1" 0.l) == 02b21000 ]] && return 0
+		v=$(setpci -s "$1" 0.l 2>/dev/null)
+		# a device not added yet: any IDs but all ones and Retry Status
+		if [[ -n $id ]]; then
+			[[ $v == "$id" ]] && return 0
+		elif [[ -n $v && $v != ffffffff && $v != ????0001 ]]; then
+			return 0
+		fi
 		before_deadline || return 1
 		nap 0.05
 	done

@@ -54,7 +54,7 @@ pci_port $SW0 0; UP0=$P
 pci_port $SW0 1; DP0=$P
 
 out=$(lspci -tv 2>/dev/null)
-if [[ $out == *"[$D0:00]---00.0-[01-"*"---00.0-[02-"*"Virtual PCIe Placeholder Endpoint"* ]]; then
+if [[ $out == *"[$D0:00]---00.0-[01-"*"---00.0-[02-"*"NVIDIA Corporation GH100 [H100 PCIe]"* ]]; then
 	ok "lspci -tv shows the card's tree"
 else
 	fail "lspci -tv shows the card's tree"
@@ -290,9 +290,12 @@ check "... the endpoint answers again once its reset is over" ep_ready "$E2"
 check_eq "... the endpoint's Command register is reset" 0000 \
 	"$(setpci -s "$E2" COMMAND)"
 if ! reduced; then
+	# the bus reset (FLR comes first by default: pciesw_pci_ident.sh)
 	hist_mark
+	check "echo bus > $E2/reset_method" wr "$PCI/$E2/reset_method" bus
 	check "echo 1 > $E2/reset succeeds" wr "$PCI/$E2/reset" 1
 	check "... through a hot reset of port 2" hist_has hot-reset
+	wr "$PCI/$E2/reset_method" default
 	settled $SW
 fi
 

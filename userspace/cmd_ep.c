@@ -126,10 +126,42 @@ int cmd_ep_show(int argc, char **argv)
 
 const char ep_show_help[] =
 	"EP is an endpoint name (nvme0) or id (2).  Prints its type,\n"
-	"port, limits, memory window and PCI name (ep-pci-name).\n"
+	"port, limits, memory window, PCI IDs and PCI name (ep-pci-name).\n"
 	"With -j: an object with \"switch\" and the ep-get attributes.\n";
 
 /* --- ep add --------------------------------------------------------------- */
+
+/* The PCI IDs "ep add" can set: option, attribute, largest value, what */
+enum { EP_NR_IDS = 6 };
+
+static const struct {
+	const char *word;
+	int attr;
+	unsigned long max;
+	const char *what;
+} ep_ids[EP_NR_IDS] = {
+	{ "vendor", PCIESW_A_EP_VENDOR, 0xffff, "a vendor ID, 0x0002 to 0xfffe" },
+	{ "device", PCIESW_A_EP_DEVICE, 0xffff, "a device ID, 0x0000 to 0xfffe" },
+	{ "subsystem-vendor", PCIESW_A_EP_SUBSYSTEM_VENDOR, 0xffff,
+	  "a subsystem vendor ID, 0x0000 to 0xffff" },
+	{ "subsystem", PCIESW_A_EP_SUBSYSTEM_DEVICE, 0xffff,
+	  "a subsystem ID, 0x0000 to 0xffff" },
+	{ "revision", PCIESW_A_EP_REVISION, 0xff,
+	  "a revision ID, 0x00 to 0xff" },
+	{ "class", PCIESW_A_EP_CLASS, 0xffffff,
+	  "a 24-bit class code (base class, subclass, prog-if), e.g. 0x010802" },
+};
+
+/* The option of "ep add" @word sets PCI ID n, or -1 */
+static int ep_id_option(const char *word)
+{
+	int n;
+
+	for (n = 0; n < EP_NR_IDS; n++)
+		if (!strcmp(word, ep_ids[n].word))
+			return n;
+	return -1;
+}
 
 /* What "ep add" asks for beyond SWITCH PORT TYPE; 0: the type's default. */
 struct ep_options {
@@ -137,6 +169,8 @@ struct ep_options {
 	uint32_t width;
 	uint64_t size;
 	uint32_t block_size;
+	bool has_id[EP_NR_IDS];
+	uint32_t id[EP_NR_IDS];
 };
 
 static int parse_ep_options(int argc, char **argv, struct ep_options *o)
@@ -150,8 +184,22 @@ static int parse_ep_options(int argc, char **argv, struct ep_options *o)
 	*o = (struct ep_options){ 0 };
 	for (i = 0; i < argc; i += 2) {
 		const char *word = argv[i], *arg;
+		int n = ep_id_option(word);
 		bool *seen;
 
+		if (n >= 0) {
+			if (o->has_id[n])
+				return usage_error("\"%s\" given twice", word);
+			if (i + 1 >= argc)
+				return usage_error("\"%s\" needs a value", word);
+			if (!parse_uint_hex(argv[i + 1], ep_ids[n].max, &v))
+				return usage_error("invalid %s \"%s\": expected %s (hex with 0x)",
+						   word, argv[i + 1],
+						   ep_ids[n].what);
+			o->has_id[n] = true;
+			o->id[n] = v;
+			continue;
+		}
 		if (!strcmp(word, "speed"))
 			seen = &seen_speed;
 		else if (!strcmp(word, "width"))
@@ -161,7 +209,7 @@ static int parse_ep_options(int argc, char **argv, struct ep_options *o)
 		else if (!strcmp(word, "block-size"))
 			seen = &seen_bs;
 		else
-			return usage_error("unknown option \"%s\": expected speed, width, size or block-size",
+			return usage_error("unknown option \"%s\": expected speed, width, size, block-size, vendor, device, subsystem-vendor, subsystem, revision or class",
 					   word);
 		if (*seen)
 			return usage_error("\"%s\" given twice", word);
@@ -213,7 +261,7 @@ int cmd_ep_add(int argc, char **argv)
 	uint32_t id, type;
 	unsigned long port;
 	char *choices, *what;
-	int ret;
+	int ret, i;
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
@@ -253,6 +301,9 @@ int cmd_ep_add(int argc, char **argv)
 		nl_put_u64(req, PCIESW_A_EP_MEM_SIZE, o.size);
 	if (o.block_size)
 		nl_put_u32(req, PCIESW_A_EP_BLOCK_SIZE, o.block_size);
+	for (i = 0; i < EP_NR_IDS; i++)
+		if (o.has_id[i])
+			nl_put_u32(req, ep_ids[i].attr, o.id[i]);
 	what = xasprintf("cannot add an endpoint to port %lu of switch %u",
 			 port, id);
 	/* the reply is the new endpoint */
@@ -273,6 +324,16 @@ const char ep_add_help[] =
 	"                M, G or T suffix (binary: 16G is 16 GiB)\n"
 	"  block-size N  NVMe: logical block size of its block device\n"
 	"                (/dev/pcieswSnI), 512 (default) or 4096\n"
+	"  vendor ID, device ID, subsystem-vendor ID, subsystem ID,\n"
+	"  revision ID, class CODE\n"
+	"                its PCI IDs (0x hex or decimal), each the type's\n"
+	"                unless given: gpu 10de:2331 (NVIDIA H100 PCIe),\n"
+	"                subsystem 10de:1626, rev a1, class 030200; nvme\n"
+	"                144d:a826 (Samsung PM174X), subsystem 144d:a826,\n"
+	"                rev 00, class 010802; generic 1000:02b2 (Broadcom\n"
+	"                placeholder), subsystem 1000:0003, rev b0, class\n"
+	"                ff0000.  Vendor 0x0000/0x0001/0xffff, device 0xffff\n"
+	"                and a bridge's class are refused\n"
 	"Prints the new endpoint as ep show does; its link then trains.\n";
 
 /* --- ep del --------------------------------------------------------------- */

@@ -665,6 +665,36 @@ static void print_mem_size(const char *fmt, const struct nlattr *a,
 		print_attr_u64(PRINT_TEXT, NULL, " (%s bytes)", a);
 }
 
+/* the endpoint's PCI IDs: numbers in JSON, as lspci -n spells them in text */
+static void print_ep_ident(struct nlattr **tb)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} ids[] = {
+		{ PCIESW_A_EP_VENDOR, "ep-vendor" },
+		{ PCIESW_A_EP_DEVICE, "ep-device" },
+		{ PCIESW_A_EP_SUBSYSTEM_VENDOR, "ep-subsystem-vendor" },
+		{ PCIESW_A_EP_SUBSYSTEM_DEVICE, "ep-subsystem-device" },
+		{ PCIESW_A_EP_REVISION, "ep-revision" },
+		{ PCIESW_A_EP_CLASS, "ep-class" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		print_attr_u32(PRINT_JSON, ids[i].key, NULL, tb[ids[i].attr]);
+		if (!tb[ids[i].attr])
+			return;
+	}
+	print_text("\n  PCI IDs %04x:%04x subsystem %04x:%04x rev %02x class %06x",
+		   nla_get_u32(tb[PCIESW_A_EP_VENDOR]),
+		   nla_get_u32(tb[PCIESW_A_EP_DEVICE]),
+		   nla_get_u32(tb[PCIESW_A_EP_SUBSYSTEM_VENDOR]),
+		   nla_get_u32(tb[PCIESW_A_EP_SUBSYSTEM_DEVICE]),
+		   nla_get_u32(tb[PCIESW_A_EP_REVISION]),
+		   nla_get_u32(tb[PCIESW_A_EP_CLASS]));
+}
+
 void print_ep_header(void)
 {
 	print_text("%-10s %-4s %-8s %-5s %-9s %-9s %-7s %s\n", "EP", "ID",
@@ -690,6 +720,15 @@ void print_ep_line(struct nlattr **tb)
 	else
 		print_null(PRINT_TEXT, NULL, "%-9s ");
 	print_mem_size("%-7s ", tb[PCIESW_A_EP_MEM_SIZE], false);
+	print_attr_u32(PRINT_JSON, "ep-vendor", NULL, tb[PCIESW_A_EP_VENDOR]);
+	print_attr_u32(PRINT_JSON, "ep-device", NULL, tb[PCIESW_A_EP_DEVICE]);
+	print_attr_u32(PRINT_JSON, "ep-subsystem-vendor", NULL,
+		       tb[PCIESW_A_EP_SUBSYSTEM_VENDOR]);
+	print_attr_u32(PRINT_JSON, "ep-subsystem-device", NULL,
+		       tb[PCIESW_A_EP_SUBSYSTEM_DEVICE]);
+	print_attr_u32(PRINT_JSON, "ep-revision", NULL,
+		       tb[PCIESW_A_EP_REVISION]);
+	print_attr_u32(PRINT_JSON, "ep-class", NULL, tb[PCIESW_A_EP_CLASS]);
 	print_attr_string(PRINT_ANY, "ep-pci-name", "%s\n",
 			  tb[PCIESW_A_EP_PCI_NAME]);
 	close_object();
@@ -708,6 +747,7 @@ void print_ep_detail(struct nlattr **tb)
 	print_attr_u32(PRINT_ANY, "ep-max-width", " max width x%s,",
 		       tb[PCIESW_A_EP_MAX_WIDTH]);
 	print_mem_size(" memory window %s", tb[PCIESW_A_EP_MEM_SIZE], true);
+	print_ep_ident(tb);
 	print_attr_string(PRINT_ANY, "ep-pci-name", "\n  PCI %s",
 			  tb[PCIESW_A_EP_PCI_NAME]);
 	/* software cleared Bus Master Enable: it moves no data */
