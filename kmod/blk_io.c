@@ -194,44 +194,6 @@ static blk_status_t pciesw_blk_copy(struct pciesw_blk_disk *d, bool write,
 }
 
 /*
- * Discard and write-zeroes: whole pages go (and the mappings of them
- * through /dev/pcieswN, which would keep showing the old data), the edges
- * are zeroed.
- */
-static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
-				    u64 len)
-{
-	u64 end = pos + len;
-
-	while (pos < end) {
-		unsigned int po = offset_in_page(pos);
-		u64 n = min_t(u64, end - pos, PAGE_SIZE - po);
-		struct page *wp;
-		void *w;
-
-		if (!po && n == PAGE_SIZE) {
-			u64 pages = (end - pos) >> PAGE_SHIFT;
-
-			if (pciesw_mem_discard(d->mem, pos >> PAGE_SHIFT,
-					       pages))
-				pciesw_mem_zap(d->mem, pos, pages << PAGE_SHIFT);
-			pos += pages << PAGE_SHIFT;
-			continue;
-		}
-		wp = pciesw_mem_get_page(d->mem, pos >> PAGE_SHIFT);
-		if (wp) {
-			w = kmap_local_page(wp);
-			memset(w + po, 0, n);
-			kunmap_local(w);
-			flush_dcache_page(wp);
-			put_page(wp);
-		}
-		pos += n;
-	}
-	return BLK_STS_OK;
-}
-
-/*
  * Under sw->lock: the route between the drive and the request's buffer
  * (for a GPU peer: by p2pdma's rules; refused counts an ACS violation on
  * the drive's port, where the requests enter the switch), and with @paced
@@ -473,8 +435,9 @@ start:
 		break;
 	case REQ_OP_DISCARD:
 	case REQ_OP_WRITE_ZEROES:
-		st = pciesw_blk_zero(d, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
-				     len);
+		/* whole pages go, as brd's discard; the edges are zeroed */
+		pciesw_mem_zero(d->mem, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+				len);
 		break;
 	default:
 		st = BLK_STS_NOTSUPP;

@@ -750,6 +750,7 @@ void pciesw_mem_zap(struct pciesw_mem *mem, u64 off, u64 len);
 void pciesw_mem_exit(void);
 u64 pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
 		       unsigned long nr);
+void pciesw_mem_zero(struct pciesw_mem *mem, u64 pos, u64 len);
 void pciesw_mem_set_owner(struct pciesw_mem *mem, const void *owner,
 			  u32 ep_id, bool tag);
 struct pciesw_mem *pciesw_mem_of_page(struct page *page, const void **owner,
