@@ -107,6 +107,15 @@ static void pciesw_blk_account(struct pciesw_blk_disk *d,
 			 PCIESW_TLP_COMPLETION, bytes);
 }
 
+/* A transfer of @bytes between the drive and host memory, counted. */
+void pciesw_blk_account_host(struct pciesw_blk_disk *d, bool write,
+			     u64 bytes)
+{
+	struct pciesw_blk_xfer x = { .write = write };
+
+	pciesw_blk_account(d, &x, false, bytes);
+}
+
 /*
  * The GPU window of this switch that a segment's page belongs to, or NULL
  * (host memory; a GPU window of another switch is host memory to this
@@ -348,11 +357,21 @@ static enum hrtimer_restart pciesw_blk_timer(struct hrtimer *t)
  */
 static bool pciesw_blk_wait(struct pciesw_blk_cmd *cmd)
 {
+	return !pciesw_blk_wait_expired(&cmd->wait_since);
+}
+
+/*
+ * Whether something that began waiting for a link at *@wait_since (set
+ * now if 0) has waited blk_timeout_ms: what the requests and the
+ * passthrough commands both wait.
+ */
+bool pciesw_blk_wait_expired(u64 *wait_since)
+{
 	u64 now = ktime_get_ns();
 
-	if (!cmd->wait_since)
-		cmd->wait_since = now;
-	return now - cmd->wait_since <
+	if (!*wait_since)
+		*wait_since = now;
+	return now - *wait_since >=
 	       (u64)READ_ONCE(pciesw_blk_timeout_ms) * NSEC_PER_MSEC;
 }
 
@@ -424,11 +443,16 @@ start:
 	switch (op) {
 	case REQ_OP_READ:
 		st = pciesw_blk_rw(d, rq, &x);
+		/* the drive's SMART counts what the host read and wrote */
+		if (!st)
+			pciesw_nvme_count(d->nvme, false, len);
 		break;
 	case REQ_OP_WRITE:
 		css = pciesw_blk_memcg_enter(rq, &old_memcg);
 		st = pciesw_blk_rw(d, rq, &x);
 		pciesw_blk_memcg_exit(css, old_memcg);
+		if (!st)
+			pciesw_nvme_count(d->nvme, true, len);
 		break;
 	case REQ_OP_FLUSH:
 		/* the window is the medium: nothing is cached */
@@ -475,6 +499,13 @@ const struct blk_mq_ops pciesw_blk_mq_ops = {
 	.init_request = pciesw_blk_init_request,
 };
 
+/*
+ * The passthrough structs are the same in 32 and 64 bit, as the nvme
+ * driver's block devices take them: only the pointer is converted (and
+ * NVME_IOCTL_SUBMIT_IO's 32-bit layout has its own number).
+ */
 const struct block_device_operations pciesw_blk_fops = {
 	.owner = THIS_MODULE,
+	.ioctl = pciesw_blk_ioctl,
+	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };
