@@ -93,6 +93,7 @@ static void pciesw_blk_free(struct pciesw_blk_disk *d)
 {
 	if (d->parent)
 		put_device(d->parent);
+	pciesw_nvme_put(d->nvme);
 	pciesw_mem_put(d->mem);
 	kfree(d);
 }
@@ -319,6 +320,7 @@ static void pciesw_blk_list(struct pciesw_blk *blk, struct pciesw_endpoint *ep,
 	if (d->pci)
 		pciesw_ep_pci_name(ep, d->pci_name, sizeof(d->pci_name));
 	d->mem = pciesw_mem_get(ep->mem);
+	d->nvme = pciesw_nvme_get(ep->nvme);
 	d->size = ep->mem_size;
 	d->block_size = ep->block_size ?: PCIESW_BLOCK_SIZE_DEFAULT;
 	pciesw_ep_disk_name(ep, d->name, sizeof(d->name));

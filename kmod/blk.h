@@ -13,6 +13,7 @@
 #include <linux/spinlock.h>
 
 #include "dev.h"
+#include "nvme.h"
 #include "route.h"
 
 /* the largest request: 1 MiB, an NVMe drive's typical MDTS */
@@ -40,6 +41,7 @@ enum pciesw_blk_state {
  * @pci: the parent is the endpoint's PCI device
  * @pci_name: its name, found when the disk is added
  * @mem: the drive's window, referenced
+ * @nvme: the drive's NVMe controller (nvme.c), referenced
  * @size: bytes
  * @block_size: logical block size
  * @name: the disk's name
@@ -65,6 +67,7 @@ struct pciesw_blk_disk {
 	bool pci;
 	char pci_name[PCIESW_PCI_NAME_LEN];
 	struct pciesw_mem *mem;
+	struct pciesw_nvme *nvme;
 	u64 size;
 	u32 block_size;
 	char name[DISK_NAME_LEN];
@@ -113,5 +116,12 @@ struct pciesw_blk_cmd {
 extern const struct blk_mq_ops pciesw_blk_mq_ops;
 extern const struct block_device_operations pciesw_blk_fops;
 u64 pciesw_blk_unc(struct pciesw_blk_disk *d);
+void pciesw_blk_account_host(struct pciesw_blk_disk *d, bool write,
+			     u64 bytes);
+bool pciesw_blk_wait_expired(u64 *wait_since);
+
+/* blk_nvme.c: the NVMe passthrough ioctls */
+int pciesw_blk_ioctl(struct block_device *bdev, pciesw_blk_mode_t mode,
+		     unsigned int cmd, unsigned long arg);
 
 #endif /* _PCIESW_BLK_H */

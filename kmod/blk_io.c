@@ -107,6 +107,15 @@ static void pciesw_blk_account(struct pciesw_blk_disk *d,
 			 PCIESW_TLP_COMPLETION, bytes);
 }
 
+/* A transfer of @bytes between the drive and host memory, counted. */
+void pciesw_blk_account_host(struct pciesw_blk_disk *d, bool write,
+			     u64 bytes)
+{
+	struct pciesw_blk_xfer x = { .write = write };
+
+	pciesw_blk_account(d, &x, false, bytes);
+}
+
 /*
  * The GPU window of this switch that a segment's page belongs to, or NULL
  * (host memory; a GPU window of another switch is host memory to this
@@ -189,44 +198,6 @@ static blk_status_t pciesw_blk_copy(struct pciesw_blk_disk *d, bool write,
 		pos += n;
 		off += n;
 		len -= n;
-	}
-	return BLK_STS_OK;
-}
-
-/*
- * Discard and write-zeroes: whole pages go (and the mappings of them
- * through /dev/pcieswN, which would keep showing the old data), the edges
- * are zeroed.
- */
-static blk_status_t pciesw_blk_zero(struct pciesw_blk_disk *d, u64 pos,
-				    u64 len)
-{
-	u64 end = pos + len;
-
-	while (pos < end) {
-		unsigned int po = offset_in_page(pos);
-		u64 n = min_t(u64, end - pos, PAGE_SIZE - po);
-		struct page *wp;
-		void *w;
-
-		if (!po && n == PAGE_SIZE) {
-			u64 pages = (end - pos) >> PAGE_SHIFT;
-
-			if (pciesw_mem_discard(d->mem, pos >> PAGE_SHIFT,
-					       pages))
-				pciesw_mem_zap(d->mem, pos, pages << PAGE_SHIFT);
-			pos += pages << PAGE_SHIFT;
-			continue;
-		}
-		wp = pciesw_mem_get_page(d->mem, pos >> PAGE_SHIFT);
-		if (wp) {
-			w = kmap_local_page(wp);
-			memset(w + po, 0, n);
-			kunmap_local(w);
-			flush_dcache_page(wp);
-			put_page(wp);
-		}
-		pos += n;
 	}
 	return BLK_STS_OK;
 }
@@ -386,11 +357,21 @@ static enum hrtimer_restart pciesw_blk_timer(struct hrtimer *t)
  */
 static bool pciesw_blk_wait(struct pciesw_blk_cmd *cmd)
 {
+	return !pciesw_blk_wait_expired(&cmd->wait_since);
+}
+
+/*
+ * Whether something that began waiting for a link at *@wait_since (set
+ * now if 0) has waited blk_timeout_ms: what the requests and the
+ * passthrough commands both wait.
+ */
+bool pciesw_blk_wait_expired(u64 *wait_since)
+{
 	u64 now = ktime_get_ns();
 
-	if (!cmd->wait_since)
-		cmd->wait_since = now;
-	return now - cmd->wait_since <
+	if (!*wait_since)
+		*wait_since = now;
+	return now - *wait_since >=
 	       (u64)READ_ONCE(pciesw_blk_timeout_ms) * NSEC_PER_MSEC;
 }
 
@@ -462,19 +443,25 @@ start:
 	switch (op) {
 	case REQ_OP_READ:
 		st = pciesw_blk_rw(d, rq, &x);
+		/* the drive's SMART counts what the host read and wrote */
+		if (!st)
+			pciesw_nvme_count(d->nvme, false, len);
 		break;
 	case REQ_OP_WRITE:
 		css = pciesw_blk_memcg_enter(rq, &old_memcg);
 		st = pciesw_blk_rw(d, rq, &x);
 		pciesw_blk_memcg_exit(css, old_memcg);
+		if (!st)
+			pciesw_nvme_count(d->nvme, true, len);
 		break;
 	case REQ_OP_FLUSH:
 		/* the window is the medium: nothing is cached */
 		break;
 	case REQ_OP_DISCARD:
 	case REQ_OP_WRITE_ZEROES:
-		st = pciesw_blk_zero(d, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
-				     len);
+		/* whole pages go, as brd's discard; the edges are zeroed */
+		pciesw_mem_zero(d->mem, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+				len);
 		break;
 	default:
 		st = BLK_STS_NOTSUPP;
@@ -512,6 +499,13 @@ const struct blk_mq_ops pciesw_blk_mq_ops = {
 	.init_request = pciesw_blk_init_request,
 };
 
+/*
+ * The passthrough structs are the same in 32 and 64 bit, as the nvme
+ * driver's block devices take them: only the pointer is converted (and
+ * NVME_IOCTL_SUBMIT_IO's 32-bit layout has its own number).
+ */
 const struct block_device_operations pciesw_blk_fops = {
 	.owner = THIS_MODULE,
+	.ioctl = pciesw_blk_ioctl,
+	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };

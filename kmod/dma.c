@@ -40,6 +40,7 @@
 #include <linux/wait.h>
 
 #include "dma.h"
+#include "nvme.h"
 
 struct kmem_cache *pciesw_dma_xfer_cache;
 
@@ -412,6 +413,11 @@ int pciesw_dma_resolve_all(struct pciesw_switch *sw,
 			xs[i]->src.mem = pciesw_mem_get(src->mem);
 		if (dst)
 			xs[i]->dst.mem = pciesw_mem_get(dst->mem);
+		/* a drive's SMART counts what it moves, as it is submitted */
+		if (src && src->nvme)
+			pciesw_nvme_count(src->nvme, false, d->len);
+		if (dst && dst->nvme)
+			pciesw_nvme_count(dst->nvme, true, d->len);
 	}
 	return 0;
 }

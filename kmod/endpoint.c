@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 
 #include "event.h"
+#include "nvme.h"
 #include "pciesw.h"
 
 /*
@@ -367,13 +368,20 @@ struct pciesw_endpoint *pciesw_ep_add(struct pciesw_port *port,
 		goto err_idx;
 	/* a GPU's pages are found from an O_DIRECT buffer mapping them */
 	pciesw_mem_set_owner(ep->mem, sw, ep->id, type == PCIESW_EP_TYPE_GPU);
+	ep->port = port;
+	if (type == PCIESW_EP_TYPE_NVME) {
+		ep->nvme = pciesw_nvme_create(ep);
+		if (!ep->nvme) {
+			pciesw_mem_put(ep->mem);
+			goto err_idx;
+		}
+	}
 
 	/* keep the list ordered by id */
 	list_for_each_entry(pos, &sw->endpoints, node)
 		if (pos->id > ep->id)
 			break;
 	list_add_tail(&ep->node, &pos->node);
-	ep->port = port;
 	port->ep = ep;
 	pciesw_ep_event(ep, PCIESW_EV_EP_ADD);
 	pciesw_link_start(port, PCIESW_LINK_TRAIN);
@@ -465,6 +473,7 @@ void pciesw_ep_set_bus_master(struct pciesw_endpoint *ep, bool on)
 /* Free an endpoint that is no longer listed. */
 void pciesw_ep_free(struct pciesw_endpoint *ep)
 {
+	pciesw_nvme_put(ep->nvme);
 	pciesw_mem_put(ep->mem);
 	kfree(ep);
 }

@@ -13,6 +13,7 @@
 #include <linux/ktime.h>
 
 #include "event.h"
+#include "nvme.h"
 #include "pciesw.h"
 
 #define PCIESW_LTSSM_STEP_NS	(2 * NSEC_PER_MSEC)
@@ -512,6 +513,8 @@ int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,
 	if (port->power_off == !on)
 		return 0;
 	port->power_off = !on;
+	if (on && port->ep && port->ep->nvme)
+		pciesw_nvme_power_cycle(port->ep->nvme);
 	if (!on && !pciesw_link_held(port))
 		pciesw_link_drop(port, PCIESW_LTSSM_DETECT);
 	else if (on)
@@ -555,6 +558,9 @@ int pciesw_port_surprise_down(struct pciesw_port *port, const char **why)
 	if (err)
 		return err;
 	port->link.surprise_down++;
+	/* a drive that loses its link without a shutdown counts it */
+	if (port->ep && port->ep->nvme)
+		pciesw_nvme_unsafe_shutdown(port->ep->nvme);
 	/* AER: the port that saw its link go down reports Surprise Down */
 	pciesw_stats_error(port_sw(port), port->stats,
 			   PCIESW_COUNTER_SURPRISE_DOWN, 1);

@@ -678,6 +678,46 @@ u64 pciesw_mem_discard(struct pciesw_mem *mem, pgoff_t idx, pgoff_t nr)
 }
 
 /**
+ * pciesw_mem_zero - make @len bytes at @pos of the window read as zeros
+ * @mem: the store
+ * @pos: byte offset in the window
+ * @len: bytes
+ *
+ * A discard, write-zeroes or deallocate: the whole pages of the range go
+ * (and the mappings of them, which would keep showing the old data), its
+ * edges are zeroed.  Sleeps.
+ */
+void pciesw_mem_zero(struct pciesw_mem *mem, u64 pos, u64 len)
+{
+	u64 end = pos + len;
+
+	while (pos < end) {
+		unsigned int po = offset_in_page(pos);
+		u64 n = min_t(u64, end - pos, PAGE_SIZE - po);
+		struct page *wp;
+		void *w;
+
+		if (!po && n == PAGE_SIZE) {
+			u64 pages = (end - pos) >> PAGE_SHIFT;
+
+			if (pciesw_mem_discard(mem, pos >> PAGE_SHIFT, pages))
+				pciesw_mem_zap(mem, pos, pages << PAGE_SHIFT);
+			pos += pages << PAGE_SHIFT;
+			continue;
+		}
+		wp = pciesw_mem_get_page(mem, pos >> PAGE_SHIFT);
+		if (wp) {
+			w = kmap_local_page(wp);
+			memset(w + po, 0, n);
+			kunmap_local(w);
+			flush_dcache_page(wp);
+			put_page(wp);
+		}
+		pos += n;
+	}
+}
+
+/**
  * pciesw_mem_fault_page - the page at @idx for a fault of a mapping
  * @mem: the store
  * @idx: page index

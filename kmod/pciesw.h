@@ -86,6 +86,7 @@ int pciesw_profiles_check(void);
 
 struct pciesw_switch;
 struct pciesw_port;
+struct pciesw_nvme;
 
 /*
  * VPD image bounds: identifier string <= PCIESW_VPD_ID_MAX, VPD-R fields
@@ -171,6 +172,7 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  *	4096 bytes (its block device's); 0 for the other types
  * @ident: its PCI IDs, set when it is plugged in (the type's by default)
  * @mem: the pages of its memory window (mem.c)
+ * @nvme: NVMe drives: the controller's state (nvme.c); NULL for the others
  * @map_pgoff: where its window starts in the character device's mmap space
  * @bus_master_off: software cleared Bus Master Enable in its PCI function:
  *	it may not start a transfer (a drive's commands wait); set through
@@ -191,6 +193,7 @@ struct pciesw_endpoint {
 	u32 block_size;
 	struct pciesw_ep_ident ident;
 	struct pciesw_mem *mem;
+	struct pciesw_nvme *nvme;
 	u64 map_pgoff;
 	bool bus_master_off;
 	struct list_head node;
@@ -750,6 +753,7 @@ void pciesw_mem_zap(struct pciesw_mem *mem, u64 off, u64 len);
 void pciesw_mem_exit(void);
 u64 pciesw_mem_discard(struct pciesw_mem *mem, unsigned long idx,
 		       unsigned long nr);
+void pciesw_mem_zero(struct pciesw_mem *mem, u64 pos, u64 len);
 void pciesw_mem_set_owner(struct pciesw_mem *mem, const void *owner,
 			  u32 ep_id, bool tag);
 struct pciesw_mem *pciesw_mem_of_page(struct page *page, const void **owner,

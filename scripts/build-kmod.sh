@@ -106,6 +106,45 @@ mkdir -p "$out/generated"
 		})
 		EOF
 	fi
+	# a block device's ioctl gets a blk_mode_t since 6.5 (an fmode_t before)
+	if has 'int \(\*ioctl\)\(struct block_device \*bdev, blk_mode_t' include/linux/blkdev.h; then
+		echo "#define pciesw_blk_mode_t blk_mode_t"
+		echo "#define PCIESW_BLK_OPEN_WRITE BLK_OPEN_WRITE"
+	else
+		echo "#define pciesw_blk_mode_t fmode_t"
+		echo "#define PCIESW_BLK_OPEN_WRITE FMODE_WRITE"
+	fi
+	# the write cache: a queue flag before 6.11, then a feature that
+	# sysfs's write_cache turns off with a limits flag, as it is set here
+	if has 'static inline bool blk_queue_write_cache\(struct request_queue \*q\)' include/linux/blkdev.h; then
+		echo "#define pciesw_blk_wc_get(q) blk_queue_write_cache(q)"
+		if has 'int queue_limits_commit_update_frozen\(' include/linux/blkdev.h; then
+			commit='queue_limits_commit_update_frozen(q, &__l)'
+		else
+			commit='({ int __e; blk_mq_freeze_queue(q); __e = queue_limits_commit_update(q, &__l); blk_mq_unfreeze_queue(q); __e; })'
+		fi
+		cat <<-EOF
+		#define pciesw_blk_wc_set(q, on) ({					\\
+			struct queue_limits __l = queue_limits_start_update(q);	\\
+			if (on)							\\
+				__l.flags &= ~BLK_FLAG_WRITE_CACHE_DISABLED;	\\
+			else							\\
+				__l.flags |= BLK_FLAG_WRITE_CACHE_DISABLED;	\\
+			${commit};						\\
+		})
+		EOF
+	else
+		echo "#define pciesw_blk_wc_get(q) test_bit(QUEUE_FLAG_WC, &(q)->queue_flags)"
+		cat <<-'EOF'
+		#define pciesw_blk_wc_set(q, on) ({					\
+			if (on)							\
+				blk_queue_flag_set(QUEUE_FLAG_WC, q);		\
+			else							\
+				blk_queue_flag_clear(QUEUE_FLAG_WC, q);		\
+			0;							\
+		})
+		EOF
+	fi
 	# an MSI domain can say it cannot set affinity (not in 6.1)
 	if has 'MSI_FLAG_NO_AFFINITY' include/linux/msi.h; then
 		echo "#define PCIESW_MSI_FLAG_NO_AFFINITY MSI_FLAG_NO_AFFINITY"

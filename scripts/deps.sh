@@ -27,6 +27,8 @@ packages=(
 	rasdaemon
 	# block device clients (selftests/pciesw_block.sh, G1-G3 of make bench)
 	fio xfsprogs e2fsprogs mdadm util-linux
+	# the drives' NVMe passthrough (selftests/pciesw_nvme.sh)
+	nvme-cli smartmontools
 	# devlink (pciesw_devlink.sh drives the switches with the stock tool;
 	# script(1) gives it the terminal it shows flash progress on)
 	iproute2 bsdutils

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The NVMe controller of an NVMe drive (nvme.c, part of the model): the
+ * admin and NVM commands it answers, on the drive's memory window, and
+ * the per-drive state they report (SMART counters, features, the error
+ * log).  The block view (blk_nvme.c) feeds it the commands of the
+ * kernel's NVMe passthrough ioctls and counts its own requests here.
+ */
+#ifndef _PCIESW_NVME_H
+#define _PCIESW_NVME_H
+
+#include <linux/types.h>
+
+struct pciesw_endpoint;
+struct pciesw_nvme;
+struct pciesw_switch;
+
+/* the drive's one namespace */
+#define PCIESW_NVME_NSID	1
+/* Maximum Data Transfer Size: 2^8 minimum pages (4 KiB) = 1 MiB */
+#define PCIESW_NVME_MDTS	8
+#define PCIESW_NVME_MAX_XFER	(4096U << PCIESW_NVME_MDTS)
+
+/* The PCI IDs of an NVMe drive (the Identify Controller data has two) */
+struct pciesw_nvme_pci_ids {
+	u16 vendor;
+	u16 device;
+	u16 subsystem_vendor;
+	u16 subsystem_device;
+};
+
+void pciesw_nvme_pci_ids(const struct pciesw_endpoint *ep,
+			 struct pciesw_nvme_pci_ids *ids);
+
+/**
+ * struct pciesw_nvme_cmd - one command for pciesw_nvme_exec()
+ * @admin: an admin command (else an NVM I/O command)
+ * @opcode: its opcode
+ * @nsid: its namespace id
+ * @cdw: its command dwords; 10 to 15 are the command's own
+ * @buf: its data, in kernel memory: what a command transfers to the
+ *	controller, or zeroed room for what it returns; NULL if none
+ * @len: bytes of @buf
+ * @result: out: dword 0 of the completion
+ * @wce: in: the disk's volatile write cache is on
+ * @nr_io_queues: in: the I/O queues the disk has
+ * @set_wce: out: Set Features turned the write cache on (1) or off (0);
+ *	-1 when it did not touch it
+ * @slba: out: the first LBA of a command that failed on its range
+ */
+struct pciesw_nvme_cmd {
+	bool admin;
+	u8 opcode;
+	u32 nsid;
+	u32 cdw[16];
+	void *buf;
+	u32 len;
+	u32 result;
+	bool wce;
+	u16 nr_io_queues;
+	s8 set_wce;
+	u64 slba;
+};
+
+struct pciesw_nvme *pciesw_nvme_create(struct pciesw_endpoint *ep);
+struct pciesw_nvme *pciesw_nvme_get(struct pciesw_nvme *n);
+void pciesw_nvme_put(struct pciesw_nvme *n);
+int pciesw_nvme_exec(struct pciesw_nvme *n, struct pciesw_switch *sw,
+		     struct pciesw_nvme_cmd *c);
+u32 pciesw_nvme_effects(bool admin, u8 opcode);
+void pciesw_nvme_count(struct pciesw_nvme *n, bool write, u64 bytes);
+void pciesw_nvme_unsafe_shutdown(struct pciesw_nvme *n);
+void pciesw_nvme_power_cycle(struct pciesw_nvme *n);
+
+#endif /* _PCIESW_NVME_H */

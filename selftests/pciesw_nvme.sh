@@ -1,0 +1,219 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The NVMe drives speak NVMe through the kernel's passthrough ioctls
+# (kmod/blk_nvme.c, kmod/nvme.c), with the stock clients: nvme-cli's
+# id-ctrl and id-ns (the PCI vendor, serial, model, one namespace, the
+# capacity and the two LBA formats, the current one the disk's), the
+# SMART log (data units written grow by a dd's bytes, a temperature, a
+# surprise down counts as an unsafe shutdown), the error log (a refused
+# command is logged), the firmware log, Get/Set Features of the volatile
+# write cache (the disk's write_cache follows), nvme write / read / compare
+# / write-zeroes of known data against the disk's own bytes, dsm --ad
+# giving the window's pages back (NUSE, mem_resident), smartctl's PASSED
+# and an admin command refused to root without CAP_SYS_ADMIN, Identify
+# not.  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
+# (scripts/deps.sh).  Uses switch id 78.
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/switchctl_lib.sh"
+
+for t in nvme smartctl setpriv cmp; do
+	command -v $t >/dev/null || skip_all "$t not installed (scripts/deps.sh)"
+done
+sctl_init 78
+ID=78
+SW=pciesw$ID
+D=/dev/${SW}n0
+D3=/dev/${SW}n3
+
+wr "$PCIESW_BUS/new_device" "$ID" || bail "new_device $ID: $W_ERR"
+settled $SW || diag "$SW did not settle"
+sc_ok "ep add a 4Kn drive" ep del $ID nvme3
+sc_ok "ep add a 4Kn drive" ep add $ID 5 nvme size 64M block-size 4096
+
+# wait_disk NAME: until /dev/NAME is there
+wait_disk() {
+	deadline 5000
+	until [[ -b /dev/$1 ]]; do
+		before_deadline || return 1
+		nap
+	done
+}
+check "the drives' disks appear" eval "wait_disk ${SW}n0 && wait_disk ${SW}n3"
+
+# nv ARGS...: nvme ARGS into $OUT, $ERR, $RC
+nv() {
+	nvme "$@" >"$T_TMP/out" 2>"$T_TMP/err"
+	RC=$?
+	OUT=$(<"$T_TMP/out")
+	ERR=$(<"$T_TMP/err")
+}
+
+# jget FILTER: jq -r FILTER of $OUT into J
+jget() {
+	J=$(jq -r "$1" <<<"$OUT" 2>/dev/null)
+}
+
+# ---- Identify ----
+nv id-ctrl $D -o json
+check_eq "id-ctrl succeeds" 0 "$RC" || diag "$ERR"
+jget '[.vid, .ssvid, .nn, (.mn | sub(" +$"; "")), (.fr | sub(" +$"; "")), .ver] | join(" ")'
+check_eq "id-ctrl: vid, ssvid, nn, mn, fr, ver 1.4" \
+	"$((0x144d)) $((0x144d)) 1 SAMSUNG MZWLO3T8HCLS-00A07 GDC7402Q $((0x10400))" "$J"
+jget '.sn | sub(" +$"; "")'
+sn=$J
+check "id-ctrl: a serial number" eval '[[ $sn =~ ^S[0-9A-F]{15}$ ]]' ||
+	diag "sn '$sn'"
+jget '[.oacs, .oncs, .vwc, .lpa, .elpe, .frmw, .wctemp, .cctemp, .mdts] | join(" ")'
+check_eq "id-ctrl: oacs oncs vwc lpa elpe frmw wctemp cctemp mdts" \
+	"0 $((0x4d)) 7 7 15 3 343 353 8" "$J"
+nv id-ctrl /dev/${SW}n1 -o json
+jget '.sn | sub(" +$"; "")'
+check "another drive, another serial" eval '[[ -n $J && $J != "$sn" ]]'
+
+nv id-ns $D -o json
+jget '[.nsze, .ncap, .flbas, .nlbaf, .lbafs[0].ds, .lbafs[1].ds] | join(" ")'
+check_eq "id-ns: 4G of 512-byte blocks, formats 512 and 4096" \
+	"$((4 << 21)) $((4 << 21)) 0 1 9 12" "$J"
+nv id-ns $D3 -o json
+jget '[.nsze, .flbas] | join(" ")'
+check_eq "id-ns of the 4Kn drive: 64M of 4096-byte blocks, format 1" \
+	"$((64 << 8)) 1" "$J"
+
+# ---- SMART ----
+nv smart-log $D -o json
+check_eq "smart-log succeeds" 0 "$RC" || diag "$ERR"
+jget '.data_units_written'
+dw0=$J
+jget '.host_write_commands'
+wc0=$J
+jget '[.avail_spare, .spare_thresh, .critical_warning] | join(" ")'
+check_eq "smart-log: spare 100, threshold 10, no warning" "100 10 0" "$J"
+jget '.temperature'
+check "smart-log: a temperature (K) from the thermal model" \
+	eval '((J > 273 && J < 400))' || diag "temperature $J"
+dd if=/dev/urandom of="$T_TMP/data" bs=1M count=4 status=none
+dd if="$T_TMP/data" of=$D bs=1M oflag=direct status=none
+nv smart-log $D -o json
+jget '.data_units_written'
+check "4 MiB written: data units written +8 (of 512,000 bytes)" \
+	eval '((J - dw0 >= 8 && J - dw0 <= 9))' || diag "$dw0 -> $J"
+jget '.host_write_commands'
+check "host write commands grow" eval '((J >= wc0 + 4))' ||
+	diag "$wc0 -> $J"
+
+# ---- passthrough I/O ----
+head -c 4096 /dev/urandom >"$T_TMP/blk"
+nv write $D -s 16 -c 7 -z 4096 -d "$T_TMP/blk"
+check_eq "nvme write of 8 blocks" 0 "$RC" || diag "$OUT" "$ERR"
+dd if=$D of="$T_TMP/back" bs=4096 skip=2 count=1 iflag=direct status=none
+check "the disk reads what nvme write wrote" cmp -s "$T_TMP/blk" "$T_TMP/back"
+nv read $D -s 0 -c 7 -z 4096 -d "$T_TMP/rd"
+check "nvme read reads what dd wrote" \
+	cmp -s -n 4096 "$T_TMP/rd" "$T_TMP/data"
+nv compare $D -s 16 -c 7 -z 4096 -d "$T_TMP/blk"
+check_eq "nvme compare of the same data" 0 "$RC" || diag "$OUT" "$ERR"
+nv compare $D -s 0 -c 7 -z 4096 -d "$T_TMP/blk"
+check "nvme compare of other data: Compare Failure" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4285)"* ]]' ||
+	diag "$RC $OUT $ERR"
+nv write-zeroes $D -s 16 -c 7
+check_eq "nvme write-zeroes" 0 "$RC" || diag "$ERR"
+dd if=$D of="$T_TMP/back" bs=4096 skip=2 count=1 iflag=direct status=none
+check "the blocks read as zeros" cmp -s -n 4096 "$T_TMP/back" /dev/zero
+nv read $D -s $((4 << 21)) -c 0 -z 512 -d "$T_TMP/rd"
+check "nvme read past the end: LBA Out of Range" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4080)"* ]]' ||
+	diag "$RC $OUT $ERR"
+
+# ---- Dataset Management ----
+rd $PCIESW_DEVS/$SW-nvme0/mem_resident
+res0=$R
+nv id-ns $D -o json
+jget '.nuse'
+check_eq "NUSE: the resident blocks" $((res0 / 512)) "$J"
+nv dsm $D --ad -s 0 -b 8192
+check_eq "nvme dsm --ad of 4 MiB" 0 "$RC" || diag "$ERR"
+rd $PCIESW_DEVS/$SW-nvme0/mem_resident
+check_eq "deallocate gives the pages back" 0 "$R"
+nv id-ns $D -o json
+jget '.nuse'
+check_eq "NUSE follows" 0 "$J"
+
+# ---- logs and features ----
+nv error-log $D -o json
+jget '.errors[0].error_count'
+ec=$J
+check "error-log: the refused commands are logged" eval '((ec >= 2))' ||
+	diag "$OUT"
+jget '.errors[0].status_field'
+# the status field (bits 15:1), or nvme-cli's status without the phase tag
+check "the newest: LBA Out of Range with DNR" \
+	eval '((J == 0x4080 << 1 || J == 0x4080))' || diag "status_field $J"
+nv smart-log $D -o json
+jget '.num_err_log_entries'
+check_eq "smart-log counts them" "$ec" "$J"
+nv fw-log $D
+check "fw-log: slot 1 active, its revision" \
+	eval '[[ $OUT == *GDC7402Q* ]]' || diag "$OUT" "$ERR"
+Q=/sys/block/${SW}n0/queue/write_cache
+rd $Q
+check_eq "the disk's write cache is on" "write back" "$R"
+nv get-feature $D -f 6
+check "get-feature 6: on" eval '[[ $OUT == *"value:"*0*1 ]]' || diag "$OUT"
+nv set-feature $D -f 6 -v 0
+check_eq "set-feature 6 0" 0 "$RC" || diag "$ERR"
+rd $Q
+check_eq "the disk's write cache follows: off" "write through" "$R"
+nv get-feature $D -f 6
+check "get-feature 6: off" eval '[[ $OUT == *"value:"*0*0 ]]' || diag "$OUT"
+wr $Q "write back"
+nv get-feature $D -f 6
+check "and back on from sysfs" eval '[[ $OUT == *"value:"*0*1 ]]' ||
+	diag "$OUT"
+nv set-feature $D -f 4 -v 300
+nv get-feature $D -f 4
+check "temperature threshold set and read back" \
+	eval '[[ $OUT == *"value:"*12c ]]' || diag "$OUT"
+nv smart-log $D -o json
+jget '.critical_warning'
+check_eq "over the threshold: the temperature warning" 2 "$J"
+nv set-feature $D -f 4 -v 343
+
+# ---- smartctl ----
+OUT=$(smartctl -a -d nvme $D 2>&1)
+check "smartctl -a: PASSED" \
+	eval '[[ $OUT == *"self-assessment test result: PASSED"* ]]' ||
+	diag "$OUT"
+check "smartctl names the model" \
+	eval '[[ $OUT == *"SAMSUNG MZWLO3T8HCLS-00A07"* ]]'
+
+# ---- privileges ----
+RC=0
+OUT=$(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+	nvme smart-log $D 2>&1) || RC=$?
+check "smart-log without CAP_SYS_ADMIN: refused" \
+	eval '((RC != 0)) && [[ $OUT == *"ermission denied"* ]]' ||
+	diag "$RC $OUT"
+RC=0
+OUT=$(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+	nvme id-ctrl $D 2>&1) || RC=$?
+check_eq "id-ctrl without CAP_SYS_ADMIN: allowed" 0 "$RC" || diag "$OUT"
+
+# ---- an unsafe shutdown ----
+sc_quiet "surprise down" port set $ID 2 surprise-down
+sc_quiet "hot reset" port set $ID 2 hot-reset
+settled $SW || diag "$SW did not settle"
+check "the disk comes back" wait_disk ${SW}n0
+deadline 5000
+until nvme smart-log $D -o json >"$T_TMP/out" 2>/dev/null; do
+	before_deadline || break
+	nap 0.05
+done
+OUT=$(<"$T_TMP/out")
+jget '.unsafe_shutdowns'
+check_eq "smart-log: one unsafe shutdown" 1 "$J"
+jget '.data_units_written'
+check "the counters are the drive's: they stay" eval '((J >= dw0 + 8))'
+summary
