@@ -13,7 +13,7 @@
 # giving the window's pages back (NUSE, mem_resident), smartctl's PASSED
 # and an admin command refused to root without CAP_SYS_ADMIN, Identify
 # not.  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
-# (scripts/deps.sh).  Uses switch id 78.
+# (scripts/deps.sh).  Uses switch id 191.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/switchctl_lib.sh"
@@ -21,8 +21,8 @@
 for t in nvme smartctl setpriv cmp; do
 	command -v $t >/dev/null || skip_all "$t not installed (scripts/deps.sh)"
 done
-sctl_init 78
-ID=78
+sctl_init 191
+ID=191
 SW=pciesw$ID
 D=/dev/${SW}n0
 D3=/dev/${SW}n3

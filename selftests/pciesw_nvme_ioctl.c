@@ -11,7 +11,7 @@
  * the disk's bytes, a Compare Failure (0x4285); who may send what
  * (nvme_cmd_allowed(): root without CAP_SYS_ADMIN, a file open for
  * reading); and the 32-bit path (pciesw_nvme32, pciesw_nvme_compat.c
- * built -m32).  Uses switch id 79 (a tiny8 card: two drives).
+ * built -m32).  Uses switch id 192 (a tiny8 card: two drives).
  */
 #define _GNU_SOURCE
 #include <linux/capability.h>
@@ -21,7 +21,7 @@
 
 #include "pciesw_test.h"
 
-#define NVME_ID		79
+#define NVME_ID		192
 #define DNR		0x4000
 #define SZ		4096
 
