@@ -122,7 +122,7 @@ R=$(bash -c '. /usr/share/bash-completion/bash_completion 2>/dev/null
 	. /usr/local/share/bash-completion/completions/switchctl
 	COMP_WORDS=(switchctl ep ""); COMP_CWORD=2; COMP_LINE="switchctl ep "
 	COMP_POINT=${#COMP_LINE}; _switchctl; echo "${COMPREPLY[*]}"' 2>&1)
-check_eq "bash completion: switchctl ep <TAB>" "list show add del --help" "$R"
+check_eq "bash completion: switchctl ep <TAB>" "list show add del discard --help" "$R"
 
 # ---- udev, group pciesw, DMA without root --------------------------------------
 useradd --system --no-create-home --shell /usr/sbin/nologin -G pciesw "$USER_NAME"
