@@ -193,7 +193,8 @@ static enum pciesw_blk_state pciesw_blk_state_of(struct pciesw_switch *sw,
 		return PCIESW_BLK_DEAD;
 	up = pciesw_port_by_lane(sw, d->up_lane);
 	if (!pciesw_blk_port_up(ep->port) || !pciesw_blk_port_up(up) ||
-	    up->role != PCIESW_PORT_ROLE_UPSTREAM || ep->bus_master_off)
+	    up->role != PCIESW_PORT_ROLE_UPSTREAM ||
+	    (d->pci && ep->bus_master_off))
 		return PCIESW_BLK_WAIT;
 	return PCIESW_BLK_UP;
 }

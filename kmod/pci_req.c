@@ -65,8 +65,12 @@ static int pciesw_pci_req_port(struct pciesw_port *port,
 	case PCIESW_PCI_REQ_DPC:
 		return pciesw_port_set_contained(port, r->a, why);
 	case PCIESW_PCI_REQ_BUS_MASTER:
-		/* the function outlived its endpoint: nothing to master */
-		if (port->ep)
+		/*
+		 * The function outlived its endpoint, or the view: a driver
+		 * unbound as the view goes must not stop the endpoint.
+		 */
+		if (port->ep && pciesw_switch_setting(port->group->sw,
+						      PCIESW_SETTING_PCI_VIEW))
 			pciesw_ep_set_bus_master(port->ep, r->a);
 		return 0;
 	default:

@@ -45,7 +45,9 @@
 # - Bus Master Enable of nvme1's PCI function cleared (setpci) while fio
 #   writes: ep show, the event log and switchctl monitor say so, no write
 #   completes while it is clear and a read waits instead of failing; set
-#   again, the read completes and fio finishes and verifies.
+#   again, the read completes and fio finishes and verifies; the PCI view
+#   then turned off: the disk comes back off the endpoint and reads at once
+#   (the drivers unbound with the view cleared Bus Master Enable).
 #
 # Reduced (the debug kernel): smaller fio jobs, one round of schedulers.
 # Needs fio, blkdiscard, blockdev, mkfs.ext4, e2fsck, python3
@@ -615,5 +617,18 @@ check "... fio finishes with every block verified" wait $FIO ||
 	diag "$(tail -n 20 "$T_TMP/fio.out")"
 disk_io
 check "... writes complete again" test "$WDONE" -gt "$w0"
+
+# --- 5. the PCI view turned off: the drivers unbound with it (which clear
+# Bus Master Enable) stop no drive; the disk comes back off the endpoint
+wr "$PCIESW_DEVS/$SW/pci_view" 0 || fail "pci_view 0: $W_ERR"
+off_endpoint() {
+	[[ $(basename "$(readlink -f /sys/block/${SW}n1/device)") == "$SW-nvme1" ]] &&
+		[[ -b $D1 ]]
+}
+check "PCI view off: nvme1's disk hangs off the endpoint" until_ok 10000 off_endpoint
+check "... and reads at once" \
+	timeout 10 dd if="$D1" of=/dev/null bs=4k count=1 iflag=direct
+ep_bus_master
+check_eq "... ep show: bus master on" true "$J"
 
 summary
