@@ -294,20 +294,6 @@ TEST_F(nvme, io)
 	EXPECT_EQ(0, memcmp(d, r, SZ));
 }
 
-static int capset_eff(uint64_t eff, uint64_t perm)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {
-		{ .effective = (uint32_t)eff, .permitted = (uint32_t)perm },
-		{ .effective = (uint32_t)(eff >> 32),
-		  .permitted = (uint32_t)(perm >> 32) },
-	};
-
-	return syscall(SYS_capset, &hdr, data);
-}
-
 /* nvme_cmd_allowed(): root without CAP_SYS_ADMIN, in a child */
 TEST_F(nvme, permissions)
 {

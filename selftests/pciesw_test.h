@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
@@ -74,6 +75,24 @@ static inline bool tp_slow(void)
 static inline unsigned int tp_ms(unsigned int ms)
 {
 	return tp_slow() ? 5 * ms : ms;
+}
+
+/*
+ * Set the calling thread's effective and permitted capabilities (bit n:
+ * capability n): a test of what a caller without some of them may do.
+ */
+static inline int capset_eff(uint64_t eff, uint64_t perm)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {
+		{ .effective = (uint32_t)eff, .permitted = (uint32_t)perm },
+		{ .effective = (uint32_t)(eff >> 32),
+		  .permitted = (uint32_t)(perm >> 32) },
+	};
+
+	return syscall(SYS_capset, &hdr, data);
 }
 
 static inline uint64_t tp_now_ns(void)

@@ -80,20 +80,6 @@ FIXTURE_TEARDOWN(unpriv)
 		sw_del(ID_FREE);
 }
 
-static int capset_eff(uint64_t eff, uint64_t perm)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {
-		{ .effective = (uint32_t)eff, .permitted = (uint32_t)perm },
-		{ .effective = (uint32_t)(eff >> 32),
-		  .permitted = (uint32_t)(perm >> 32) },
-	};
-
-	return syscall(SYS_capset, &hdr, data);
-}
-
 /* ------------------------------------------------------------------ */
 
 /* As root: what the permissions are, so the rest means something. */
