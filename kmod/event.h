@@ -6,6 +6,7 @@
 #ifndef _PCIESW_EVENT_H
 #define _PCIESW_EVENT_H
 
+#include "nvme.h"
 #include "pciesw.h"
 
 /* Events: the one way state changes leave the model. */
@@ -39,6 +40,9 @@ enum pciesw_event_type {
 	PCIESW_EV_EP_CHANGE,		/* @ep's state changed (Bus Master
 					 * Enable of its function)
 					 */
+	PCIESW_EV_NVME_FAULT,		/* @nvme_fault was injected into
+					 * NVMe drive @ep
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -52,7 +56,7 @@ enum pciesw_event_type {
  *	whose ports @ports are; the others keep their numbers and state)
  * @port: the port (PORT_CHANGE, LINK_TRAINING, EP_ADD, EP_DEL; THRESHOLD: NULL for a
  *	switch-wide threshold)
- * @ep: the endpoint (EP_ADD, EP_DEL, EP_CHANGE)
+ * @ep: the endpoint (EP_ADD, EP_DEL, EP_CHANGE, NVME_FAULT)
  * @group_id: @group's id, set by pciesw_event()
  * @port_id: @port's id, or PCIESW_EV_NO_PORT, set by pciesw_event()
  * @ep_id: @ep's id, set by pciesw_event()
@@ -68,6 +72,7 @@ enum pciesw_event_type {
  * @level: warning or critical (THERMAL_ALARM)
  * @active: raised, or cleared (THERMAL_ALARM)
  * @temp: the sensor's temperature then, m°C (THERMAL_ALARM)
+ * @nvme_fault: the fault (NVME_FAULT)
  * @seq: its place in the switch's queue, set by pciesw_event()
  *
  * @group, @port and @ep point into the model, so they are valid only while
@@ -95,6 +100,7 @@ struct pciesw_event {
 	enum pciesw_alarm level;
 	bool active;
 	int temp;
+	struct pciesw_nvme_injection nvme_fault;
 	u64 seq;
 };
 

@@ -124,6 +124,39 @@ void pciesw_log_ep_flr(struct pciesw_endpoint *ep)
 	pciesw_log_add(ep->sw, ep->name, "function level reset");
 }
 
+/* A fault was injected into an NVMe drive: which, and with what. */
+static void pciesw_log_nvme_fault(struct pciesw_switch *sw,
+				  const struct pciesw_event *ev)
+{
+	const struct pciesw_nvme_injection *f = &ev->nvme_fault;
+	const char *obj = ev->ep->name;
+
+	switch (f->type) {
+	case PCIESW_NVME_FAULT_MEDIA_ERROR:
+		pciesw_log_add(sw, obj,
+			       "media error injected: %u blocks from lba %llu",
+			       f->count, f->lba);
+		break;
+	case PCIESW_NVME_FAULT_TEMP:
+		if (f->temp_clear)
+			pciesw_log_add(sw, obj,
+				       "composite temperature override cleared");
+		else
+			pciesw_log_add(sw, obj,
+				       "composite temperature forced to %d mC",
+				       f->temp);
+		break;
+	case PCIESW_NVME_FAULT_SPARE:
+		pciesw_log_add(sw, obj, "available spare set to %u%%",
+			       f->spare);
+		break;
+	case PCIESW_NVME_FAULT_READ_ONLY:
+		pciesw_log_add(sw, obj, "media %s", f->read_only ?
+			       "read-only" : "writable again");
+		break;
+	}
+}
+
 /* Called by pciesw_event() for every event of a published switch. */
 void pciesw_log_event(const struct pciesw_event *ev)
 {
@@ -198,6 +231,9 @@ void pciesw_log_event(const struct pciesw_event *ev)
 	case PCIESW_EV_EP_CHANGE:
 		pciesw_log_add(sw, ev->ep->name, "bus master %s",
 			       ev->ep->bus_master_off ? "disabled" : "enabled");
+		break;
+	case PCIESW_EV_NVME_FAULT:
+		pciesw_log_nvme_fault(sw, ev);
 		break;
 	}
 }

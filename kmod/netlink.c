@@ -49,6 +49,7 @@ static const char *pciesw_nl_sys_admin_op(u8 cmd, struct nlattr **attrs)
 	case PCIESW_CMD_EP_ADD:
 		return "adding an endpoint needs CAP_SYS_ADMIN";
 	case PCIESW_CMD_INJECT:
+	case PCIESW_CMD_NVME_INJECT:
 		return "fault injection needs CAP_SYS_ADMIN";
 	case PCIESW_CMD_VPD_GET:
 		return "reading the VPD needs CAP_SYS_ADMIN";

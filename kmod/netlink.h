@@ -6,6 +6,7 @@
  *   netlink.c           family, pre/post_doit, dump engine, helpers
  *   netlink_topology.c  switches, lane groups, ports, endpoints
  *   netlink_health.c    counters, thresholds, fault injection
+ *   netlink_nvme.c      NVMe drives' health and fault injection
  *   netlink_thermal.c   the thermal model
  *   netlink_vpd.c       VPD
  *   netlink_p2p.c       p2p-check
@@ -74,6 +75,9 @@ int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_group_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_ep_any(struct sk_buff *msg, const void *obj);
+int pciesw_nl_fill_nvme(struct sk_buff *msg, const struct pciesw_endpoint *ep,
+			bool serial);
+int pciesw_nl_fill_nvme_fault_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_vpd_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_fw_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_vpd_ntf(struct sk_buff *msg, const void *obj);

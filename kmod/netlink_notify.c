@@ -114,6 +114,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_EP_FUNCTION:
 		/* the PCI core's uevent says it */
 		break;
+	case PCIESW_EV_NVME_FAULT:
+		return pciesw_nl_notify(PCIESW_CMD_NVME_FAULT_NTF,
+					pciesw_nl_fill_nvme_fault_any, ev);
 	}
 	return NULL;
 }

@@ -156,8 +156,9 @@ static int pciesw_nl_fill_port(struct sk_buff *msg,
 	return pciesw_nl_fill_history(msg, port);
 }
 
+/* A drive's serial number only with @serial, as the switch's. */
 static int pciesw_nl_fill_ep(struct sk_buff *msg,
-			     const struct pciesw_endpoint *ep)
+			     const struct pciesw_endpoint *ep, bool serial)
 {
 	char pci[PCIESW_PCI_NAME_LEN];
 
@@ -195,6 +196,7 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 		if (nla_put_u32(msg, PCIESW_A_EP_BLOCK_SIZE, ep->block_size) ||
 		    nla_put_string(msg, PCIESW_A_EP_DISK_NAME, disk))
 			return -EMSGSIZE;
+		return pciesw_nl_fill_nvme(msg, ep, serial);
 	}
 	return 0;
 }
@@ -221,7 +223,12 @@ int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj)
 
 int pciesw_nl_fill_ep_any(struct sk_buff *msg, const void *obj)
 {
-	return pciesw_nl_fill_ep(msg, obj);
+	return pciesw_nl_fill_ep(msg, obj, false);
+}
+
+static int pciesw_nl_fill_ep_serial(struct sk_buff *msg, const void *obj)
+{
+	return pciesw_nl_fill_ep(msg, obj, true);
 }
 
 /* ---- switches ---- */
@@ -611,7 +618,14 @@ static const void *pciesw_nl_find_ep_next(struct pciesw_switch *sw,
 static int pciesw_nl_fill_ep_dump(struct sk_buff *msg,
 				  struct pciesw_switch *sw, const void *obj)
 {
-	return pciesw_nl_fill_ep(msg, obj);
+	return pciesw_nl_fill_ep(msg, obj, false);
+}
+
+static int pciesw_nl_fill_ep_dump_serial(struct sk_buff *msg,
+					 struct pciesw_switch *sw,
+					 const void *obj)
+{
+	return pciesw_nl_fill_ep(msg, obj, true);
 }
 
 static const struct pciesw_nl_obj pciesw_nl_ep_obj = {
@@ -620,19 +634,29 @@ static const struct pciesw_nl_obj pciesw_nl_ep_obj = {
 	.fill = pciesw_nl_fill_ep_dump,
 };
 
+static const struct pciesw_nl_obj pciesw_nl_ep_serial_obj = {
+	.cmd = PCIESW_CMD_EP_GET,
+	.find = pciesw_nl_find_ep_next,
+	.fill = pciesw_nl_fill_ep_dump_serial,
+};
+
 int pciesw_nl_ep_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct pciesw_endpoint *ep = pciesw_nl_find_ep(pciesw_nl_sw(info), info);
 
 	if (IS_ERR(ep))
 		return PTR_ERR(ep);
-	return pciesw_nl_reply(info, PCIESW_CMD_EP_GET, pciesw_nl_fill_ep_any,
-			       ep);
+	return pciesw_nl_reply(info, PCIESW_CMD_EP_GET,
+			       netlink_capable(skb, CAP_SYS_ADMIN) ?
+			       pciesw_nl_fill_ep_serial :
+			       pciesw_nl_fill_ep_any, ep);
 }
 
 int pciesw_nl_ep_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_ep_obj, skb, cb);
+	return pciesw_nl_dumpit(netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
+				&pciesw_nl_ep_serial_obj : &pciesw_nl_ep_obj,
+				skb, cb);
 }
 
 /* The IDs ep-add asks for: each one given, the type's for the others. */

@@ -27,6 +27,17 @@
  * engine and the commands here add to, and the features and error log,
  * under @lock.  The composite temperature is the card's nvme SerDes
  * sensor (thermal.c), read under sw->lock.
+ *
+ * Faults (pciesw_nvme_inject(), from fault injection): media errors on a
+ * range of blocks (reads that touch it fail with Unrecovered Read Error,
+ * counted in SMART's Media Errors and logged, until a write of the range
+ * reallocates it, as a drive does), a forced composite temperature, the
+ * available spare, and read-only media (writes fail with Attempted Write
+ * to Read Only Range).  The SMART log's critical warning follows: bit 0
+ * while the spare is below its threshold, bit 1 while the temperature is
+ * over its over or under its under threshold (FID 4), bit 3 while the
+ * media is read-only.  The block view asks pciesw_nvme_media_fails() of
+ * every request, so its disk fails the same reads and writes.
  */
 
 #include <linux/crc32.h>
@@ -39,6 +50,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
+#include "event.h"
 #include "nvme.h"
 #include "pciesw.h"
 
@@ -59,6 +71,12 @@ static const u8 pciesw_nvme_oui[3] = { 0x00, 0x25, 0x38 };
 #define PCIESW_NVME_DST_SIZE	564	/* the device self-test log */
 #define PCIESW_NVME_DST_ENTRIES	20
 #define PCIESW_NVME_ID_SIZE	4096
+#define PCIESW_NVME_BAD_RANGES	16	/* media error ranges kept */
+#define PCIESW_NVME_SPARE_THRESH	10	/* percent */
+
+/* m°C of a temperature in kelvins, and back (as <linux/units.h>) */
+#define PCIESW_NVME_MC(k)	((int)(k) * 1000 - 273150)
+#define PCIESW_NVME_K(mc)	DIV_ROUND_CLOSEST((mc) + 273150, 1000)
 
 /* the Select field of Get Features */
 enum {
@@ -114,6 +132,7 @@ enum {
  * @write_cmds: Write commands (and block writes) completed
  * @power_cycles: times the drive was powered on
  * @unsafe_shutdowns: times it lost power or its link without a shutdown
+ * @media_errors: reads failed by an unrecovered (injected) media error
  * @lock: protects every field below
  * @temp_over: over temperature threshold of the composite sensor, K
  * @temp_under: under temperature threshold, K
@@ -124,6 +143,12 @@ enum {
  * @err_count: errors logged ever
  * @errs: the last PCIESW_NVME_ERR_LOG, error count n at (n - 1) % size
  * @cmd_ids: numbers the commands, for the error log's command ids
+ * @temp_forced: @temp_force replaces the card's sensor (fault injection)
+ * @temp_force: the forced composite temperature, K
+ * @spare: available spare, percent
+ * @read_only: the media is read-only (fault injection)
+ * @nr_bad: ranges in @bad
+ * @bad: the ranges of blocks with an unrecovered media error
  */
 struct pciesw_nvme {
 	struct kref refs;
@@ -141,6 +166,7 @@ struct pciesw_nvme {
 	atomic64_t write_cmds;
 	atomic64_t power_cycles;
 	atomic64_t unsafe_shutdowns;
+	atomic64_t media_errors;
 	spinlock_t lock;	/* protects the fields below */
 	u16 temp_over;
 	u16 temp_under;
@@ -151,6 +177,15 @@ struct pciesw_nvme {
 	u64 err_count;
 	struct pciesw_nvme_err errs[PCIESW_NVME_ERR_LOG];
 	u16 cmd_ids;
+	bool temp_forced;
+	u16 temp_force;
+	u8 spare;
+	bool read_only;
+	unsigned int nr_bad;
+	struct {
+		u64 slba;
+		u64 nlb;
+	} bad[PCIESW_NVME_BAD_RANGES];
 };
 
 /*
@@ -221,6 +256,7 @@ struct pciesw_nvme *pciesw_nvme_create(struct pciesw_endpoint *ep)
 	atomic64_set(&n->power_cycles, 1);
 	spin_lock_init(&n->lock);
 	n->temp_over = PCIESW_NVME_WCTEMP;
+	n->spare = 100;
 	return n;
 }
 
@@ -331,15 +367,133 @@ static void pciesw_nvme_str(char *dst, size_t len, const char *src)
 	memcpy(dst, src, min(len, strlen(src)));
 }
 
-/* The composite temperature, K, from the card's thermal model. */
-static u16 pciesw_nvme_temp(struct pciesw_switch *sw)
+/*
+ * The composite temperature, K: the forced one, else the card's thermal
+ * model's (@locked: the caller holds sw->lock).
+ */
+static u16 pciesw_nvme_temp(struct pciesw_nvme *n, struct pciesw_switch *sw,
+			    bool locked)
 {
+	bool forced;
+	u16 k;
 	int mc;
 
-	mutex_lock(&sw->lock);
+	spin_lock(&n->lock);
+	forced = n->temp_forced;
+	k = n->temp_force;
+	spin_unlock(&n->lock);
+	if (forced)
+		return k;
+	if (!locked)
+		mutex_lock(&sw->lock);
 	mc = pciesw_sensor_temp(sw, PCIESW_NVME_SENSOR);
-	mutex_unlock(&sw->lock);
-	return clamp(DIV_ROUND_CLOSEST(mc + 273150, 1000), 0, 0xffff);
+	if (!locked)
+		mutex_unlock(&sw->lock);
+	return clamp(PCIESW_NVME_K(mc), 0, 0xffff);
+}
+
+/* What the SMART log says, with the composite temperature @temp (K). */
+static void pciesw_nvme_fill_health(struct pciesw_nvme *n, u16 temp,
+				    struct pciesw_nvme_health *h)
+{
+	u16 over, under;
+
+	memset(h, 0, sizeof(*h));
+	spin_lock(&n->lock);
+	over = n->temp_over;
+	under = n->temp_under;
+	h->spare = n->spare;
+	h->read_only = n->read_only;
+	h->error_entries = n->err_count;
+	spin_unlock(&n->lock);
+	h->temp = PCIESW_NVME_MC(temp);
+	h->temp_over = PCIESW_NVME_MC(over);
+	h->temp_under = PCIESW_NVME_MC(under);
+	h->temp_crit = PCIESW_NVME_MC(PCIESW_NVME_CCTEMP);
+	h->spare_thresh = PCIESW_NVME_SPARE_THRESH;
+	h->percent_used = 0;
+	if (h->spare < h->spare_thresh)
+		h->critical_warning |= NVME_SMART_CRIT_SPARE;
+	if (temp >= over || temp < under)
+		h->critical_warning |= NVME_SMART_CRIT_TEMPERATURE;
+	if (h->read_only)
+		h->critical_warning |= NVME_SMART_CRIT_MEDIA;
+	h->media_errors = atomic64_read(&n->media_errors);
+	h->unsafe_shutdowns = atomic64_read(&n->unsafe_shutdowns);
+	/* thousands of 512 byte units, rounded up */
+	h->data_units_read = DIV_ROUND_UP_ULL(atomic64_read(&n->bytes_read),
+					      512 * 1000);
+	h->data_units_written =
+		DIV_ROUND_UP_ULL(atomic64_read(&n->bytes_written), 512 * 1000);
+	h->host_reads = atomic64_read(&n->read_cmds);
+	h->host_writes = atomic64_read(&n->write_cmds);
+	h->power_cycles = atomic64_read(&n->power_cycles);
+	h->power_on_hours = div_u64(div_u64(ktime_get_ns() - n->created_ns,
+					    NSEC_PER_SEC), 3600);
+}
+
+/**
+ * pciesw_nvme_health - the health of drive @n, as its SMART log says it
+ * @n: the drive's controller
+ * @sw: its switch
+ * @h: filled in
+ *
+ * Process context, sw->lock not held (the card's sensor is read under it).
+ */
+void pciesw_nvme_health(struct pciesw_nvme *n, struct pciesw_switch *sw,
+			struct pciesw_nvme_health *h)
+{
+	pciesw_nvme_fill_health(n, pciesw_nvme_temp(n, sw, false), h);
+}
+
+/* The same for NVMe drive @ep, with sw->lock held. */
+void pciesw_ep_nvme_health(const struct pciesw_endpoint *ep,
+			   struct pciesw_nvme_health *h)
+{
+	lockdep_assert_held(&ep->sw->lock);
+	pciesw_nvme_fill_health(ep->nvme,
+				pciesw_nvme_temp(ep->nvme, ep->sw, true), h);
+}
+
+const char *pciesw_nvme_model(void)
+{
+	return PCIESW_NVME_MODEL;
+}
+
+const char *pciesw_nvme_firmware(void)
+{
+	return PCIESW_NVME_FW;
+}
+
+/* The serial number, terminated, without its padding. */
+void pciesw_nvme_serial(const struct pciesw_nvme *n,
+			char sn[PCIESW_NVME_SN_LEN + 1])
+{
+	memcpy(sn, n->sn, PCIESW_NVME_SN_LEN);
+	sn[PCIESW_NVME_SN_LEN] = '\0';
+	strim(sn);
+}
+
+/**
+ * pciesw_nvme_set_temp_thresh - set a temperature threshold, as Set Features
+ * @n: the drive's controller
+ * @under: the under threshold (else the over one)
+ * @mc: m°C, clamped to what the feature holds (0 to 65535 K)
+ *
+ * For hwmon's temp1_min and temp1_max, as the nvme driver sets them.
+ */
+int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n, bool under, long mc)
+{
+	long k = clamp_val(mc, -273150L, 65535L * 1000 - 273150);
+
+	k = PCIESW_NVME_K(k);
+	spin_lock(&n->lock);
+	if (under)
+		n->temp_under = k;
+	else
+		n->temp_over = k;
+	spin_unlock(&n->lock);
+	return 0;
 }
 
 /* ---- Identify ---- */
@@ -485,38 +639,25 @@ static void pciesw_nvme_log_smart(struct pciesw_nvme *n,
 				  struct pciesw_switch *sw,
 				  struct nvme_smart_log *log)
 {
-	u16 temp = pciesw_nvme_temp(sw);
-	u64 hours = div_u64(div_u64(ktime_get_ns() - n->created_ns,
-				    NSEC_PER_SEC), 3600);
-	u16 over, under;
-	u64 errors;
+	u16 temp = pciesw_nvme_temp(n, sw, false);
+	struct pciesw_nvme_health h;
 
-	spin_lock(&n->lock);
-	over = n->temp_over;
-	under = n->temp_under;
-	errors = n->err_count;
-	spin_unlock(&n->lock);
-	if (temp >= over || temp < under)
-		log->critical_warning |= NVME_SMART_CRIT_TEMPERATURE;
+	pciesw_nvme_fill_health(n, temp, &h);
+	log->critical_warning = h.critical_warning;
 	log->temperature[0] = temp & 0xff;
 	log->temperature[1] = temp >> 8;
-	log->avail_spare = 100;
-	log->spare_thresh = 10;
-	log->percent_used = 0;
-	/* thousands of 512 byte units, rounded up */
-	pciesw_nvme_put128(log->data_units_read,
-			   DIV_ROUND_UP_ULL(atomic64_read(&n->bytes_read),
-					    512 * 1000));
-	pciesw_nvme_put128(log->data_units_written,
-			   DIV_ROUND_UP_ULL(atomic64_read(&n->bytes_written),
-					    512 * 1000));
-	pciesw_nvme_put128(log->host_reads, atomic64_read(&n->read_cmds));
-	pciesw_nvme_put128(log->host_writes, atomic64_read(&n->write_cmds));
-	pciesw_nvme_put128(log->power_cycles, atomic64_read(&n->power_cycles));
-	pciesw_nvme_put128(log->power_on_hours, hours);
-	pciesw_nvme_put128(log->unsafe_shutdowns,
-			   atomic64_read(&n->unsafe_shutdowns));
-	pciesw_nvme_put128(log->num_err_log_entries, errors);
+	log->avail_spare = h.spare;
+	log->spare_thresh = h.spare_thresh;
+	log->percent_used = h.percent_used;
+	pciesw_nvme_put128(log->data_units_read, h.data_units_read);
+	pciesw_nvme_put128(log->data_units_written, h.data_units_written);
+	pciesw_nvme_put128(log->host_reads, h.host_reads);
+	pciesw_nvme_put128(log->host_writes, h.host_writes);
+	pciesw_nvme_put128(log->power_cycles, h.power_cycles);
+	pciesw_nvme_put128(log->power_on_hours, h.power_on_hours);
+	pciesw_nvme_put128(log->unsafe_shutdowns, h.unsafe_shutdowns);
+	pciesw_nvme_put128(log->media_errors, h.media_errors);
+	pciesw_nvme_put128(log->num_err_log_entries, h.error_entries);
 	log->temp_sensor[0] = cpu_to_le16(temp);
 }
 
@@ -867,6 +1008,75 @@ static bool pciesw_nvme_same(struct pciesw_nvme *n, u64 pos, const u8 *buf,
 	return same;
 }
 
+/*
+ * With @n->lock: a write of @nlb blocks from @slba reallocates what of
+ * them had a media error, as a drive remaps a block it writes.
+ */
+static void pciesw_nvme_heal(struct pciesw_nvme *n, u64 slba, u64 nlb)
+{
+	u64 end = slba + nlb;
+	unsigned int i = 0;
+
+	lockdep_assert_held(&n->lock);
+	while (i < n->nr_bad) {
+		u64 bs = n->bad[i].slba, be = bs + n->bad[i].nlb;
+
+		if (be <= slba || bs >= end) {
+			i++;
+			continue;
+		}
+		if (bs < slba) {
+			/* what is left before the write */
+			n->bad[i].nlb = slba - bs;
+			if (be > end && n->nr_bad < PCIESW_NVME_BAD_RANGES) {
+				n->bad[n->nr_bad].slba = end;
+				n->bad[n->nr_bad++].nlb = be - end;
+			}
+			i++;
+		} else if (be > end) {
+			n->bad[i].slba = end;
+			n->bad[i].nlb = be - end;
+			i++;
+		} else {
+			n->bad[i] = n->bad[--n->nr_bad];
+		}
+	}
+}
+
+/*
+ * Whether the media lets @nlb blocks from @slba be read (@write false) or
+ * written: 0, or the NVMe status of the failure (its first bad block in
+ * *@lba).  A read of a bad block counts a media error; a write heals.
+ */
+static u16 pciesw_nvme_media(struct pciesw_nvme *n, bool write, u64 slba,
+			     u64 nlb, u64 *lba)
+{
+	u16 sc = 0;
+	unsigned int i;
+
+	spin_lock(&n->lock);
+	if (write) {
+		if (n->read_only)
+			sc = NVME_SC_READ_ONLY;
+		else
+			pciesw_nvme_heal(n, slba, nlb);
+	} else {
+		for (i = 0; i < n->nr_bad; i++) {
+			u64 bs = n->bad[i].slba, be = bs + n->bad[i].nlb;
+
+			if (be > slba && bs < slba + nlb) {
+				*lba = max(bs, slba);
+				sc = NVME_SC_READ_ERROR;
+				break;
+			}
+		}
+	}
+	spin_unlock(&n->lock);
+	if (sc == NVME_SC_READ_ERROR)
+		atomic64_inc(&n->media_errors);
+	return sc;
+}
+
 /* Whether @nlb blocks from @slba lie in the namespace. */
 static bool pciesw_nvme_in_range(struct pciesw_nvme *n, u64 slba, u64 nlb)
 {
@@ -887,6 +1097,10 @@ static int pciesw_nvme_rw(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c)
 		return pciesw_nvme_err(NVME_SC_INVALID_FIELD);
 	if (!pciesw_nvme_in_range(n, slba, nlb))
 		return pciesw_nvme_err(NVME_SC_LBA_RANGE);
+	err = pciesw_nvme_media(n, c->opcode == nvme_cmd_write, slba, nlb,
+				&c->slba);
+	if (err)
+		return pciesw_nvme_err(err);
 	switch (c->opcode) {
 	case nvme_cmd_compare:
 		if (!pciesw_nvme_same(n, pos, c->buf, len))
@@ -911,10 +1125,14 @@ static int pciesw_nvme_write_zeroes(struct pciesw_nvme *n,
 {
 	u64 slba = (u64)c->cdw[11] << 32 | c->cdw[10];
 	u64 nlb = (c->cdw[12] & 0xffff) + 1;
+	u16 sc;
 
 	c->slba = slba;
 	if (!pciesw_nvme_in_range(n, slba, nlb))
 		return pciesw_nvme_err(NVME_SC_LBA_RANGE);
+	sc = pciesw_nvme_media(n, true, slba, nlb, &c->slba);
+	if (sc)
+		return pciesw_nvme_err(sc);
 	pciesw_mem_zero(n->mem, slba << n->lba_shift, nlb << n->lba_shift);
 	return 0;
 }
@@ -934,6 +1152,13 @@ static int pciesw_nvme_dsm(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c)
 	}
 	if (!(c->cdw[11] & NVME_DSMGMT_AD))
 		return 0;
+	for (i = 0; i < nr; i++) {
+		u16 sc = pciesw_nvme_media(n, true, le64_to_cpu(r[i].slba),
+					   le32_to_cpu(r[i].nlb), &c->slba);
+
+		if (sc)
+			return pciesw_nvme_err(sc);
+	}
 	for (i = 0; i < nr; i++)
 		pciesw_mem_zero(n->mem, le64_to_cpu(r[i].slba) << n->lba_shift,
 				(u64)le32_to_cpu(r[i].nlb) << n->lba_shift);
@@ -970,7 +1195,8 @@ static void pciesw_nvme_log_error(struct pciesw_nvme *n,
 				  int status)
 {
 	struct pciesw_nvme_err *e;
-	bool lba = (status & 0x7ff) == NVME_SC_LBA_RANGE;
+	bool lba = (status & 0x7ff) == NVME_SC_LBA_RANGE ||
+		   (status & 0x7ff) == NVME_SC_READ_ERROR;
 
 	spin_lock(&n->lock);
 	e = &n->errs[n->err_count++ % PCIESW_NVME_ERR_LOG];
@@ -984,6 +1210,125 @@ static void pciesw_nvme_log_error(struct pciesw_nvme *n,
 	e->lba = cpu_to_le64(lba ? c->slba : 0);
 	e->nsid = cpu_to_le32(c->nsid);
 	spin_unlock(&n->lock);
+}
+
+/**
+ * pciesw_nvme_media_fails - may the block view read or write these bytes?
+ * @n: the drive's controller
+ * @write: a write (or discard, write zeroes), else a read
+ * @pos: the first byte
+ * @len: bytes
+ *
+ * The media's faults for a request of the drive's disk, as for a Read or
+ * Write command: true when it fails (a bad block read, counted and logged
+ * as an Unrecovered Read Error; a write of read-only media, logged).
+ * Any context that may take a spinlock.
+ */
+bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
+			     u64 len)
+{
+	struct pciesw_nvme_cmd c = {
+		.opcode = write ? nvme_cmd_write : nvme_cmd_read,
+		.nsid = PCIESW_NVME_NSID,
+	};
+	u64 slba = pos >> n->lba_shift;
+	u64 nlb = ((pos + len + (1ULL << n->lba_shift) - 1) >> n->lba_shift) -
+		  slba;
+	u16 sc, id;
+
+	if (!len)
+		return false;
+	c.slba = slba;
+	sc = pciesw_nvme_media(n, write, slba, nlb, &c.slba);
+	if (!sc)
+		return false;
+	spin_lock(&n->lock);
+	id = n->cmd_ids++;
+	spin_unlock(&n->lock);
+	pciesw_nvme_log_error(n, &c, id, pciesw_nvme_err(sc));
+	return true;
+}
+
+/**
+ * pciesw_nvme_inject - inject a fault into NVMe drive @ep
+ * @ep: the drive
+ * @f: the fault
+ * @why: the reason of a refusal
+ *
+ * With sw->lock held.  Raises PCIESW_EV_NVME_FAULT: the event log says
+ * it and netlink notifies it.  -EINVAL for a range outside the
+ * namespace, a spare over 100 or a temperature out of range.
+ */
+int pciesw_nvme_inject(struct pciesw_endpoint *ep,
+		       const struct pciesw_nvme_injection *f, const char **why)
+{
+	struct pciesw_nvme *n = ep->nvme;
+	struct pciesw_event ev = {
+		.type = PCIESW_EV_NVME_FAULT,
+		.sw = ep->sw,
+		.port = ep->port,
+		.ep = ep,
+		.nvme_fault = *f,
+	};
+	int err = 0;
+
+	lockdep_assert_held(&ep->sw->lock);
+	if (!n) {
+		*why = "not an NVMe drive";
+		return -EOPNOTSUPP;
+	}
+	switch (f->type) {
+	case PCIESW_NVME_FAULT_MEDIA_ERROR:
+		if (!f->count || !pciesw_nvme_in_range(n, f->lba, f->count)) {
+			*why = "the blocks are not all in the namespace";
+			return -EINVAL;
+		}
+		break;
+	case PCIESW_NVME_FAULT_TEMP:
+		if (!f->temp_clear &&
+		    (f->temp < PCIESW_TEMP_MIN || f->temp > PCIESW_TEMP_MAX)) {
+			*why = "temperature out of range";
+			return -EINVAL;
+		}
+		break;
+	case PCIESW_NVME_FAULT_SPARE:
+		if (f->spare > 100) {
+			*why = "the spare is a percentage, 0 to 100";
+			return -EINVAL;
+		}
+		break;
+	case PCIESW_NVME_FAULT_READ_ONLY:
+		break;
+	default:
+		*why = "unknown fault";
+		return -EINVAL;
+	}
+	spin_lock(&n->lock);
+	switch (f->type) {
+	case PCIESW_NVME_FAULT_MEDIA_ERROR:
+		if (n->nr_bad == PCIESW_NVME_BAD_RANGES) {
+			*why = "too many media error ranges (16)";
+			err = -ENOSPC;
+			break;
+		}
+		n->bad[n->nr_bad].slba = f->lba;
+		n->bad[n->nr_bad++].nlb = f->count;
+		break;
+	case PCIESW_NVME_FAULT_TEMP:
+		n->temp_forced = !f->temp_clear;
+		n->temp_force = f->temp_clear ? 0 : PCIESW_NVME_K(f->temp);
+		break;
+	case PCIESW_NVME_FAULT_SPARE:
+		n->spare = f->spare;
+		break;
+	case PCIESW_NVME_FAULT_READ_ONLY:
+		n->read_only = f->read_only;
+		break;
+	}
+	spin_unlock(&n->lock);
+	if (!err)
+		pciesw_event(&ev);
+	return err;
 }
 
 /**

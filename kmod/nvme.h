@@ -62,6 +62,71 @@ struct pciesw_nvme_cmd {
 	u64 slba;
 };
 
+/**
+ * struct pciesw_nvme_injection - a fault injected into a drive
+ * @type: enum pciesw_nvme_fault
+ * @lba: media error: the first logical block
+ * @count: media error: the blocks
+ * @temp: temp: the composite temperature, m°C (whole kelvins kept)
+ * @temp_clear: temp: the card's thermal model gives it again
+ * @spare: spare: the available spare, percent
+ * @read_only: read-only: the media is (or is no longer) read-only
+ */
+struct pciesw_nvme_injection {
+	u32 type;
+	u64 lba;
+	u32 count;
+	int temp;
+	bool temp_clear;
+	u8 spare;
+	bool read_only;
+};
+
+/**
+ * struct pciesw_nvme_health - what the SMART log says of a drive
+ * @temp: composite temperature, m°C (whole kelvins, as NVMe reports it)
+ * @temp_over: its over temperature threshold (FID 4), m°C
+ * @temp_under: its under temperature threshold, m°C
+ * @temp_crit: the critical composite temperature (CCTEMP), m°C
+ * @spare: available spare, percent
+ * @spare_thresh: available spare threshold, percent
+ * @percent_used: percentage used
+ * @critical_warning: NVME_SMART_CRIT_*
+ * @read_only: the media is read-only
+ * @media_errors: unrecovered data integrity errors
+ * @unsafe_shutdowns: unsafe shutdowns
+ * @data_units_read: thousands of 512-byte units read, rounded up
+ * @data_units_written: and written
+ * @host_reads: read commands completed
+ * @host_writes: write commands completed
+ * @power_cycles: power cycles
+ * @power_on_hours: hours since the drive was plugged in
+ * @error_entries: error information log entries ever made
+ */
+struct pciesw_nvme_health {
+	int temp;
+	int temp_over;
+	int temp_under;
+	int temp_crit;
+	u8 spare;
+	u8 spare_thresh;
+	u8 percent_used;
+	u8 critical_warning;
+	bool read_only;
+	u64 media_errors;
+	u64 unsafe_shutdowns;
+	u64 data_units_read;
+	u64 data_units_written;
+	u64 host_reads;
+	u64 host_writes;
+	u64 power_cycles;
+	u64 power_on_hours;
+	u64 error_entries;
+};
+
+/* the Identify Controller strings: space padded there, terminated here */
+#define PCIESW_NVME_SN_LEN	20
+
 struct pciesw_nvme *pciesw_nvme_create(struct pciesw_endpoint *ep);
 struct pciesw_nvme *pciesw_nvme_get(struct pciesw_nvme *n);
 void pciesw_nvme_put(struct pciesw_nvme *n);
@@ -71,5 +136,18 @@ u32 pciesw_nvme_effects(bool admin, u8 opcode);
 void pciesw_nvme_count(struct pciesw_nvme *n, bool write, u64 bytes);
 void pciesw_nvme_unsafe_shutdown(struct pciesw_nvme *n);
 void pciesw_nvme_power_cycle(struct pciesw_nvme *n);
+void pciesw_nvme_health(struct pciesw_nvme *n, struct pciesw_switch *sw,
+			struct pciesw_nvme_health *h);
+void pciesw_ep_nvme_health(const struct pciesw_endpoint *ep,
+			   struct pciesw_nvme_health *h);
+const char *pciesw_nvme_model(void);
+const char *pciesw_nvme_firmware(void);
+void pciesw_nvme_serial(const struct pciesw_nvme *n,
+			char sn[PCIESW_NVME_SN_LEN + 1]);
+int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n, bool under, long mc);
+bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
+			     u64 len);
+int pciesw_nvme_inject(struct pciesw_endpoint *ep,
+		       const struct pciesw_nvme_injection *f, const char **why);
 
 #endif /* _PCIESW_NVME_H */

@@ -65,6 +65,16 @@ static const struct netlink_range_validation pciesw_a_ep_class_range = {
 	.max	= 16777215ULL,
 };
 
+static const struct netlink_range_validation pciesw_a_nvme_count_range = {
+	.min	= 1ULL,
+	.max	= 1000000ULL,
+};
+
+static const struct netlink_range_validation_signed pciesw_a_nvme_temp_range = {
+	.min	= PCIESW_TEMP_MIN,
+	.max	= 150000LL,
+};
+
 /* PCIESW_CMD_SWITCH_GET - do */
 static const struct nla_policy pciesw_switch_get_do_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
@@ -294,8 +304,22 @@ static const struct nla_policy pciesw_log_clear_nl_policy[PCIESW_A_SWITCH_ID + 1
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 };
 
+/* PCIESW_CMD_NVME_INJECT - do */
+static const struct nla_policy pciesw_nvme_inject_nl_policy[PCIESW_A_NVME_READ_ONLY + 1] = {
+	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_EP_ID] = { .type = NLA_U32, },
+	[PCIESW_A_EP_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[PCIESW_A_NVME_FAULT] = NLA_POLICY_RANGE(NLA_U32, 1, 4),
+	[PCIESW_A_NVME_LBA] = { .type = NLA_U64, },
+	[PCIESW_A_NVME_COUNT] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_nvme_count_range),
+	[PCIESW_A_NVME_TEMP] = NLA_POLICY_FULL_RANGE(NLA_S32, &pciesw_a_nvme_temp_range),
+	[PCIESW_A_NVME_TEMP_CLEAR] = { .type = NLA_FLAG, },
+	[PCIESW_A_NVME_SPARE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[PCIESW_A_NVME_READ_ONLY] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
 /* Ops table for pciesw */
-const struct genl_split_ops pciesw_nl_ops[34] = {
+const struct genl_split_ops pciesw_nl_ops[35] = {
 	{
 		.cmd		= PCIESW_CMD_SWITCH_GET,
 		.pre_doit	= pciesw_nl_pre_doit,
@@ -576,6 +600,15 @@ const struct genl_split_ops pciesw_nl_ops[34] = {
 		.post_doit	= pciesw_nl_post_doit,
 		.policy		= pciesw_log_clear_nl_policy,
 		.maxattr	= PCIESW_A_SWITCH_ID,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= PCIESW_CMD_NVME_INJECT,
+		.pre_doit	= pciesw_nl_pre_doit,
+		.doit		= pciesw_nl_nvme_inject_doit,
+		.post_doit	= pciesw_nl_post_doit,
+		.policy		= pciesw_nvme_inject_nl_policy,
+		.maxattr	= PCIESW_A_NVME_READ_ONLY,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

@@ -12,7 +12,7 @@
 #include <uapi/linux/pciesw_netlink.h>
 
 /* Ops table for pciesw */
-extern const struct genl_split_ops pciesw_nl_ops[34];
+extern const struct genl_split_ops pciesw_nl_ops[35];
 
 int pciesw_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 		       struct genl_info *info);
@@ -59,6 +59,7 @@ int pciesw_nl_fw_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int pciesw_nl_fw_toggle_doit(struct sk_buff *skb, struct genl_info *info);
 int pciesw_nl_log_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int pciesw_nl_log_clear_doit(struct sk_buff *skb, struct genl_info *info);
+int pciesw_nl_nvme_inject_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	PCIESW_NLGRP_MONITOR,

@@ -251,6 +251,28 @@ enum pciesw_fw_state {
 	PCIESW_FW_STATE_INVALID,
 };
 
+/**
+ * enum pciesw_nvme_fault - A fault of an NVMe drive (nvme-inject).
+ * @PCIESW_NVME_FAULT_MEDIA_ERROR: nvme-count logical blocks from nvme-lba
+ *   become unreadable: reads that touch them fail with Unrecovered Read Error
+ *   until the blocks are written again.
+ * @PCIESW_NVME_FAULT_TEMP: The drive's composite temperature is nvme-temp (or
+ *   the card's model again with nvme-temp-clear).
+ * @PCIESW_NVME_FAULT_SPARE: The available spare is nvme-spare percent.
+ * @PCIESW_NVME_FAULT_READ_ONLY: The media is read-only (nvme-read-only 1) or
+ *   writable again.
+ */
+enum pciesw_nvme_fault {
+	PCIESW_NVME_FAULT_MEDIA_ERROR = 1,
+	PCIESW_NVME_FAULT_TEMP,
+	PCIESW_NVME_FAULT_SPARE,
+	PCIESW_NVME_FAULT_READ_ONLY,
+
+	/* private: */
+	__PCIESW_NVME_FAULT_MAX,
+	PCIESW_NVME_FAULT_MAX = (__PCIESW_NVME_FAULT_MAX - 1)
+};
+
 enum pciesw_a {
 	PCIESW_A_PAD = 1,
 	PCIESW_A_SWITCH_ID,
@@ -370,6 +392,27 @@ enum pciesw_a {
 	PCIESW_A_EP_SUBSYSTEM_DEVICE,
 	PCIESW_A_EP_REVISION,
 	PCIESW_A_EP_CLASS,
+	PCIESW_A_NVME_FAULT,
+	PCIESW_A_NVME_LBA,
+	PCIESW_A_NVME_COUNT,
+	PCIESW_A_NVME_TEMP,
+	PCIESW_A_NVME_TEMP_CLEAR,
+	PCIESW_A_NVME_SPARE,
+	PCIESW_A_NVME_READ_ONLY,
+	PCIESW_A_NVME_MODEL,
+	PCIESW_A_NVME_SERIAL,
+	PCIESW_A_NVME_FIRMWARE,
+	PCIESW_A_NVME_SPARE_THRESHOLD,
+	PCIESW_A_NVME_PERCENT_USED,
+	PCIESW_A_NVME_CRITICAL_WARNING,
+	PCIESW_A_NVME_MEDIA_ERRORS,
+	PCIESW_A_NVME_UNSAFE_SHUTDOWNS,
+	PCIESW_A_NVME_DATA_UNITS_READ,
+	PCIESW_A_NVME_DATA_UNITS_WRITTEN,
+	PCIESW_A_NVME_POWER_CYCLES,
+	PCIESW_A_NVME_ERROR_ENTRIES,
+	PCIESW_A_NVME_TEMP_OVER,
+	PCIESW_A_NVME_TEMP_CRIT,
 
 	__PCIESW_A_MAX,
 	PCIESW_A_MAX = (__PCIESW_A_MAX - 1)
@@ -413,6 +456,8 @@ enum pciesw_cmd {
 	PCIESW_CMD_LOG_GET,
 	PCIESW_CMD_LOG_CLEAR,
 	PCIESW_CMD_EP_CHANGE_NTF,
+	PCIESW_CMD_NVME_INJECT,
+	PCIESW_CMD_NVME_FAULT_NTF,
 
 	__PCIESW_CMD_MAX,
 	PCIESW_CMD_MAX = (__PCIESW_CMD_MAX - 1)
