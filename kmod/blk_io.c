@@ -4,7 +4,9 @@
  * (blk.c says how), served inline from the drive's memory window, routed
  * peer-to-peer when its buffer is a GPU window's pages, paced on the
  * bandwidth model, waiting while a link on the way is down and failing
- * for the uncorrectable errors counted on the drive's port.
+ * for the uncorrectable errors counted on the drive's port and for the
+ * drive's media faults (nvme.c: a read of a block with a media error, a
+ * write of read-only media), as its Read and Write commands fail.
  */
 
 #include <linux/blk-cgroup.h>
@@ -430,6 +432,17 @@ start:
 		goto end;
 	}
 	if (pciesw_blk_unc_hit(d)) {
+		atomic64_inc(&d->io_errors);
+		st = BLK_STS_IOERR;
+		goto end;
+	}
+	/*
+	 * The drive's media faults (nvme.c): a read of a block with a media
+	 * error, a write of read-only media fail as their commands do
+	 */
+	if (op != REQ_OP_FLUSH &&
+	    pciesw_nvme_media_fails(d->nvme, op != REQ_OP_READ,
+				    (u64)blk_rq_pos(rq) << SECTOR_SHIFT, len)) {
 		atomic64_inc(&d->io_errors);
 		st = BLK_STS_IOERR;
 		goto end;
