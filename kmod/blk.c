@@ -50,7 +50,9 @@
  * (pciehp, `echo 1 > .../remove`), before the function does.
  *
  * This file adds and removes the disks as the model's events say; the
- * requests are served in blk_io.c, blk.h is what the two share.
+ * requests are served in blk_io.c, the passthrough ioctls in blk_nvme.c,
+ * and each disk has the drive's sensors in hwmon (blk_hwmon.c) for its
+ * lifetime; blk.h is what they share.
  *
  * Locks: the PCI core's (device lock of the function, rescan lock) ->
  * pciesw_blk.attach_lock -> sw->lock -> pciesw_blk.lock.  Requests take
@@ -144,6 +146,7 @@ static bool pciesw_blk_disk_add(struct pciesw_blk_disk *d)
 		goto err_set;
 	}
 	d->disk = disk;
+	pciesw_blk_hwmon_add(d);
 	return true;
 
 err_set:
@@ -157,6 +160,7 @@ err:
 static void pciesw_blk_disk_del(struct pciesw_blk_disk *d)
 {
 	if (d->disk) {
+		pciesw_blk_hwmon_del(d);
 		blk_mark_disk_dead(d->disk);
 		del_gendisk(d->disk);
 		put_disk(d->disk);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the block view's two files share: the disks and the view's state
+ * What the block view's files share: the disks and the view's state
  * (blk.c adds and removes them), and the per-request data and the request
  * path's operations (blk_io.c).  See blk.c for the view and its locks.
  */
@@ -53,6 +53,7 @@ enum pciesw_blk_state {
  * @set: the tag set
  * @disk: the gendisk, NULL until added
  * @parent: the device it hangs off, referenced
+ * @hwmon: the drive's hwmon device (blk_hwmon.c), NULL if none
  */
 struct pciesw_blk_disk {
 	struct pciesw_blk *blk;
@@ -77,6 +78,7 @@ struct pciesw_blk_disk {
 	struct blk_mq_tag_set set;
 	struct gendisk *disk;
 	struct device *parent;
+	struct device *hwmon;
 };
 
 /**
@@ -119,6 +121,10 @@ u64 pciesw_blk_unc(struct pciesw_blk_disk *d);
 void pciesw_blk_account_host(struct pciesw_blk_disk *d, bool write,
 			     u64 bytes);
 bool pciesw_blk_wait_expired(u64 *wait_since);
+
+/* blk_hwmon.c: the drive's sensors, as long as its disk */
+void pciesw_blk_hwmon_add(struct pciesw_blk_disk *d);
+void pciesw_blk_hwmon_del(struct pciesw_blk_disk *d);
 
 /* blk_nvme.c: the NVMe passthrough ioctls */
 int pciesw_blk_ioctl(struct block_device *bdev, pciesw_blk_mode_t mode,
