@@ -8,6 +8,7 @@
  * text shows degrees with one decimal.
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,140 @@ static int inject_errors(uint32_t id, uint32_t port, const char *type,
 	return finish(ret);
 }
 
+/* Faults of an NVMe drive, through nvme-inject. */
+static bool is_nvme_fault(const char *word)
+{
+	return !strcmp(word, "media-error") || !strcmp(word, "temp") ||
+	       !strcmp(word, "spare") || !strcmp(word, "read-only");
+}
+
+/* "[lba L] [count N]" of a media error */
+static int parse_media_error(int argc, char **argv, uint64_t *lba,
+			     unsigned long *count)
+{
+	bool seen_lba = false, seen_count = false;
+	unsigned long v;
+	int i;
+
+	for (i = 0; i < argc; i += 2) {
+		bool is_lba = !strcmp(argv[i], "lba");
+
+		if (!is_lba && strcmp(argv[i], "count"))
+			return usage_error("unknown option \"%s\": expected lba or count",
+					   argv[i]);
+		if (is_lba ? seen_lba : seen_count)
+			return usage_error("\"%s\" given twice", argv[i]);
+		if (i + 1 >= argc)
+			return usage_error("\"%s\" needs a value", argv[i]);
+		if (is_lba) {
+			seen_lba = true;
+			if (!parse_uint(argv[i + 1], ULONG_MAX, &v))
+				return usage_error("invalid lba \"%s\": expected a logical block number",
+						   argv[i + 1]);
+			*lba = v;
+		} else {
+			seen_count = true;
+			if (!parse_uint(argv[i + 1], 1000000, &v) || !v)
+				return usage_error("invalid count \"%s\": expected 1 to 1000000 blocks",
+						   argv[i + 1]);
+			*count = v;
+		}
+	}
+	return EXIT_OK;
+}
+
+/*
+ * "inject SWITCH EP media-error [lba L] [count N] | temp DEGREES|clear |
+ * spare PCT | read-only [on|off]"
+ */
+static int inject_nvme(uint32_t id, const char *ep_arg, int argc,
+		       char **argv)
+{
+	const char *fault = argv[0];
+	struct nl_session *s;
+	struct nl_msg *req;
+	struct ep_ref ep;
+	uint64_t lba = 0;
+	unsigned long count = 1, v = 0;
+	int64_t mc = 0;
+	bool clear = false;
+	int ro = 1;
+	uint32_t type;
+	int ret;
+
+	ret = parse_ep_arg(ep_arg, &ep);
+	if (ret)
+		return ret;
+	if (!strcmp(fault, "media-error")) {
+		type = PCIESW_NVME_FAULT_MEDIA_ERROR;
+		ret = parse_media_error(argc - 1, argv + 1, &lba, &count);
+		if (ret)
+			return ret;
+	} else if (!strcmp(fault, "temp")) {
+		type = PCIESW_NVME_FAULT_TEMP;
+		if (argc < 2)
+			return usage_error("missing temperature (degrees Celsius, or clear)");
+		if (argc > 2)
+			return usage_error("too many arguments: \"%s\"", argv[2]);
+		clear = !strcmp(argv[1], "clear");
+		if (!clear && (!parse_milli(argv[1], true, &mc) ||
+			       mc < PCIESW_TEMP_MIN || mc > SENSOR_TEMP_MAX))
+			return usage_error("invalid temperature \"%s\": expected degrees Celsius from %d to %d, or clear",
+					   argv[1], PCIESW_TEMP_MIN / 1000,
+					   SENSOR_TEMP_MAX / 1000);
+	} else if (!strcmp(fault, "spare")) {
+		type = PCIESW_NVME_FAULT_SPARE;
+		if (argc < 2)
+			return usage_error("missing available spare (percent)");
+		if (argc > 2)
+			return usage_error("too many arguments: \"%s\"", argv[2]);
+		if (!parse_uint(argv[1], 100, &v))
+			return usage_error("invalid spare \"%s\": expected a percentage, 0 to 100",
+					   argv[1]);
+	} else {
+		type = PCIESW_NVME_FAULT_READ_ONLY;
+		if (argc > 2)
+			return usage_error("too many arguments: \"%s\"", argv[2]);
+		if (argc == 2) {
+			ret = parse_on_off("read-only", argv[1], "on", "off",
+					   &ro);
+			if (ret)
+				return ret;
+		}
+	}
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_NVME_INJECT, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	put_ep_ref(req, &ep, false);
+	nl_put_u32(req, PCIESW_A_NVME_FAULT, type);
+	switch (type) {
+	case PCIESW_NVME_FAULT_MEDIA_ERROR:
+		nl_put_u64(req, PCIESW_A_NVME_LBA, lba);
+		nl_put_u32(req, PCIESW_A_NVME_COUNT, count);
+		break;
+	case PCIESW_NVME_FAULT_TEMP:
+		if (clear)
+			nl_put_flag(req, PCIESW_A_NVME_TEMP_CLEAR);
+		else
+			nl_put_s32(req, PCIESW_A_NVME_TEMP, mc);
+		break;
+	case PCIESW_NVME_FAULT_SPARE:
+		nl_put_u8(req, PCIESW_A_NVME_SPARE, v);
+		break;
+	default:
+		nl_put_u8(req, PCIESW_A_NVME_READ_ONLY, ro);
+		break;
+	}
+	ret = nl_request_run(s, req, NULL,
+			     "cannot inject %s into %s of switch %u", fault,
+			     ep_arg, id);
+	nl_session_close(s);
+	return finish(ret);
+}
+
 /* Faults of the link, set through port-set. */
 static bool is_link_fault(const char *word)
 {
@@ -341,6 +476,12 @@ int cmd_inject(int argc, char **argv)
 		ret = parse_switch_arg(argv[0], &id);
 		return ret ? ret : inject_temp(id, argc - 2, argv + 2);
 	}
+	if (argc >= 3 && is_nvme_fault(argv[2])) {
+		if (count)
+			return usage_error("--count is for error bursts (media-error takes count N)");
+		ret = parse_switch_arg(argv[0], &id);
+		return ret ? ret : inject_nvme(id, argv[1], argc - 2, argv + 2);
+	}
 	ret = parse_switch_port(argc, argv, &id, &port);
 	if (ret)
 		return ret;
@@ -377,6 +518,21 @@ const char inject_help[] =
 	"        force the temperature of SENSOR (id or label, see temp;\n"
 	"        without it every sensor) to DEGREES Celsius (-40 to\n"
 	"        150, e.g. 97.5) until cleared; alarms follow it\n"
+	"Faults of an NVMe drive EP (name, e.g. nvme0, or id); its SMART\n"
+	"log, error log, disk, passthrough commands and hwmon follow:\n"
+	"  SWITCH EP media-error [lba L] [count N]\n"
+	"        N blocks (default 1) from logical block L (default 0)\n"
+	"        become unreadable: reads that touch them fail (EIO;\n"
+	"        Unrecovered Read Error 0x281), each counted in SMART\n"
+	"        Media Errors and logged, until the blocks are written\n"
+	"  SWITCH EP temp DEGREES|clear\n"
+	"        force the drive's composite temperature (whole kelvins);\n"
+	"        over its threshold (FID 4) critical warning bit 1 is set\n"
+	"  SWITCH EP spare PCT\n"
+	"        available spare, percent; below 10 sets warning bit 0\n"
+	"  SWITCH EP read-only [on|off]\n"
+	"        media read-only: writes fail (EIO; Attempted Write to Read\n"
+	"        Only Range 0x182), warning bit 3 set\n"
 	"Error counters; correctable: "
 	ERROR_COUNTER_NAMES_HELP
 	"Prints nothing on success.\n";

@@ -193,7 +193,7 @@ static const struct command commands[] = {
 	},
 	{
 		.name = "inject",
-		.args = "SWITCH PORT|temp FAULT...",
+		.args = "SWITCH PORT|EP|temp FAULT...",
 		.summary = "fault injection (needs CAP_SYS_ADMIN)",
 		.help = inject_help,
 		.run = cmd_inject,
