@@ -17,6 +17,15 @@ void print_attr_u32(enum pmode mode, const char *key, const char *fmt,
 		print_null(mode, key, fmt);
 }
 
+void print_attr_u8(enum pmode mode, const char *key, const char *fmt,
+		   const struct nlattr *a)
+{
+	if (a)
+		print_uint(mode, key, fmt, nla_get_u8(a));
+	else
+		print_null(mode, key, fmt);
+}
+
 void print_attr_u64(enum pmode mode, const char *key, const char *fmt,
 		    const struct nlattr *a)
 {

@@ -14,6 +14,8 @@
 
 void print_attr_u32(enum pmode mode, const char *key, const char *fmt,
 		    const struct nlattr *a);
+void print_attr_u8(enum pmode mode, const char *key, const char *fmt,
+		   const struct nlattr *a);
 void print_attr_u64(enum pmode mode, const char *key, const char *fmt,
 		    const struct nlattr *a);
 void print_attr_s32(enum pmode mode, const char *key, const char *fmt,

@@ -127,6 +127,11 @@ int cmd_ep_show(int argc, char **argv)
 const char ep_show_help[] =
 	"EP is an endpoint name (nvme0) or id (2).  Prints its type,\n"
 	"port, limits, memory window, PCI IDs and PCI name (ep-pci-name).\n"
+	"An NVMe drive adds its disk, identity (model, firmware; the serial\n"
+	"number only for CAP_SYS_ADMIN) and SMART health: composite\n"
+	"temperature and its thresholds, available spare, percentage used,\n"
+	"critical warning (bits: 0 spare, 1 temperature, 2 reliability,\n"
+	"3 read-only), media errors, unsafe shutdowns, data units.\n"
 	"With -j: an object with \"switch\" and the ep-get attributes.\n";
 
 /* --- ep add --------------------------------------------------------------- */

@@ -628,6 +628,36 @@ static void event_ep_change(struct nlattr **tb)
 		print_ep_detail(tb);
 }
 
+/* "pciesw0 ep nvme0: nvme fault temp, temperature 90 C, warning 0x02" */
+static void event_nvme_fault(struct nlattr **tb)
+{
+	text_switch(tb);
+	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
+	print_attr_string(PRINT_ANY, "ep-name", "ep %s:", tb[PCIESW_A_EP_NAME]);
+	print_attr_enum(PRINT_ANY, "nvme-fault", " nvme fault %s",
+			tb[PCIESW_A_NVME_FAULT], &nvme_fault_names);
+	if (tb[PCIESW_A_NVME_LBA])
+		print_attr_u64(PRINT_ANY, "nvme-lba", ", lba %s",
+			       tb[PCIESW_A_NVME_LBA]);
+	if (tb[PCIESW_A_NVME_COUNT])
+		print_attr_u32(PRINT_ANY, "nvme-count", ", count %s",
+			       tb[PCIESW_A_NVME_COUNT]);
+	if (tb[PCIESW_A_NVME_TEMP])
+		print_attr_temp(PRINT_ANY, "nvme-temp", ", temperature %s",
+				tb[PCIESW_A_NVME_TEMP]);
+	if (tb[PCIESW_A_NVME_SPARE])
+		print_attr_u8(PRINT_ANY, "nvme-spare", ", spare %s%%",
+			      tb[PCIESW_A_NVME_SPARE]);
+	if (tb[PCIESW_A_NVME_READ_ONLY])
+		print_attr_flag(PRINT_ANY, "nvme-read-only", ", media %s",
+				tb[PCIESW_A_NVME_READ_ONLY], "read-only",
+				"writable");
+	print_attr_u8(PRINT_ANY, "nvme-critical-warning",
+		      ", critical warning %s", tb[PCIESW_A_NVME_CRITICAL_WARNING]);
+	print_attr_u64(PRINT_ANY, "nvme-media-errors", ", media errors %s",
+		       tb[PCIESW_A_NVME_MEDIA_ERRORS]);
+}
+
 /* "pciesw0 port 3: link up gen5 x4 (l0)" */
 static void event_port(const struct nlmsghdr *nlh, struct nlattr **tb,
 		       struct transitions *h)
@@ -809,6 +839,7 @@ static const char *const event_names[] = {
 	[PCIESW_CMD_SWITCH_CHANGE_NTF] = "switch-change",
 	[PCIESW_CMD_FW_CHANGE_NTF] = "fw-change",
 	[PCIESW_CMD_EP_CHANGE_NTF] = "ep-change",
+	[PCIESW_CMD_NVME_FAULT_NTF] = "nvme-fault",
 };
 
 /*
@@ -858,6 +889,9 @@ static void print_event(const struct nlmsghdr *nlh, struct nlattr **tb,
 		break;
 	case PCIESW_CMD_FW_CHANGE_NTF:
 		event_fw(tb);
+		break;
+	case PCIESW_CMD_NVME_FAULT_NTF:
+		event_nvme_fault(tb);
 		break;
 	default:
 		/* a module newer than this switchctl */

@@ -29,6 +29,7 @@ extern const struct enum_table ltssm_names;
 /* text form of a speed is its rate, "32GT/s" */
 extern const struct enum_table link_speed_names;
 extern const struct enum_table ep_type_names;
+extern const struct enum_table nvme_fault_names;
 /* counters and alarm levels: text = spec name */
 extern const struct enum_table counter_names;
 extern const struct enum_table alarm_names;

@@ -762,4 +762,75 @@ void print_ep_detail(struct nlattr **tb)
 		print_attr_u32(PRINT_ANY, "ep-block-size",
 			       " logical block size %s bytes\n",
 			       tb[PCIESW_A_EP_BLOCK_SIZE]);
+	if (tb[PCIESW_A_NVME_MODEL])
+		print_nvme_health(tb);
+}
+
+/*
+ * An NVMe drive's identity and SMART health (ep-get); its serial number
+ * only for a caller with CAP_SYS_ADMIN, as the module sends it.
+ */
+void print_nvme_health(struct nlattr **tb)
+{
+	uint8_t cw = 0;
+	char buf[8];
+
+	print_attr_string(PRINT_ANY, "nvme-model", "  model %s",
+			  tb[PCIESW_A_NVME_MODEL]);
+	if (tb[PCIESW_A_NVME_SERIAL])
+		print_attr_string(PRINT_ANY, "nvme-serial", ", serial %s",
+				  tb[PCIESW_A_NVME_SERIAL]);
+	print_attr_string(PRINT_ANY, "nvme-firmware", ", firmware %s\n",
+			  tb[PCIESW_A_NVME_FIRMWARE]);
+	print_attr_temp(PRINT_ANY, "nvme-temp", "  temperature %s",
+			tb[PCIESW_A_NVME_TEMP]);
+	print_attr_temp(PRINT_ANY, "nvme-temp-over", " (threshold %s,",
+			tb[PCIESW_A_NVME_TEMP_OVER]);
+	print_attr_temp(PRINT_ANY, "nvme-temp-crit", " critical %s),",
+			tb[PCIESW_A_NVME_TEMP_CRIT]);
+	print_attr_u8(PRINT_ANY, "nvme-spare", " spare %s%%",
+		      tb[PCIESW_A_NVME_SPARE]);
+	print_attr_u8(PRINT_ANY, "nvme-spare-threshold", " (threshold %s%%),",
+		      tb[PCIESW_A_NVME_SPARE_THRESHOLD]);
+	print_attr_u8(PRINT_ANY, "nvme-percent-used", " used %s%%\n",
+		      tb[PCIESW_A_NVME_PERCENT_USED]);
+	if (tb[PCIESW_A_NVME_CRITICAL_WARNING])
+		cw = nla_get_u8(tb[PCIESW_A_NVME_CRITICAL_WARNING]);
+	snprintf(buf, sizeof(buf), "0x%02x", cw);
+	print_attr_u8(PRINT_JSON, "nvme-critical-warning", NULL,
+		      tb[PCIESW_A_NVME_CRITICAL_WARNING]);
+	print_string(PRINT_TEXT, NULL, "  critical warning %s",
+		     tb[PCIESW_A_NVME_CRITICAL_WARNING] ? buf : NULL);
+	if (cw & 0x1f) {
+		static const char *const bits[] = {
+			"spare", "temperature", "reliability", "read-only",
+			"backup",
+		};
+		const char *sep = " (";
+		unsigned int b;
+
+		for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
+			if (!(cw & 1U << b))
+				continue;
+			print_text("%s%s", sep, bits[b]);
+			sep = ", ";
+		}
+		print_text(")");
+	}
+	print_attr_flag(PRINT_ANY, "nvme-read-only", ", media %s",
+			tb[PCIESW_A_NVME_READ_ONLY], "read-only", "writable");
+	print_attr_u64(PRINT_ANY, "nvme-media-errors", ", media errors %s\n",
+		       tb[PCIESW_A_NVME_MEDIA_ERRORS]);
+	print_attr_u64(PRINT_ANY, "nvme-unsafe-shutdowns",
+		       "  unsafe shutdowns %s,",
+		       tb[PCIESW_A_NVME_UNSAFE_SHUTDOWNS]);
+	print_attr_u64(PRINT_ANY, "nvme-power-cycles", " power cycles %s,",
+		       tb[PCIESW_A_NVME_POWER_CYCLES]);
+	print_attr_u64(PRINT_ANY, "nvme-error-entries", " error log entries %s\n",
+		       tb[PCIESW_A_NVME_ERROR_ENTRIES]);
+	print_attr_u64(PRINT_ANY, "nvme-data-units-read",
+		       "  data units read %s,",
+		       tb[PCIESW_A_NVME_DATA_UNITS_READ]);
+	print_attr_u64(PRINT_ANY, "nvme-data-units-written", " written %s\n",
+		       tb[PCIESW_A_NVME_DATA_UNITS_WRITTEN]);
 }

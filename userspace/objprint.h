@@ -106,5 +106,6 @@ void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
 void print_ep_header(void);
 void print_ep_line(struct nlattr **tb);
 void print_ep_detail(struct nlattr **tb);
+void print_nvme_health(struct nlattr **tb);
 
 #endif /* SWITCHCTL_OBJPRINT_H */
