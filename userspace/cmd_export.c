@@ -27,7 +27,7 @@
 
 /* What one export run fetched: all parsed before anything is written. */
 struct export_data {
-	struct objs sw, ports, ctr, thr, thermal, vpd;
+	struct objs sw, ports, ctr, thr, thermal, vpd, eps;
 };
 
 static void export_data_free(struct export_data *d)
@@ -38,6 +38,7 @@ static void export_data_free(struct export_data *d)
 	objs_free(&d->thr);
 	objs_free(&d->thermal);
 	objs_free(&d->vpd);
+	objs_free(&d->eps);
 }
 
 /* A label value, escaped as the text format wants (\\, \", \n). */
@@ -478,6 +479,104 @@ static void export_thermal(FILE *f, const struct export_data *d)
 	}
 }
 
+/* {switch="pciesw0",ep="nvme0" */
+static void ep_labels(FILE *f, struct nlattr **tb)
+{
+	char sw[16];
+
+	obj_switch(sw, sizeof(sw), tb);
+	fprintf(f, "{switch=\"%s\",ep=", sw);
+	put_label_value(f, str_attr(tb[PCIESW_A_EP_NAME]));
+}
+
+/* The NVMe drives' identity and SMART health (ep-get). */
+static void export_nvme(FILE *f, const struct export_data *d)
+{
+	enum nv { NV_U8, NV_PCT, NV_U64, NV_TEMP };
+	static const struct {
+		const char *name, *type, *help;
+		int attr;
+		enum nv kind;
+	} fams[] = {
+		{ "pciesw_nvme_temperature_celsius", "gauge",
+		  "Composite temperature of an NVMe drive (SMART; whole kelvins).",
+		  PCIESW_A_NVME_TEMP, NV_TEMP },
+		{ "pciesw_nvme_available_spare_ratio", "gauge",
+		  "Available spare of an NVMe drive (SMART), 0 to 1.",
+		  PCIESW_A_NVME_SPARE, NV_PCT },
+		{ "pciesw_nvme_available_spare_threshold_ratio", "gauge",
+		  "Available spare threshold of an NVMe drive (SMART), 0 to 1.",
+		  PCIESW_A_NVME_SPARE_THRESHOLD, NV_PCT },
+		{ "pciesw_nvme_percentage_used_ratio", "gauge",
+		  "Percentage used of an NVMe drive's life (SMART), 0 to 1 (may exceed 1).",
+		  PCIESW_A_NVME_PERCENT_USED, NV_PCT },
+		{ "pciesw_nvme_critical_warning", "gauge",
+		  "SMART critical warning bits of an NVMe drive (0: none; 1 spare, 2 temperature, 4 reliability, 8 read-only).",
+		  PCIESW_A_NVME_CRITICAL_WARNING, NV_U8 },
+		{ "pciesw_nvme_media_errors_total", "counter",
+		  "Unrecovered data integrity errors of an NVMe drive (SMART).",
+		  PCIESW_A_NVME_MEDIA_ERRORS, NV_U64 },
+		{ "pciesw_nvme_unsafe_shutdowns_total", "counter",
+		  "Unsafe shutdowns of an NVMe drive (SMART).",
+		  PCIESW_A_NVME_UNSAFE_SHUTDOWNS, NV_U64 },
+		{ "pciesw_nvme_data_units_read_total", "counter",
+		  "Data units (512000 bytes) an NVMe drive read for the host (SMART).",
+		  PCIESW_A_NVME_DATA_UNITS_READ, NV_U64 },
+		{ "pciesw_nvme_data_units_written_total", "counter",
+		  "Data units (512000 bytes) an NVMe drive wrote for the host (SMART).",
+		  PCIESW_A_NVME_DATA_UNITS_WRITTEN, NV_U64 },
+	};
+	size_t i, k;
+
+	family(f, "pciesw_nvme_info", "gauge",
+	       "An NVMe drive: model, serial number (root only), firmware.");
+	for (i = 0; i < d->eps.n; i++) {
+		struct nlattr **tb = d->eps.tb[i];
+
+		if (!tb[PCIESW_A_NVME_MODEL])
+			continue;
+		fputs("pciesw_nvme_info", f);
+		ep_labels(f, tb);
+		fputs(",model=", f);
+		put_label_value(f, str_attr(tb[PCIESW_A_NVME_MODEL]));
+		fputs(",serial=", f);
+		put_label_value(f, str_attr(tb[PCIESW_A_NVME_SERIAL]));
+		fputs(",firmware=", f);
+		put_label_value(f, str_attr(tb[PCIESW_A_NVME_FIRMWARE]));
+		fputs("} 1\n", f);
+	}
+	for (k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		family(f, fams[k].name, fams[k].type, fams[k].help);
+		for (i = 0; i < d->eps.n; i++) {
+			struct nlattr **tb = d->eps.tb[i];
+			const struct nlattr *a = tb[fams[k].attr];
+
+			if (!a)
+				continue;
+			fputs(fams[k].name, f);
+			ep_labels(f, tb);
+			fputs("} ", f);
+			switch (fams[k].kind) {
+			case NV_U8:
+				fprintf(f, "%u\n", nla_get_u8(a));
+				break;
+			case NV_PCT:
+				fprintf(f, "%u.%02u\n", nla_get_u8(a) / 100,
+					nla_get_u8(a) % 100);
+				break;
+			case NV_U64:
+				fprintf(f, "%llu\n",
+					(unsigned long long)nla_get_u64(a));
+				break;
+			default:
+				put_celsius(f, nla_get_s32(a));
+				fputc('\n', f);
+				break;
+			}
+		}
+	}
+}
+
 static void export_write(FILE *f, const struct export_data *d)
 {
 	export_switches(f, d);
@@ -488,6 +587,7 @@ static void export_write(FILE *f, const struct export_data *d)
 	export_counters(f, d, CF_TLPS);
 	export_thresholds(f, d);
 	export_thermal(f, d);
+	export_nvme(f, d);
 }
 
 static int export_fetch(const struct target *t, struct export_data *d)
@@ -498,6 +598,7 @@ static int export_fetch(const struct target *t, struct export_data *d)
 		{ PCIESW_CMD_THRESHOLD_GET, "thresholds", offsetof(struct export_data, thr) },
 		{ PCIESW_CMD_THERMAL_GET, "sensors", offsetof(struct export_data, thermal) },
 		{ PCIESW_CMD_VPD_GET, "VPD", offsetof(struct export_data, vpd) },
+		{ PCIESW_CMD_EP_GET, "endpoints", offsetof(struct export_data, eps) },
 	};
 	struct nl_session *s;
 	int ret;
@@ -649,6 +750,13 @@ const char export_help[] =
 	"    counter} (port=\"switch\": on the sum over the switch),\n"
 	"  pciesw_temperature_celsius{sensor,label}, and _max_celsius,\n"
 	"  _crit_celsius, _max_alarm, _crit_alarm of each sensor.\n"
+	"NVMe drives (labels switch, ep=\"nvme0\"), from their SMART log:\n"
+	"  pciesw_nvme_info{model,serial,firmware},\n"
+	"  pciesw_nvme_temperature_celsius (composite),\n"
+	"  pciesw_nvme_available_spare_ratio, and _threshold_ratio,\n"
+	"  pciesw_nvme_percentage_used_ratio, pciesw_nvme_critical_warning,\n"
+	"  pciesw_nvme_media_errors_total, pciesw_nvme_unsafe_shutdowns_total,\n"
+	"  pciesw_nvme_data_units_read_total, _written_total (512000 bytes).\n"
 	"The temperatures are also on hwmon (chip \"pciesw\"), which\n"
 	"node_exporter's hwmon collector already reads\n"
 	"(node_hwmon_temp_celsius{chip=...}); the export has them per\n"
