@@ -175,6 +175,7 @@ if command -v setpriv >/dev/null; then
 		"ep del|ep del pciesw20 99"
 		"inject|inject pciesw20 1 bad-tlp"
 		"inject|inject pciesw20 temp clear"
+		"inject|inject pciesw21 nvme0 spare 5"
 		"vpd show|vpd show pciesw20"
 		"vpd set|vpd set pciesw20 asset-tag nobody"
 		"export|export pciesw20"

@@ -487,6 +487,11 @@ static const struct priv_row priv_rows[] = {
 	    A_U32(PCIESW_A_COUNTER_ID, PCIESW_COUNTER_ECRC),
 	    A_U32(PCIESW_A_INJECT_COUNT, 1), A_END },
 	  SYS_ADMIN("fault injection") },
+	{ "nvme-inject", PCIESW_CMD_NVME_INJECT, false,
+	  { SW_A, A_STR(PCIESW_A_EP_NAME, "nvme0"),
+	    A_U32(PCIESW_A_NVME_FAULT, PCIESW_NVME_FAULT_SPARE),
+	    A_U8(PCIESW_A_NVME_SPARE, 5), A_END },
+	  SYS_ADMIN("fault injection") },
 	{ "port-set ber", PCIESW_CMD_PORT_SET, false,
 	  { SW_A, A_U32(PCIESW_A_PORT_ID, 1), A_U64(PCIESW_A_PORT_BER, 0),
 	    A_END },
@@ -590,6 +595,18 @@ static void priv_table(struct __test_metadata *_metadata, bool in_userns)
 			if (r.nobjs)
 				EXPECT_FALSE(pnl_has(&r.objs[0],
 						     PCIESW_A_SWITCH_SERIAL));
+		}
+		/* a drive's model, never its serial number */
+		if (!err && row->cmd == PCIESW_CMD_EP_GET) {
+			unsigned int k, drives = 0;
+
+			for (k = 0; k < r.nobjs; k++) {
+				drives += pnl_has(&r.objs[k],
+						  PCIESW_A_NVME_MODEL);
+				EXPECT_FALSE(pnl_has(&r.objs[k],
+						     PCIESW_A_NVME_SERIAL));
+			}
+			EXPECT_LT(0U, drives);
 		}
 		pnl_reply_free(&r);
 	}

@@ -71,7 +71,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_dma_switchctl.sh pciesw_top_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
 	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_pci_ident.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_block_conformance.sh
-	   pciesw_nvme_ioctl pciesw_nvme.sh
+	   pciesw_nvme_ioctl pciesw_nvme.sh pciesw_nvme_faults.sh
 	   pciesw_devlink.sh pciesw_fuzz pciesw_soak
 	   pciesw_faults.sh)
 
@@ -97,7 +97,8 @@ NAMED_TESTS=()
 # the view on (their parents are the drives' PCI functions).
 PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh
-		pciesw_pci_ident.sh pciesw_views.sh pciesw_block_conformance.sh)
+		pciesw_pci_ident.sh pciesw_views.sh pciesw_block_conformance.sh
+		pciesw_nvme_faults.sh)
 
 # Tests of the model's own fault behaviour: they inject errors and
 # surprise downs and check what the model does with them (a link that
@@ -233,7 +234,8 @@ unload() {
 # create costs time (16 disks a pex89144) and finds nothing these do not.
 # pciesw_install.sh checks the udev links of the disks.
 BLK_TESTS=(pciesw_block.sh pciesw_block_conformance.sh pciesw_install.sh
-	   pciesw_pci_faults.sh pciesw_nvme_ioctl pciesw_nvme.sh)
+	   pciesw_pci_faults.sh pciesw_nvme_ioctl pciesw_nvme.sh
+	   pciesw_nvme_faults.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {

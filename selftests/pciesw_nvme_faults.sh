@@ -1,0 +1,292 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Faults of the NVMe drives (switchctl inject SWITCH nvmeN ..., netlink
+# nvme-inject; kmod/nvme.c) as the stock tools see them, and the drives'
+# sensors in hwmon (kmod/blk_hwmon.c).  Each fault is seen by nvme
+# smart-log, smartctl, switchctl ep show and, for the temperature,
+# sensors: a media error (the disk's reads of the range fail with EIO,
+# nvme read with Unrecovered Read Error 0x281, SMART counts it, the error
+# log has its LBA; a write heals it), a composite temperature over the
+# threshold (critical warning bit 1, smartctl FAILED, temp1_alarm; back
+# under it, cleared), a spare below its threshold (bit 0) and read-only
+# media (writes fail with EIO / 0x182, bit 3).  Each inject has its
+# event-log line and its nvme-fault notification (switchctl monitor), is
+# refused without CAP_SYS_ADMIN, and the serial number is in ep show only
+# for root.  Needs nvme (nvme-cli), smartctl (smartmontools), sensors
+# (lm-sensors), setpriv, jq (scripts/deps.sh).  Uses switch id 193.
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/switchctl_lib.sh"
+
+for t in nvme smartctl sensors setpriv; do
+	command -v $t >/dev/null || skip_all "$t not installed (scripts/deps.sh)"
+done
+sctl_init 193
+ID=193
+SW=pciesw$ID
+D=/dev/${SW}n0
+
+wr "$PCIESW_BUS/new_device" "$ID" || bail "new_device $ID: $W_ERR"
+settled $SW || diag "$SW did not settle"
+
+deadline 5000
+until [[ -b $D ]]; do
+	before_deadline || break
+	nap
+done
+check "the drive's disk appears" test -b $D
+
+# nv ARGS...: nvme ARGS into $OUT, $ERR, $RC
+nv() {
+	nvme "$@" >"$T_TMP/out" 2>"$T_TMP/err"
+	RC=$?
+	OUT=$(<"$T_TMP/out")
+	ERR=$(<"$T_TMP/err")
+}
+
+jget() {
+	J=$(jq -r "$1" <<<"$OUT" 2>/dev/null)
+}
+
+# smart FILTER: nvme smart-log's FILTER into J
+smart() {
+	nv smart-log $D -o json
+	jget "$1"
+}
+
+# show FILTER: switchctl ep show -j's FILTER into J
+show() {
+	sc ep show $ID nvme0 -j
+	jqo "$1"
+}
+
+# smartctl_says: PASSED or FAILED
+smartctl_says() {
+	local o
+	o=$(smartctl -H -d nvme $D 2>&1)
+	if [[ $o == *"result: PASSED"* ]]; then
+		J=PASSED
+	elif [[ $o == *"result: FAILED"* ]]; then
+		J=FAILED
+	else
+		J="?: $o"
+	fi
+}
+
+# ---- the drive's hwmon device ----
+HW=
+for h in /sys/class/hwmon/hwmon*; do
+	[[ $(<"$h/name") == nvme ]] || continue
+	# the device the disk hangs off is the hwmon device's parent
+	[[ -e $h/device/block/${SW}n0 ]] && HW=$h
+done
+check "one hwmon device \"nvme\" beside the disk" test -n "$HW"
+hw() {
+	R=$(<"$HW/$1")
+}
+if [[ -n $HW ]]; then
+	hw temp1_label
+	check_eq "temp1_label: Composite" Composite "$R"
+	hw temp1_crit
+	check_eq "temp1_crit: CCTEMP 353 K" 79850 "$R"
+	hw temp1_max
+	check_eq "temp1_max: the over threshold (FID 4), 343 K" 69850 "$R"
+	hw temp1_alarm
+	check_eq "temp1_alarm: 0" 0 "$R"
+	pci=$(basename "$(readlink -f "$HW/device")")
+	check "its parent is the drive's PCI function" \
+		eval '[[ $pci =~ ^[0-9a-f]{4,}:[0-9a-f]{2}:00\.0$ ]]' ||
+		diag "parent $pci"
+	OUT=$(sensors 2>&1)
+	check "sensors: nvme-pci-XXXX with the Composite temperature" \
+		eval '[[ $OUT == *nvme-pci-*Composite:* ]]' || diag "$OUT"
+	# temp1_max is writable, as nvme's: Set Features Temperature Threshold
+	wr "$HW/temp1_max" 75000
+	nv get-feature $D -f 4
+	check "temp1_max written: the feature follows (348 K)" \
+		eval '[[ $OUT == *"value:"*15c ]]' || diag "$OUT"
+	wr "$HW/temp1_max" 69850
+fi
+
+# ---- baseline ----
+smart '[.critical_warning, .media_errors, .avail_spare] | join(" ")'
+check_eq "smart-log: no warning, no media error, spare 100" "0 0 100" "$J"
+smartctl_says
+check_eq "smartctl: PASSED" PASSED "$J"
+show '[."nvme-model", ."nvme-critical-warning", ."nvme-spare", ."nvme-media-errors", ."nvme-read-only"] | join(" ")'
+check_eq "ep show: model, no warning, spare 100, no media error" \
+	"SAMSUNG MZWLO3T8HCLS-00A07 0 100 0 false" "$J"
+nv id-ctrl $D -o json
+jget '.sn | sub(" +$"; "")'
+sn=$J
+show '."nvme-serial"'
+check_eq "ep show as root: the serial number id-ctrl has" "$sn" "$J"
+as_nobody ep show $ID nvme0 -j
+jqo '[."nvme-serial", ."nvme-model"] | map(tostring) | join(" ")'
+check_eq "ep show unprivileged: no serial number" \
+	"null SAMSUNG MZWLO3T8HCLS-00A07" "$J"
+sc ep show $ID nvme0
+check "ep show text: model and health" \
+	eval '[[ $OUT == *"model SAMSUNG"* && $OUT == *"critical warning 0x00"* ]]' ||
+	diag "$OUT"
+
+# the monitor sees each fault's notification
+mon_poke() {
+	sc inject $ID nvme1 spare 100
+}
+start_monitor mon_poke
+check_eq "monitor -j is running" 0 "$?" || diag "$(<"$T_TMP/mon.err")"
+
+# ---- privileges ----
+RC=0
+OUT=$(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+	"$SWITCHCTL" inject $ID nvme0 spare 5 2>&1) || RC=$?
+check "inject without CAP_SYS_ADMIN: refused" \
+	eval '((RC != 0)) && [[ $OUT == *CAP_SYS_ADMIN* ]]' || diag "$RC $OUT"
+sc_err "inject into a GPU: refused" 1 "not an NVMe drive" \
+	inject $ID gpu0 spare 5
+sc_err "a media error past the namespace: refused" 1 "namespace" \
+	inject $ID nvme0 media-error lba $((1 << 40))
+
+# ---- media error ----
+# in the middle of the disk, away from what udev's blkid probes when a
+# writer closes it (the first and last blocks): LBAs L..L+7 are the
+# disk's 4 KiB block B
+L=1000000
+B=$((L / 8))
+dd if=/dev/urandom of="$T_TMP/blk" bs=4096 count=2 status=none
+dd if="$T_TMP/blk" of=$D bs=4096 seek=$B oflag=direct status=none
+sc_quiet "inject media-error lba $L count 8" \
+	inject $ID nvme0 media-error lba $L count 8
+RC=0
+OUT=$(dd if=$D of=/dev/null bs=4096 skip=$B count=1 iflag=direct 2>&1) || RC=$?
+check "the disk's read of the blocks fails: EIO" \
+	eval '((RC != 0)) && [[ $OUT == *"nput/output error"* ]]' ||
+	diag "$RC $OUT"
+dd if=$D of="$T_TMP/ok" bs=4096 skip=$((B + 1)) count=1 iflag=direct \
+	status=none
+check "the blocks after the range read" \
+	cmp -s "$T_TMP/ok" <(tail -c 4096 "$T_TMP/blk")
+nv read $D -s $((L + 4)) -c 0 -z 512 -d "$T_TMP/rd"
+check "nvme read: Unrecovered Read Error" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4281)"* ]]' ||
+	diag "$RC $OUT $ERR"
+smart '.media_errors'
+check_eq "smart-log: two media errors" 2 "$J"
+nv error-log $D -o json
+jget '[.errors[0].lba, .errors[0].status_field] | join(" ")'
+check "error-log: the newest is the read's LBA, status 0x281" \
+	eval '[[ $J == "$((L + 4)) $((0x4281 << 1))" ||
+		$J == "$((L + 4)) $((0x4281))" ]]' ||
+	diag "$J"
+OUT=$(smartctl -a -d nvme $D 2>&1)
+check "smartctl: Media and Data Integrity Errors: 2" \
+	eval '[[ $OUT =~ Media\ and\ Data\ Integrity\ Errors:\ +2 ]]' ||
+	diag "$OUT"
+show '."nvme-media-errors"'
+check_eq "ep show: two media errors" 2 "$J"
+dd if="$T_TMP/blk" of=$D bs=4096 seek=$B count=1 oflag=direct status=none
+dd if=$D of="$T_TMP/back" bs=4096 skip=$B count=1 iflag=direct status=none
+check "a write reallocates the blocks: they read again" \
+	cmp -s "$T_TMP/back" <(head -c 4096 "$T_TMP/blk")
+
+# ---- temperature ----
+sc_quiet "inject temp 90" inject $ID nvme0 temp 90
+smart '[.temperature, .critical_warning] | join(" ")'
+check_eq "smart-log: 363 K, warning bit 1" "363 2" "$J"
+smartctl_says
+check_eq "smartctl: FAILED" FAILED "$J"
+show '[."nvme-temp", ."nvme-critical-warning"] | join(" ")'
+check_eq "ep show: 89.85 C, warning 2" "89850 2" "$J"
+if [[ -n $HW ]]; then
+	hw temp1_input
+	check_eq "hwmon temp1_input: 89850" 89850 "$R"
+	hw temp1_alarm
+	check_eq "hwmon temp1_alarm: 1" 1 "$R"
+	OUT=$(sensors 2>&1)
+	check "sensors: +89.x C and ALARM" \
+		eval '[[ $OUT == *"Composite:"*"+89."*"ALARM"* ]]' || diag "$OUT"
+fi
+sc_quiet "inject temp 40" inject $ID nvme0 temp 40
+smart '[.temperature, .critical_warning] | join(" ")'
+check_eq "back under the threshold: 313 K, no warning" "313 0" "$J"
+smartctl_says
+check_eq "smartctl: PASSED again" PASSED "$J"
+if [[ -n $HW ]]; then
+	hw temp1_alarm
+	check_eq "hwmon temp1_alarm: 0 again" 0 "$R"
+fi
+sc_quiet "inject temp clear" inject $ID nvme0 temp clear
+
+# ---- spare ----
+sc_quiet "inject spare 5" inject $ID nvme0 spare 5
+smart '[.avail_spare, .critical_warning] | join(" ")'
+check_eq "smart-log: spare 5, warning bit 0" "5 1" "$J"
+smartctl_says
+check_eq "smartctl: FAILED" FAILED "$J"
+show '[."nvme-spare", ."nvme-critical-warning"] | join(" ")'
+check_eq "ep show: spare 5, warning 1" "5 1" "$J"
+sc_quiet "inject spare 100" inject $ID nvme0 spare 100
+smart '.critical_warning'
+check_eq "spare back: no warning" 0 "$J"
+
+# ---- read-only ----
+sc_quiet "inject read-only" inject $ID nvme0 read-only
+RC=0
+OUT=$(dd if="$T_TMP/blk" of=$D bs=4096 seek=$((B + 4)) count=1 oflag=direct \
+	2>&1) ||
+	RC=$?
+check "the disk's write fails: EIO" \
+	eval '((RC != 0)) && [[ $OUT == *"nput/output error"* ]]' ||
+	diag "$RC $OUT"
+nv write $D -s $((L + 40)) -c 7 -z 4096 -d "$T_TMP/blk"
+check "nvme write: Attempted Write to Read Only Range" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4182)"* ]]' ||
+	diag "$RC $OUT $ERR"
+dd if=$D of=/dev/null bs=4096 count=4 iflag=direct status=none
+check_eq "reads still work" 0 "$?"
+smart '.critical_warning'
+check_eq "smart-log: warning bit 3" 8 "$J"
+smartctl_says
+check_eq "smartctl: FAILED" FAILED "$J"
+show '[."nvme-read-only", ."nvme-critical-warning"] | join(" ")'
+check_eq "ep show: read-only, warning 8" "true 8" "$J"
+sc_quiet "inject read-only off" inject $ID nvme0 read-only off
+dd if="$T_TMP/blk" of=$D bs=4096 seek=$((B + 4)) count=1 oflag=direct \
+	status=none
+check_eq "writable again" 0 "$?"
+smartctl_says
+check_eq "smartctl: PASSED" PASSED "$J"
+
+# ---- the event log and the notifications ----
+sc log show $ID -j
+jqo '[.log[] | select(."log-object" == "nvme0") | ."log-message"] | join("|")'
+check "the event log has each fault" \
+	eval '[[ $J == *"media error injected: 8 blocks from lba $L"* &&
+		$J == *"composite temperature forced to 90000 mC"* &&
+		$J == *"available spare set to 5%"* &&
+		$J == *"media read-only"* && $J == *"writable again"* ]]' ||
+	diag "$J"
+mon_wait '"nvme-fault":"read-only"' '"nvme-read-only":false' ||
+	diag "the monitor did not print the last nvme-fault"
+got=$(jq -r 'select(.event == "nvme-fault" and ."ep-name" == "nvme0") |
+	."nvme-fault"' "$T_TMP/mon" | sort | uniq -c | awk '{print $2 ":" $1}' |
+	paste -sd ' ')
+check_eq "monitor: one nvme-fault per inject" \
+	"media-error:1 read-only:2 spare:2 temp:3" "$got" ||
+	diag "$(<"$T_TMP/mon")"
+
+# ---- export ----
+if command -v promtool >/dev/null; then
+	sc export $ID
+	check "export: the drive's metrics" \
+		eval '[[ $OUT == *"pciesw_nvme_media_errors_total{switch=\"$SW\",ep=\"nvme0\"} 2"* &&
+			$OUT == *pciesw_nvme_temperature_celsius* ]]' ||
+		diag "${OUT:0:400}"
+	RC=0
+	P=$(promtool check metrics <<<"$OUT" 2>&1) || RC=$?
+	check_eq "export: promtool check metrics clean" "0 " "$RC $P"
+fi
+
+summary
