@@ -5,17 +5,31 @@
 
 #include "netlink.h"
 
-/* The counters of @port, or their sums over the switch when it is NULL. */
+/*
+ * The counters of @port, or their sums over the switch when it is NULL: a
+ * counter nest per counter, or with @packed one counter-values array of
+ * them all, indexed by counter id (a third of the size; top asks for every
+ * port's once a refresh).  The array is built aside and copied: in the
+ * message it is only 4-byte aligned on architectures with efficient
+ * unaligned access (nla_put_64bit() pads on the others).
+ */
 static int pciesw_nl_fill_counters(struct sk_buff *msg,
 				   struct pciesw_switch *sw,
-				   const struct pciesw_port *port)
+				   const struct pciesw_port *port, bool packed)
 {
+	u64 v[PCIESW_COUNTER_MAX + 1];
 	enum pciesw_counter c;
 
 	lockdep_assert_held(&sw->lock);
 	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, sw->id) ||
 	    (port && nla_put_u32(msg, PCIESW_A_PORT_ID, port->id)))
 		return -EMSGSIZE;
+	if (packed) {
+		for (c = 0; c <= PCIESW_COUNTER_MAX; c++)
+			v[c] = pciesw_counter_read(sw, port, c);
+		return nla_put_64bit(msg, PCIESW_A_COUNTER_VALUES, sizeof(v),
+				     v, PCIESW_A_PAD);
+	}
 	for (c = 0; c <= PCIESW_COUNTER_MAX; c++) {
 		struct nlattr *nest = nla_nest_start(msg, PCIESW_A_COUNTER);
 
@@ -34,7 +48,14 @@ static int pciesw_nl_fill_counters_dump(struct sk_buff *msg,
 					struct pciesw_switch *sw,
 					const void *obj)
 {
-	return pciesw_nl_fill_counters(msg, sw, obj);
+	return pciesw_nl_fill_counters(msg, sw, obj, false);
+}
+
+static int pciesw_nl_fill_counters_dump_packed(struct sk_buff *msg,
+					       struct pciesw_switch *sw,
+					       const void *obj)
+{
+	return pciesw_nl_fill_counters(msg, sw, obj, true);
 }
 
 static const struct pciesw_nl_obj pciesw_nl_counter_obj = {
@@ -43,22 +64,32 @@ static const struct pciesw_nl_obj pciesw_nl_counter_obj = {
 	.fill = pciesw_nl_fill_counters_dump,
 };
 
+static const struct pciesw_nl_obj pciesw_nl_counter_packed_obj = {
+	.cmd = PCIESW_CMD_COUNTER_GET,
+	.find = pciesw_nl_find_next_port,
+	.fill = pciesw_nl_fill_counters_dump_packed,
+};
+
 struct pciesw_nl_counters {
 	struct pciesw_switch *sw;
 	const struct pciesw_port *port;
+	bool packed;
 };
 
 static int pciesw_nl_fill_counters_any(struct sk_buff *msg, const void *obj)
 {
 	const struct pciesw_nl_counters *c = obj;
 
-	return pciesw_nl_fill_counters(msg, c->sw, c->port);
+	return pciesw_nl_fill_counters(msg, c->sw, c->port, c->packed);
 }
 
 int pciesw_nl_counter_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct pciesw_switch *sw = pciesw_nl_sw(info);
-	struct pciesw_nl_counters c = { .sw = sw };
+	struct pciesw_nl_counters c = {
+		.sw = sw,
+		.packed = nla_get_flag(info->attrs[PCIESW_A_COUNTER_PACKED]),
+	};
 	struct pciesw_port *port = pciesw_nl_find_port_opt(sw, info);
 
 	if (IS_ERR(port))
@@ -68,10 +99,19 @@ int pciesw_nl_counter_get_doit(struct sk_buff *skb, struct genl_info *info)
 			       pciesw_nl_fill_counters_any, &c);
 }
 
+/*
+ * The request's attributes stay in the dump's info until its end (parsed
+ * once, by genetlink, before the first round): each round reads
+ * counter-packed there again, so every message of one dump has one form.
+ */
 int pciesw_nl_counter_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_counter_obj, skb, cb);
+	struct nlattr **attrs = pciesw_dump_attrs(cb);
+	bool packed = attrs && nla_get_flag(attrs[PCIESW_A_COUNTER_PACKED]);
+
+	return pciesw_nl_dumpit(packed ? &pciesw_nl_counter_packed_obj :
+				&pciesw_nl_counter_obj, skb, cb);
 }
 
 int pciesw_nl_counter_clear_doit(struct sk_buff *skb, struct genl_info *info)

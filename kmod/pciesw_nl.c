@@ -177,14 +177,16 @@ static const struct nla_policy pciesw_ep_del_nl_policy[PCIESW_A_EP_NAME + 1] = {
 };
 
 /* PCIESW_CMD_COUNTER_GET - do */
-static const struct nla_policy pciesw_counter_get_do_nl_policy[PCIESW_A_PORT_ID + 1] = {
+static const struct nla_policy pciesw_counter_get_do_nl_policy[PCIESW_A_COUNTER_PACKED + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32, },
+	[PCIESW_A_COUNTER_PACKED] = { .type = NLA_FLAG, },
 };
 
 /* PCIESW_CMD_COUNTER_GET - dump */
-static const struct nla_policy pciesw_counter_get_dump_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
+static const struct nla_policy pciesw_counter_get_dump_nl_policy[PCIESW_A_COUNTER_PACKED + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_COUNTER_PACKED] = { .type = NLA_FLAG, },
 };
 
 /* PCIESW_CMD_COUNTER_CLEAR - do */
@@ -440,14 +442,14 @@ const struct genl_split_ops pciesw_nl_ops[35] = {
 		.doit		= pciesw_nl_counter_get_doit,
 		.post_doit	= pciesw_nl_post_doit,
 		.policy		= pciesw_counter_get_do_nl_policy,
-		.maxattr	= PCIESW_A_PORT_ID,
+		.maxattr	= PCIESW_A_COUNTER_PACKED,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= PCIESW_CMD_COUNTER_GET,
 		.dumpit		= pciesw_nl_counter_get_dumpit,
 		.policy		= pciesw_counter_get_dump_nl_policy,
-		.maxattr	= PCIESW_A_SWITCH_ID,
+		.maxattr	= PCIESW_A_COUNTER_PACKED,
 		.flags		= GENL_CMD_CAP_DUMP,
 	},
 	{
