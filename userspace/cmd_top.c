@@ -232,6 +232,7 @@ static struct {
 	char *ev_buf;
 	size_t ev_cap;
 	bool loaded;			/* the family is there */
+	bool nested;			/* it refused counter-packed */
 	bool said_gone;			/* batch: "unloaded" said once */
 	struct snap cur, prev;
 	bool have_cur, have_prev;
@@ -386,6 +387,7 @@ static void close_sessions(void)
 	nl_session_close(top.ev);
 	top.s = top.ev = NULL;
 	top.loaded = false;
+	top.nested = false;
 	monitor_forget();
 	/* what changed while the module was away came without events */
 	info_free(&top.info);
@@ -481,6 +483,31 @@ static void update_info(const struct snap *sn, uint64_t now)
 static void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
 
 /*
+ * The counters, packed (counter-values: a third of the nested form's
+ * size, and far less to parse); a module older than counter-packed
+ * refuses it as an unknown attribute, and is asked for the nested form
+ * from then on.
+ */
+static int fetch_counters(struct objs *o, const char *what)
+{
+	struct nl_msg *req;
+	int ret;
+
+	if (!top.nested) {
+		req = nl_request_new(top.s, PCIESW_CMD_COUNTER_GET, true);
+		if (!top.o.t.all)
+			nl_put_u32(req, PCIESW_A_SWITCH_ID, top.o.t.id);
+		nl_put_flag(req, PCIESW_A_COUNTER_PACKED);
+		ret = objs_try(top.s, req, o, EINVAL, what);
+		if (ret != -EINVAL)
+			return ret;
+		top.nested = true;
+	}
+	return objs_fetch(top.s, PCIESW_CMD_COUNTER_GET, true, !top.o.t.all,
+			  top.o.t.id, o, what);
+}
+
+/*
  * Takes a snapshot into top.cur (the one before into top.prev), and the
  * ports and firmware into top.info when they may have changed.  False
  * when the module is not there (or went away meanwhile).
@@ -499,11 +526,17 @@ static bool take_snapshot(void)
 			 top.o.t.id, &sn.sw, "cannot list switches");
 	if (!ret) {
 		/* what a part cannot give (permission, an older module) stays out */
-		for (i = 0; i < NR_PARTS; i++)
-			objs_fetch(top.s, snap_parts[i].cmd, true,
-				   !top.o.t.all, top.o.t.id,
-				   (struct objs *)((char *)&sn + snap_parts[i].off),
-				   snap_parts[i].what);
+		for (i = 0; i < NR_PARTS; i++) {
+			struct objs *o = (struct objs *)((char *)&sn +
+							 snap_parts[i].off);
+
+			if (snap_parts[i].cmd == PCIESW_CMD_COUNTER_GET)
+				fetch_counters(o, snap_parts[i].what);
+			else
+				objs_fetch(top.s, snap_parts[i].cmd, true,
+					   !top.o.t.all, top.o.t.id, o,
+					   snap_parts[i].what);
+		}
 	}
 	if (ret) {
 		snap_free(&sn);

@@ -463,8 +463,10 @@ static void report_error(const struct nl_answer *ans, const char *what,
 		error("%s: %s", what, strerror(ans->err));
 }
 
-int nl_request_run(struct nl_session *s, struct nl_msg *req,
-		   struct msg_list *replies, const char *what, ...)
+/* nl_request_run() and nl_request_try(), @ap for @what */
+static int request_run(struct nl_session *s, struct nl_msg *req,
+		       struct msg_list *replies, int quiet_err,
+		       const char *what, va_list ap)
 {
 	struct nl_answer *ans = &s->ans;
 	bool dump = nlmsg_hdr(req)->nlmsg_flags & NLM_F_DUMP;
@@ -472,7 +474,6 @@ int nl_request_run(struct nl_session *s, struct nl_msg *req,
 	void *sent = NULL;
 	size_t sent_len = 0;
 	int err, ret = EXIT_OK, tries = 0;
-	va_list ap;
 
 again:
 	free(ans->msg);
@@ -507,11 +508,13 @@ again:
 		goto again;
 	}
 
-	if (err < 0 || ans->err || ans->interrupted) {
-		va_start(ap, what);
+	if (quiet_err && err >= 0 && ans->err == quiet_err) {
+		if (replies)
+			msg_list_free(replies);
+		ret = -quiet_err;
+	} else if (err < 0 || ans->err || ans->interrupted) {
 		if (vasprintf(&context, what, ap) < 0)
 			context = NULL;
-		va_end(ap);
 		if (err < 0 && err != -NLE_DUMP_INTR)
 			error("%s: %s", context ? context : what,
 			      nl_geterror(err));
@@ -529,6 +532,31 @@ again:
 	nlmsg_free(req);
 	free(sent);
 	ans->replies = NULL;
+	return ret;
+}
+
+int nl_request_run(struct nl_session *s, struct nl_msg *req,
+		   struct msg_list *replies, const char *what, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, what);
+	ret = request_run(s, req, replies, 0, what, ap);
+	va_end(ap);
+	return ret;
+}
+
+int nl_request_try(struct nl_session *s, struct nl_msg *req,
+		   struct msg_list *replies, int quiet_err,
+		   const char *what, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, what);
+	ret = request_run(s, req, replies, quiet_err, what, ap);
+	va_end(ap);
 	return ret;
 }
 

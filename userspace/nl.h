@@ -54,6 +54,16 @@ void nl_put_string(struct nl_msg *req, int attr, const char *value);
 int nl_request_run(struct nl_session *s, struct nl_msg *req,
 		   struct msg_list *replies, const char *what, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * As nl_request_run(), except that when the kernel answers with the error
+ * @quiet_err (a positive errno) nothing is printed and -@quiet_err is
+ * returned: for a request with an attribute an older module refuses
+ * (EINVAL, an unknown attribute), which the caller then asks again without.
+ */
+int nl_request_try(struct nl_session *s, struct nl_msg *req,
+		   struct msg_list *replies, int quiet_err,
+		   const char *what, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /*
  * Parses a reply into @tb[0..PCIESW_A_MAX], checking attribute types and

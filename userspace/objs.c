@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netlink/genl/genl.h>
+
 #include "objs.h"
 #include "print.h"
 #include "util.h"
@@ -45,6 +47,17 @@ int objs_run(struct nl_session *s, struct nl_msg *req, struct objs *o,
 	int ret;
 
 	ret = nl_request_run(s, req, &o->msgs, "%s", what);
+	if (ret)
+		return ret;
+	return objs_parse(o);
+}
+
+int objs_try(struct nl_session *s, struct nl_msg *req, struct objs *o,
+	     int quiet_err, const char *what)
+{
+	int ret;
+
+	ret = nl_request_try(s, req, &o->msgs, quiet_err, "%s", what);
 	if (ret)
 		return ret;
 	return objs_parse(o);
@@ -259,10 +272,37 @@ static void read_counter(const struct nlattr *nest, void *arg)
 	c->has[id] = true;
 }
 
+/*
+ * counter-values: u64s by counter id, only 4-byte aligned in the message.
+ * Entries beyond what this switchctl knows (a newer module) are left out.
+ */
+static void read_counter_values(const struct nlattr *a, struct counter_set *c)
+{
+	const unsigned char *p = nla_data(a);
+	size_t i, n = nla_len(a) / sizeof(uint64_t);
+
+	if (n > PCIESW_COUNTER_MAX + 1)
+		n = PCIESW_COUNTER_MAX + 1;
+	for (i = 0; i < n; i++) {
+		memcpy(&c->v[i], p + i * sizeof(uint64_t), sizeof(uint64_t));
+		c->has[i] = true;
+	}
+}
+
 void counters_read(const struct nlmsghdr *nlh, struct counter_set *c)
 {
+	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *a;
+	int rem;
+
 	*c = (struct counter_set){ 0 };
-	nl_for_each_attr(nlh, PCIESW_A_COUNTER, read_counter, c);
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(a) == PCIESW_A_COUNTER)
+			read_counter(a, c);
+		else if (nla_type(a) == PCIESW_A_COUNTER_VALUES)
+			read_counter_values(a, c);
+	}
 }
 
 int no_options(int *argc, char **argv)

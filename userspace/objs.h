@@ -37,6 +37,13 @@ int objs_fetch(struct nl_session *s, uint8_t cmd, bool dump, bool filter,
 int objs_run(struct nl_session *s, struct nl_msg *req, struct objs *o,
 	     const char *what);
 
+/*
+ * As objs_run(), but the error @quiet_err is not printed: -@quiet_err is
+ * returned instead (see nl_request_try()).
+ */
+int objs_try(struct nl_session *s, struct nl_msg *req, struct objs *o,
+	     int quiet_err, const char *what);
+
 /* Which switches a command is about: [SWITCH]. */
 struct target {
 	bool all;
@@ -110,7 +117,10 @@ int take_options(int *argc, char **argv, const struct cmd_opt *opts);
 	{ "--pretty", "-p", &(pretty), NULL }
 void output_options(bool json, bool pretty);
 
-/* The counters of a counter-get reply or notification. */
+/*
+ * The counters of a counter-get reply or notification, nested (a counter
+ * nest each) or packed (counter-values).
+ */
 struct counter_set {
 	uint64_t v[PCIESW_COUNTER_MAX + 1];
 	bool has[PCIESW_COUNTER_MAX + 1];
