@@ -680,50 +680,143 @@ static bool threshold_crossed(uint32_t sw, uint32_t port)
 	return false;
 }
 
-/* A rate for a narrow column: "1.05G", "512", "-" */
-static void rate_cell(char *buf, size_t len, bool has, uint64_t v)
-{
-	size_t n;
+/*
+ * A cell being built, as snprintf() into its CELL_LEN bytes would (cut
+ * short alike), without a format to interpret: batch mode builds every
+ * cell of every port of every card each refresh.
+ */
+struct cell {
+	char *buf;
+	size_t n;		/* its length */
+};
 
-	if (!has) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	rate_text(buf, len, v, "");
-	/* "1.05 G" -> "1.05G", "512 " -> "512" */
-	n = strlen(buf);
-	while (n && buf[n - 1] == ' ')
-		buf[--n] = '\0';
-	if (n >= 2 && buf[n - 2] == ' ')
-		memmove(&buf[n - 2], &buf[n - 1], 2);
+static struct cell cell_at(char *buf)
+{
+	buf[0] = '\0';
+	return (struct cell){ buf, 0 };
 }
 
-static void err_cell(char *buf, size_t len, uint64_t delta, uint64_t total,
-		     bool crossed)
+static void cell_mem(struct cell *c, const char *s, size_t len)
 {
-	snprintf(buf, len, "+%" PRIu64 "/%" PRIu64 "%s", delta, total,
-		 crossed ? "!" : "");
+	if (len > CELL_LEN - 1 - c->n)
+		len = CELL_LEN - 1 - c->n;
+	memcpy(c->buf + c->n, s, len);
+	c->n += len;
+	c->buf[c->n] = '\0';
+}
+
+static void cell_str(struct cell *c, const char *s)
+{
+	cell_mem(c, s, strlen(s));
+}
+
+static void cell_char(struct cell *c, char ch)
+{
+	cell_mem(c, &ch, 1);
+}
+
+/* "%" PRIu64, at least @digits digits ("%02" PRIu64 with 2) */
+static void cell_uint(struct cell *c, uint64_t v, size_t digits)
+{
+	char d[20];
+	size_t i = sizeof(d);
+
+	do {
+		d[--i] = '0' + v % 10;
+		v /= 10;
+	} while (v || sizeof(d) - i < digits);
+	cell_mem(c, d + i, sizeof(d) - i);
+}
+
+static void cell_set(char *buf, const char *s)
+{
+	struct cell c = cell_at(buf);
+
+	cell_str(&c, s);
+}
+
+/*
+ * A rate for a narrow column: "1.05G", "512", "-": rate_text() without
+ * the space before the prefix.
+ */
+static void rate_cell(char *buf, bool has, uint64_t v)
+{
+	static const char prefix[] = " kMGTPE";
+	struct cell c = cell_at(buf);
+	uint64_t div = 1;
+	int i = 0;
+
+	if (!has) {
+		cell_char(&c, '-');
+		return;
+	}
+	while (v / div >= 1000 && prefix[i + 1]) {
+		div *= 1000;
+		i++;
+	}
+	cell_uint(&c, v / div, 1);
+	if (!i)
+		return;
+	if (v / div < 100) {
+		cell_char(&c, '.');
+		if (v / div >= 10)
+			cell_uint(&c, v % div * 10 / div, 1);
+		else
+			cell_uint(&c, v % div * 100 / div, 2);
+	}
+	cell_char(&c, prefix[i]);
+}
+
+/* "+DELTA/TOTAL", "!" after it when a threshold was crossed */
+static void err_cell(char *buf, uint64_t delta, uint64_t total, bool crossed)
+{
+	struct cell c = cell_at(buf);
+
+	cell_char(&c, '+');
+	cell_uint(&c, delta, 1);
+	cell_char(&c, '/');
+	cell_uint(&c, total, 1);
+	if (crossed)
+		cell_char(&c, '!');
+}
+
+/* "A/B", "-/B" when @a is not there */
+static void ratio_cell(char *buf, const char *pre, bool has_a, uint32_t a,
+		       uint32_t b, bool star)
+{
+	struct cell c = cell_at(buf);
+
+	cell_str(&c, pre);
+	if (has_a)
+		cell_uint(&c, a, 1);
+	else
+		cell_char(&c, '-');
+	cell_char(&c, '/');
+	cell_uint(&c, b, 1);
+	if (star)
+		cell_char(&c, '*');
 }
 
 static void fill_cells(struct port_row *r)
 {
 	struct nlattr **tb = r->tb;
+	struct cell c;
 	const char *role;
 
-	snprintf(r->cell[C_PORT], CELL_LEN, "%u", r->port);
-	snprintf(r->cell[C_GROUP], CELL_LEN, "%s",
-		 tb[PCIESW_A_GROUP_NAME] ?
+	c = cell_at(r->cell[C_PORT]);
+	cell_uint(&c, r->port, 1);
+	cell_set(r->cell[C_GROUP], tb[PCIESW_A_GROUP_NAME] ?
 		 nla_get_string(tb[PCIESW_A_GROUP_NAME]) : "-");
 	role = u32_or(tb, PCIESW_A_PORT_ROLE, 0) == PCIESW_PORT_ROLE_UPSTREAM ?
 	       "up" : "dn";
-	snprintf(r->cell[C_ROLE], CELL_LEN, "%s", role);
+	cell_set(r->cell[C_ROLE], role);
 
 	if (!strcmp(r->state, "up") || !strcmp(r->state, "down")) {
-		snprintf(r->cell[C_LINK], CELL_LEN, "%s",
+		cell_set(r->cell[C_LINK],
 			 ltssm_short(u32_or(tb, PCIESW_A_PORT_LTSSM, 0)));
 		r->mark[C_LINK] = !strcmp(r->state, "up") ? M_GOOD : M_NONE;
 	} else {
-		snprintf(r->cell[C_LINK], CELL_LEN, "%s",
+		cell_set(r->cell[C_LINK],
 			 !strcmp(r->state, "dpc-contained") ? "DPC" :
 			 !strcmp(r->state, "surprise-down") ? "SURPRISE" :
 			 r->state);
@@ -738,35 +831,31 @@ static void fill_cells(struct port_row *r)
 		uint32_t mw = u32_or(tb, PCIESW_A_PORT_MAX_WIDTH, 0);
 		bool degraded = flag_of(tb, PCIESW_A_PORT_DEGRADED);
 
-		snprintf(r->cell[C_GEN], CELL_LEN, "%u/%u", spd, max);
+		ratio_cell(r->cell[C_GEN], "", true, spd, max, false);
 		r->mark[C_GEN] = spd < max ? M_WARN : M_NONE;
-		snprintf(r->cell[C_WIDTH], CELL_LEN, "x%u/%u%s", w, mw,
-			 degraded ? "*" : "");
+		ratio_cell(r->cell[C_WIDTH], "x", true, w, mw, degraded);
 		r->mark[C_WIDTH] = degraded ? M_CRIT :
 				   w < mw ? M_WARN : M_NONE;
 	} else {
-		snprintf(r->cell[C_GEN], CELL_LEN, "-/%u",
-			 u32_or(tb, PCIESW_A_PORT_MAX_SPEED, 0));
-		snprintf(r->cell[C_WIDTH], CELL_LEN, "-/%u",
-			 u32_or(tb, PCIESW_A_PORT_MAX_WIDTH, 0));
+		ratio_cell(r->cell[C_GEN], "", false, 0,
+			   u32_or(tb, PCIESW_A_PORT_MAX_SPEED, 0), false);
+		ratio_cell(r->cell[C_WIDTH], "", false, 0,
+			   u32_or(tb, PCIESW_A_PORT_MAX_WIDTH, 0), false);
 	}
-	rate_cell(r->cell[C_RX], CELL_LEN, r->has_rate, r->rx);
-	rate_cell(r->cell[C_TX], CELL_LEN, r->has_rate, r->tx);
-	rate_cell(r->cell[C_TLPS], CELL_LEN, r->has_rate,
-		  r->rx_tlps + r->tx_tlps);
-	err_cell(r->cell[C_CERR], CELL_LEN, r->ce_delta, r->ce, r->crossed);
-	err_cell(r->cell[C_UERR], CELL_LEN, r->ue_delta, r->ue, r->crossed);
+	rate_cell(r->cell[C_RX], r->has_rate, r->rx);
+	rate_cell(r->cell[C_TX], r->has_rate, r->tx);
+	rate_cell(r->cell[C_TLPS], r->has_rate, r->rx_tlps + r->tx_tlps);
+	err_cell(r->cell[C_CERR], r->ce_delta, r->ce, r->crossed);
+	err_cell(r->cell[C_UERR], r->ue_delta, r->ue, r->crossed);
 	r->mark[C_CERR] = r->ce_delta ? M_WARN : M_NONE;
 	r->mark[C_UERR] = r->ue_delta ? M_CRIT : r->ue ? M_WARN : M_NONE;
 	if (r->crossed)
 		r->mark[C_CERR] = r->mark[C_UERR] = M_CRIT;
-	snprintf(r->cell[C_EP], CELL_LEN, "%s",
-		 tb[PCIESW_A_EP_NAME] ? nla_get_string(tb[PCIESW_A_EP_NAME]) :
-		 "-");
-	snprintf(r->cell[C_PORT_PCI], CELL_LEN, "%s",
-		 tb[PCIESW_A_PORT_PCI_NAME] ?
+	cell_set(r->cell[C_EP], tb[PCIESW_A_EP_NAME] ?
+		 nla_get_string(tb[PCIESW_A_EP_NAME]) : "-");
+	cell_set(r->cell[C_PORT_PCI], tb[PCIESW_A_PORT_PCI_NAME] ?
 		 nla_get_string(tb[PCIESW_A_PORT_PCI_NAME]) : "-");
-	snprintf(r->cell[C_EP_PCI], CELL_LEN, "-");
+	cell_set(r->cell[C_EP_PCI], "-");
 }
 
 /* The endpoint of the row's port: its PCI name. */
@@ -782,7 +871,7 @@ static void fill_ep_pci(struct port_row *r, uint32_t sw)
 	if (i >= 0)
 		hint = i + 1;
 	if (i >= 0 && top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME])
-		snprintf(r->cell[C_EP_PCI], CELL_LEN, "%s",
+		cell_set(r->cell[C_EP_PCI],
 			 nla_get_string(top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME]));
 }
 
@@ -1115,29 +1204,48 @@ static bool shows_ep(struct nlattr **tb)
 	return type == PCIESW_EP_TYPE_GPU || type == PCIESW_EP_TYPE_NVME;
 }
 
+/* size_text() of @bytes, into 16 bytes as ep_cells() had it */
+static void size_cell(struct cell *c, uint64_t bytes)
+{
+	static const char suffix[] = "KMGTPE";
+	char t[CELL_LEN];
+	struct cell tc = cell_at(t);
+	int i = -1;
+
+	while (bytes && !(bytes & 1023) && i < (int)sizeof(suffix) - 2) {
+		bytes >>= 10;
+		i++;
+	}
+	cell_uint(&tc, bytes, 1);
+	if (i >= 0)
+		cell_char(&tc, suffix[i]);
+	cell_mem(c, t, tc.n < 15 ? tc.n : 15);
+}
+
 static void ep_cells(struct nlattr **tb, char cell[][CELL_LEN])
 {
 	struct disk_rates dr;
-	char a[16], b[16];
+	struct cell c;
 	const char *type = enum_spec(&ep_type_names,
 				     u32_or(tb, PCIESW_A_EP_TYPE, 0));
 
-	snprintf(cell[E_NAME], CELL_LEN, "%s", tb[PCIESW_A_EP_NAME] ?
+	cell_set(cell[E_NAME], tb[PCIESW_A_EP_NAME] ?
 		 nla_get_string(tb[PCIESW_A_EP_NAME]) : "-");
-	snprintf(cell[E_TYPE], CELL_LEN, "%s", type ? type : "-");
+	cell_set(cell[E_TYPE], type ? type : "-");
+	c = cell_at(cell[E_PORT]);
 	if (tb[PCIESW_A_PORT_ID])
-		snprintf(cell[E_PORT], CELL_LEN, "%u",
-			 nla_get_u32(tb[PCIESW_A_PORT_ID]));
+		cell_uint(&c, nla_get_u32(tb[PCIESW_A_PORT_ID]), 1);
 	else
-		snprintf(cell[E_PORT], CELL_LEN, "-");
-	size_text(a, sizeof(a), u64_or(tb, PCIESW_A_EP_MEM_RESIDENT, 0));
-	size_text(b, sizeof(b), u64_or(tb, PCIESW_A_EP_MEM_SIZE, 0));
-	snprintf(cell[E_RESIDENT], CELL_LEN, "%s/%s", a, b);
-	snprintf(cell[E_DISK], CELL_LEN, "%s", tb[PCIESW_A_EP_DISK_NAME] ?
+		cell_char(&c, '-');
+	c = cell_at(cell[E_RESIDENT]);
+	size_cell(&c, u64_or(tb, PCIESW_A_EP_MEM_RESIDENT, 0));
+	cell_char(&c, '/');
+	size_cell(&c, u64_or(tb, PCIESW_A_EP_MEM_SIZE, 0));
+	cell_set(cell[E_DISK], tb[PCIESW_A_EP_DISK_NAME] ?
 		 nla_get_string(tb[PCIESW_A_EP_DISK_NAME]) : "-");
 	disk_rates(tb, &dr);
-	rate_cell(cell[E_READ], CELL_LEN, dr.has, dr.rbytes);
-	rate_cell(cell[E_WRITE], CELL_LEN, dr.has, dr.wbytes);
+	rate_cell(cell[E_READ], dr.has, dr.rbytes);
+	rate_cell(cell[E_WRITE], dr.has, dr.wbytes);
 }
 
 /* --- events ------------------------------------------------------------------ */
