@@ -1390,34 +1390,63 @@ static void print_pending(void)
 
 /* --- batch output ------------------------------------------------------------ */
 
+/*
+ * The text line being built: batch mode writes every port of every card
+ * each snapshot, a line is one fwrite() rather than a call a cell.
+ */
+static struct {
+	char buf[1024];
+	size_t n;
+} tline;
+
+static void text_put(const char *s, size_t len)
+{
+	if (len > sizeof(tline.buf) - tline.n) {
+		fwrite(tline.buf, 1, tline.n, stdout);
+		tline.n = 0;
+		if (len > sizeof(tline.buf)) {
+			fwrite(s, 1, len, stdout);
+			return;
+		}
+	}
+	memcpy(tline.buf + tline.n, s, len);
+	tline.n += len;
+}
+
+/* Ends the line and writes it. */
+static void text_end(void)
+{
+	text_put("\n", 1);
+	fwrite(tline.buf, 1, tline.n, stdout);
+	tline.n = 0;
+}
+
 /* @n spaces (n < 0: none) */
-static void text_pad(FILE *f, int n)
+static void text_pad(int n)
 {
 	static const char spaces[] = "                                ";
 	const int max = sizeof(spaces) - 1;
 
 	for (; n > 0; n -= max)
-		fwrite(spaces, 1, n < max ? n : max, f);
+		text_put(spaces, n < max ? n : max);
 }
 
 /*
  * One cell padded to its column (text); what printf's "%-*s " would
- * write, without a format to interpret: batch mode writes every port of
- * every card each snapshot.
+ * write, without a format to interpret.
  */
-static void text_cell(FILE *f, const struct column *c, const char *s,
-		      bool last)
+static void text_cell(const struct column *c, const char *s, bool last)
 {
 	int len = strlen(s);
 
 	if (!c->left)
-		text_pad(f, c->width - len);
-	fputs(s, f);
+		text_pad(c->width - len);
+	text_put(s, len);
 	if (last)
 		return;
 	if (c->left)
-		text_pad(f, c->width - len);
-	fputc(' ', f);
+		text_pad(c->width - len);
+	text_put(" ", 1);
 }
 
 static void batch_text_switch(size_t i)
@@ -1433,15 +1462,15 @@ static void batch_text_switch(size_t i)
 	for (k = 0; k < nh; k++)
 		printf("%s\n", h[k].text);
 	for (c = 0; c < NR_COLS; c++)
-		text_cell(stdout, &port_cols[c], port_cols[c].title,
+		text_cell(&port_cols[c], port_cols[c].title,
 			  c == NR_COLS - 1);
-	printf("\n");
+	text_end();
 	n = port_rows(id, &rows, false);
 	for (k = 0; k < n; k++) {
 		for (c = 0; c < NR_COLS; c++)
-			text_cell(stdout, &port_cols[c], rows[k].cell[c],
+			text_cell(&port_cols[c], rows[k].cell[c],
 				  c == NR_COLS - 1);
-		printf("\n");
+		text_end();
 	}
 	free(rows);
 	for (k = 0, n = 0; k < top.cur.eps.n; k++) {
@@ -1453,15 +1482,15 @@ static void batch_text_switch(size_t i)
 			continue;
 		if (!n++) {
 			for (c = 0; c < NR_ECOLS; c++)
-				text_cell(stdout, &ep_cols[c], ep_cols[c].title,
+				text_cell(&ep_cols[c], ep_cols[c].title,
 					  c == NR_ECOLS - 1);
-			printf("\n");
+			text_end();
 		}
 		ep_cells(tb, cell);
 		for (c = 0; c < NR_ECOLS; c++)
-			text_cell(stdout, &ep_cols[c], cell[c],
+			text_cell(&ep_cols[c], cell[c],
 				  c == NR_ECOLS - 1);
-		printf("\n");
+		text_end();
 	}
 }
 
