@@ -34,7 +34,7 @@ void pciesw_log_release(struct pciesw_switch *sw)
 	sw->log.ring = NULL;
 }
 
-static __printf(3, 4)
+/* An entry of @object's, with sw->lock held (the model's own entries too). */
 void pciesw_log_add(struct pciesw_switch *sw, const char *object,
 		    const char *fmt, ...)
 {
@@ -153,6 +153,9 @@ static void pciesw_log_nvme_fault(struct pciesw_switch *sw,
 	case PCIESW_NVME_FAULT_READ_ONLY:
 		pciesw_log_add(sw, obj, "media %s", f->read_only ?
 			       "read-only" : "writable again");
+		break;
+	case PCIESW_NVME_FAULT_SELF_TEST_FAIL:
+		pciesw_log_add(sw, obj, "next device self-test fails");
 		break;
 	}
 }

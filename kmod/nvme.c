@@ -14,9 +14,9 @@
  * self-test), Get and Set Features (arbitration, power management,
  * temperature threshold, error recovery, volatile write cache, number of
  * queues, interrupt coalescing, write atomicity, asynchronous event
- * configuration, timestamp).  NVM: Flush, Write, Read, Compare, Write
- * Zeroes, Dataset Management (deallocate gives the window's pages back,
- * as a discard of the block device does).  Anything else is an Invalid
+ * configuration, timestamp), Device Self-test.  NVM: Flush, Write, Read,
+ * Compare, Write Zeroes, Dataset Management (deallocate gives the window's
+ * pages back, as a discard of the block device does).  Anything else is an Invalid
  * Opcode; a command that fails is logged in the error log (16 entries)
  * and counted in the SMART log.  Errors carry Do Not Retry, as a real
  * controller sets it for what a retry cannot fix.
@@ -37,7 +37,18 @@
  * while the spare is below its threshold, bit 1 while the temperature is
  * over its over or under its under threshold (FID 4), bit 3 while the
  * media is read-only.  The block view asks pciesw_nvme_media_fails() of
- * every request, so its disk fails the same reads and writes.
+ * every request, so its disk fails the same reads and writes.  A failing
+ * self-test makes the next device self-test to complete fail its media
+ * check segment.
+ *
+ * Device Self-test runs in the model's time: a short one takes
+ * PCIESW_NVME_DST_SHORT_MS (2 s), an extended one PCIESW_NVME_DST_EXT_MS
+ * (10 s); the self-test log shows its progress meanwhile, Self-test Code
+ * 0xf aborts it, a Function Level Reset of the drive aborts a short one.
+ * The switch's NVMe work completes it on time (the result, with the
+ * power-on hours, in the log's 20 entries, newest first; the event log
+ * says it started, completed, failed or was aborted), and whoever reads
+ * the log first completes it as well.
  */
 
 #include <linux/crc32.h>
@@ -49,6 +60,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 
 #include "event.h"
 #include "nvme.h"
@@ -70,6 +82,16 @@ static const u8 pciesw_nvme_oui[3] = { 0x00, 0x25, 0x38 };
 #define PCIESW_NVME_ERR_SIZE	64
 #define PCIESW_NVME_DST_SIZE	564	/* the device self-test log */
 #define PCIESW_NVME_DST_ENTRIES	20
+/*
+ * How long a device self-test takes, in the model's time: a short one a
+ * couple of seconds (the spec allows two minutes), an extended one ten
+ * (Identify's EDSTT says one minute, the whole minute that covers it).
+ */
+#define PCIESW_NVME_DST_SHORT_MS	2000
+#define PCIESW_NVME_DST_EXT_MS		10000
+#define PCIESW_NVME_EDSTT		1	/* minutes */
+/* the segment an injected self-test failure fails: 6, the media check */
+#define PCIESW_NVME_DST_FAIL_SEG	6
 #define PCIESW_NVME_ID_SIZE	4096
 #define PCIESW_NVME_BAD_RANGES	16	/* media error ranges kept */
 #define PCIESW_NVME_SPARE_THRESH	10	/* percent */
@@ -104,6 +126,42 @@ struct pciesw_nvme_err {
 };
 
 static_assert(sizeof(struct pciesw_nvme_err) == PCIESW_NVME_ERR_SIZE);
+
+/* Optional Admin Command Support bits <linux/nvme.h> does not name */
+#define PCIESW_NVME_OACS_DST	BIT(4)
+
+/* Device Self-test: the Self-test Code of the command and the log */
+enum {
+	PCIESW_NVME_STC_NONE,
+	PCIESW_NVME_STC_SHORT,
+	PCIESW_NVME_STC_EXTENDED,
+	PCIESW_NVME_STC_ABORT = 0xf,
+};
+
+/* ... and the Self-test Result of a result entry */
+enum {
+	PCIESW_NVME_DSTR_OK,
+	PCIESW_NVME_DSTR_ABORTED,	/* by a Device Self-test command */
+	PCIESW_NVME_DSTR_RESET,		/* by a Controller Level Reset */
+	PCIESW_NVME_DSTR_SEGMENT = 7,	/* a segment failed */
+	PCIESW_NVME_DSTR_UNUSED = 0xf,
+};
+
+/* one Self-test Result Data Structure of the log (NVMe 1.4, figure 204) */
+struct pciesw_nvme_dst_result {
+	u8 status;		/* 7:4 the self-test code, 3:0 its result */
+	u8 segment;		/* the failed segment */
+	u8 valid;		/* 0 NSID, 1 FLBA, 2 SCT, 3 SC valid */
+	u8 rsvd3;
+	__le64 poh;
+	__le32 nsid;
+	__le64 flba;
+	u8 sct;
+	u8 sc;
+	u8 vs[2];
+} __packed;
+
+static_assert(sizeof(struct pciesw_nvme_dst_result) == 28);
 
 /* Features kept as the host set them: arbitration, error recovery, ... */
 enum {
@@ -149,6 +207,14 @@ enum {
  * @read_only: the media is read-only (fault injection)
  * @nr_bad: ranges in @bad
  * @bad: the ranges of blocks with an unrecovered media error
+ * @name: the drive's endpoint name, for the event log
+ * @dst_op: the device self-test running (PCIESW_NVME_STC_*), or none
+ * @dst_nsid: the namespace id it was started for
+ * @dst_start: when it started (CLOCK_MONOTONIC ns)
+ * @dst_end: when it completes
+ * @dst_fail: the next self-test fails (fault injection)
+ * @dst_count: self-tests ever recorded in @dst
+ * @dst: the last PCIESW_NVME_DST_ENTRIES results, n at (n - 1) % size
  */
 struct pciesw_nvme {
 	struct kref refs;
@@ -186,6 +252,14 @@ struct pciesw_nvme {
 		u64 slba;
 		u64 nlb;
 	} bad[PCIESW_NVME_BAD_RANGES];
+	char name[PCIESW_NAME_LEN];
+	u8 dst_op;
+	u32 dst_nsid;
+	u64 dst_start;
+	u64 dst_end;
+	bool dst_fail;
+	u64 dst_count;
+	struct pciesw_nvme_dst_result dst[PCIESW_NVME_DST_ENTRIES];
 };
 
 /*
@@ -257,6 +331,7 @@ struct pciesw_nvme *pciesw_nvme_create(struct pciesw_endpoint *ep)
 	spin_lock_init(&n->lock);
 	n->temp_over = PCIESW_NVME_WCTEMP;
 	n->spare = 100;
+	strscpy(n->name, ep->name, sizeof(n->name));
 	return n;
 }
 
@@ -327,6 +402,7 @@ u32 pciesw_nvme_effects(bool admin, u8 opcode)
 		case nvme_admin_get_log_page:
 		case nvme_admin_identify:
 		case nvme_admin_get_features:
+		case nvme_admin_dev_self_test:
 			return NVME_CMD_EFFECTS_CSUPP;
 		case nvme_admin_set_features:
 			return NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_CCC;
@@ -392,6 +468,12 @@ static u16 pciesw_nvme_temp(struct pciesw_nvme *n, struct pciesw_switch *sw,
 	return clamp(PCIESW_NVME_K(mc), 0, 0xffff);
 }
 
+/* The power-on hours at @now (CLOCK_MONOTONIC ns): since it was plugged in */
+static u64 pciesw_nvme_poh(const struct pciesw_nvme *n, u64 now)
+{
+	return div_u64(div_u64(now - n->created_ns, NSEC_PER_SEC), 3600);
+}
+
 /* What the SMART log says, with the composite temperature @temp (K). */
 static void pciesw_nvme_fill_health(struct pciesw_nvme *n, u16 temp,
 				    struct pciesw_nvme_health *h)
@@ -428,8 +510,7 @@ static void pciesw_nvme_fill_health(struct pciesw_nvme *n, u16 temp,
 	h->host_reads = atomic64_read(&n->read_cmds);
 	h->host_writes = atomic64_read(&n->write_cmds);
 	h->power_cycles = atomic64_read(&n->power_cycles);
-	h->power_on_hours = div_u64(div_u64(ktime_get_ns() - n->created_ns,
-					    NSEC_PER_SEC), 3600);
+	h->power_on_hours = pciesw_nvme_poh(n, ktime_get_ns());
 }
 
 /**
@@ -516,7 +597,8 @@ static void pciesw_nvme_id_ctrl(struct pciesw_nvme *n, struct nvme_id_ctrl *id)
 	id->cntlid = cpu_to_le16(1);
 	id->ver = cpu_to_le32(0x00010400);	/* 1.4 */
 	id->cntrltype = 1;			/* I/O controller */
-	/* no security, format, firmware download, self-test: OACS 0 */
+	/* Device Self-test; no security, format, firmware download */
+	id->oacs = cpu_to_le16(PCIESW_NVME_OACS_DST);
 	id->acl = 3;
 	id->aerl = 3;
 	/* one firmware slot, read only */
@@ -527,6 +609,8 @@ static void pciesw_nvme_id_ctrl(struct pciesw_nvme *n, struct nvme_id_ctrl *id)
 	id->npss = 0;
 	id->wctemp = cpu_to_le16(PCIESW_NVME_WCTEMP);
 	id->cctemp = cpu_to_le16(PCIESW_NVME_CCTEMP);
+	id->edstt = cpu_to_le16(PCIESW_NVME_EDSTT);
+	id->dsto = 1;		/* one self-test at a time */
 	pciesw_nvme_put128(id->tnvmcap, n->size);
 	id->sqes = 0x66;
 	id->cqes = 0x44;
@@ -633,6 +717,221 @@ static int pciesw_nvme_identify(struct pciesw_nvme *n,
 	return 0;
 }
 
+/* ---- Device Self-test ---- */
+
+static const char *pciesw_nvme_dst_name(u8 op)
+{
+	return op == PCIESW_NVME_STC_SHORT ? "short" : "extended";
+}
+
+/*
+ * With @n->lock: record the result of the self-test running, newest
+ * first in the log, and stop it.
+ */
+static void pciesw_nvme_dst_record(struct pciesw_nvme *n, u8 result, u64 now)
+{
+	struct pciesw_nvme_dst_result *r;
+
+	lockdep_assert_held(&n->lock);
+	r = &n->dst[n->dst_count++ % PCIESW_NVME_DST_ENTRIES];
+	memset(r, 0, sizeof(*r));
+	r->status = n->dst_op << 4 | result;
+	r->poh = cpu_to_le64(pciesw_nvme_poh(n, now));
+	if (result == PCIESW_NVME_DSTR_SEGMENT) {
+		r->segment = PCIESW_NVME_DST_FAIL_SEG;
+		/* the namespace it failed on, when one was tested */
+		if (n->dst_nsid && n->dst_nsid != NVME_NSID_ALL)
+			r->valid |= BIT(0);
+		r->nsid = cpu_to_le32(n->dst_nsid);
+	}
+	n->dst_op = PCIESW_NVME_STC_NONE;
+}
+
+/*
+ * With sw->lock: complete drive @n's self-test if its time has come, and
+ * log it.  Returns the ns until the one running completes, 0 if none runs.
+ */
+static u64 pciesw_nvme_dst_update(struct pciesw_nvme *n,
+				  struct pciesw_switch *sw)
+{
+	u64 now = ktime_get_ns(), left = 0;
+	u8 op = PCIESW_NVME_STC_NONE;
+	bool fail = false;
+
+	lockdep_assert_held(&sw->lock);
+	spin_lock(&n->lock);
+	if (n->dst_op && now >= n->dst_end) {
+		op = n->dst_op;
+		fail = n->dst_fail;
+		n->dst_fail = false;
+		pciesw_nvme_dst_record(n, fail ? PCIESW_NVME_DSTR_SEGMENT :
+					  PCIESW_NVME_DSTR_OK, now);
+	} else if (n->dst_op) {
+		left = n->dst_end - now;
+	}
+	spin_unlock(&n->lock);
+	if (op && fail)
+		pciesw_log_add(sw, n->name,
+			       "%s device self-test failed in segment %u",
+			       pciesw_nvme_dst_name(op),
+			       PCIESW_NVME_DST_FAIL_SEG);
+	else if (op)
+		pciesw_log_add(sw, n->name,
+			       "%s device self-test completed without error",
+			       pciesw_nvme_dst_name(op));
+	return left;
+}
+
+/*
+ * With sw->lock: complete the self-tests of @sw's drives that are due, and
+ * run the switch's NVMe work again when the next one is.
+ */
+static void pciesw_nvme_dst_arm(struct pciesw_switch *sw)
+{
+	struct pciesw_endpoint *ep;
+	u64 next = 0, left;
+
+	lockdep_assert_held(&sw->lock);
+	list_for_each_entry(ep, &sw->endpoints, node) {
+		if (!ep->nvme)
+			continue;
+		left = pciesw_nvme_dst_update(ep->nvme, sw);
+		if (left && (!next || left < next))
+			next = left;
+	}
+	if (next && !sw->dead)
+		mod_delayed_work(system_wq, &sw->nvme_work,
+				 nsecs_to_jiffies(next) + 1);
+}
+
+/**
+ * pciesw_nvme_work - the switch's NVMe work: self-tests that complete
+ * @work: sw->nvme_work
+ *
+ * Queued for the first self-test of the switch's drives due to complete;
+ * completes it (its result in the drive's log and the switch's event log)
+ * and queues itself for the next.  Cancelled once the switch is dead.
+ */
+void pciesw_nvme_work(struct work_struct *work)
+{
+	struct pciesw_switch *sw = container_of(to_delayed_work(work),
+						struct pciesw_switch,
+						nvme_work);
+
+	mutex_lock(&sw->lock);
+	pciesw_nvme_dst_arm(sw);
+	mutex_unlock(&sw->lock);
+}
+
+/**
+ * pciesw_nvme_reset - a Controller Level Reset of NVMe drive @ep
+ * @ep: the drive (its PCI function had a Function Level Reset)
+ *
+ * With sw->lock held.  A short self-test running is aborted (an extended
+ * one goes on, as the spec says).
+ */
+void pciesw_nvme_reset(struct pciesw_endpoint *ep)
+{
+	struct pciesw_nvme *n = ep->nvme;
+	bool aborted = false;
+
+	lockdep_assert_held(&ep->sw->lock);
+	if (!n)
+		return;
+	pciesw_nvme_dst_update(n, ep->sw);
+	spin_lock(&n->lock);
+	if (n->dst_op == PCIESW_NVME_STC_SHORT) {
+		pciesw_nvme_dst_record(n, PCIESW_NVME_DSTR_RESET,
+				       ktime_get_ns());
+		aborted = true;
+	}
+	spin_unlock(&n->lock);
+	if (aborted)
+		pciesw_log_add(ep->sw, n->name,
+			       "short device self-test aborted by the reset");
+}
+
+/*
+ * Device Self-test: start a short or extended one (Self-test Code 1, 2)
+ * or abort the one running (0xf; nothing to abort is no error).  One at a
+ * time: another while one runs is Device Self-test in Progress.  NSID 0
+ * tests the controller alone, ours or the broadcast id the namespace too.
+ */
+static int pciesw_nvme_self_test(struct pciesw_nvme *n,
+				 struct pciesw_switch *sw,
+				 struct pciesw_nvme_cmd *c)
+{
+	u8 stc = c->cdw[10] & 0xf, op = PCIESW_NVME_STC_NONE;
+	u64 now, ms;
+	int ret = 0;
+
+	switch (stc) {
+	case PCIESW_NVME_STC_SHORT:
+	case PCIESW_NVME_STC_EXTENDED:
+	case PCIESW_NVME_STC_ABORT:
+		break;
+	default:
+		return pciesw_nvme_err(NVME_SC_INVALID_FIELD);
+	}
+	if (c->nsid && c->nsid != PCIESW_NVME_NSID && c->nsid != NVME_NSID_ALL)
+		return pciesw_nvme_err(NVME_SC_INVALID_NS);
+	ms = stc == PCIESW_NVME_STC_SHORT ? PCIESW_NVME_DST_SHORT_MS :
+					    PCIESW_NVME_DST_EXT_MS;
+	mutex_lock(&sw->lock);
+	pciesw_nvme_dst_update(n, sw);
+	now = ktime_get_ns();
+	spin_lock(&n->lock);
+	if (stc == PCIESW_NVME_STC_ABORT) {
+		op = n->dst_op;
+		if (op)
+			pciesw_nvme_dst_record(n, PCIESW_NVME_DSTR_ABORTED,
+					       now);
+	} else if (n->dst_op) {
+		ret = pciesw_nvme_err(NVME_SC_SELT_TEST_IN_PROGRESS);
+	} else {
+		n->dst_op = stc;
+		n->dst_nsid = c->nsid;
+		n->dst_start = now;
+		n->dst_end = now + ms * NSEC_PER_MSEC;
+	}
+	spin_unlock(&n->lock);
+	if (stc == PCIESW_NVME_STC_ABORT && op) {
+		pciesw_log_add(sw, n->name, "%s device self-test aborted",
+			       pciesw_nvme_dst_name(op));
+	} else if (stc != PCIESW_NVME_STC_ABORT && !ret) {
+		pciesw_log_add(sw, n->name, "%s device self-test started",
+			       pciesw_nvme_dst_name(stc));
+		pciesw_nvme_dst_arm(sw);
+	}
+	mutex_unlock(&sw->lock);
+	return ret;
+}
+
+/* The device self-test log: what runs, then the results, newest first. */
+static void pciesw_nvme_log_self_test(struct pciesw_nvme *n,
+				      struct pciesw_switch *sw, u8 *p)
+{
+	struct pciesw_nvme_dst_result *r = (void *)(p + 4);
+	u64 now, i, count;
+
+	mutex_lock(&sw->lock);
+	pciesw_nvme_dst_update(n, sw);
+	mutex_unlock(&sw->lock);
+	now = ktime_get_ns();
+	spin_lock(&n->lock);
+	p[0] = n->dst_op;
+	/* the percentage done; 100 only once it is recorded */
+	if (n->dst_op)
+		p[1] = min_t(u64, 99, div64_u64((now - n->dst_start) * 100,
+						n->dst_end - n->dst_start));
+	count = min_t(u64, n->dst_count, PCIESW_NVME_DST_ENTRIES);
+	for (i = 0; i < count; i++)
+		r[i] = n->dst[(n->dst_count - 1 - i) % PCIESW_NVME_DST_ENTRIES];
+	for (; i < PCIESW_NVME_DST_ENTRIES; i++)
+		r[i].status = PCIESW_NVME_DSTR_UNUSED;
+	spin_unlock(&n->lock);
+}
+
 /* ---- Get Log Page ---- */
 
 static void pciesw_nvme_log_smart(struct pciesw_nvme *n,
@@ -690,15 +989,6 @@ static void pciesw_nvme_log_effects(struct nvme_effects_log *log)
 	}
 }
 
-/* No self-test has run: every result entry unused (0xf). */
-static void pciesw_nvme_log_self_test(u8 *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < PCIESW_NVME_DST_ENTRIES; i++)
-		p[4 + i * 28] = 0xf;
-}
-
 static int pciesw_nvme_get_log(struct pciesw_nvme *n,
 			       struct pciesw_switch *sw,
 			       struct pciesw_nvme_cmd *c)
@@ -751,7 +1041,7 @@ static int pciesw_nvme_get_log(struct pciesw_nvme *n,
 		pciesw_nvme_log_effects((struct nvme_effects_log *)log);
 		break;
 	case NVME_LOG_DEVICE_SELF_TEST:
-		pciesw_nvme_log_self_test(log);
+		pciesw_nvme_log_self_test(n, sw, log);
 		break;
 	}
 	/* past the end of the log the transfer reads zeros */
@@ -1298,6 +1588,7 @@ int pciesw_nvme_inject(struct pciesw_endpoint *ep,
 		}
 		break;
 	case PCIESW_NVME_FAULT_READ_ONLY:
+	case PCIESW_NVME_FAULT_SELF_TEST_FAIL:
 		break;
 	default:
 		*why = "unknown fault";
@@ -1323,6 +1614,10 @@ int pciesw_nvme_inject(struct pciesw_endpoint *ep,
 		break;
 	case PCIESW_NVME_FAULT_READ_ONLY:
 		n->read_only = f->read_only;
+		break;
+	case PCIESW_NVME_FAULT_SELF_TEST_FAIL:
+		/* the next to complete: the one running, if one runs */
+		n->dst_fail = true;
 		break;
 	}
 	spin_unlock(&n->lock);
@@ -1371,6 +1666,9 @@ int pciesw_nvme_exec(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			break;
 		case nvme_admin_set_features:
 			ret = pciesw_nvme_set_features(n, c);
+			break;
+		case nvme_admin_dev_self_test:
+			ret = pciesw_nvme_self_test(n, sw, c);
 			break;
 		default:
 			ret = pciesw_nvme_err(NVME_SC_INVALID_OPCODE);

@@ -14,6 +14,7 @@
 struct pciesw_endpoint;
 struct pciesw_nvme;
 struct pciesw_switch;
+struct work_struct;
 
 /* the drive's one namespace */
 #define PCIESW_NVME_NSID	1
@@ -149,5 +150,7 @@ bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
 			     u64 len);
 int pciesw_nvme_inject(struct pciesw_endpoint *ep,
 		       const struct pciesw_nvme_injection *f, const char **why);
+void pciesw_nvme_reset(struct pciesw_endpoint *ep);
+void pciesw_nvme_work(struct work_struct *work);
 
 #endif /* _PCIESW_NVME_H */

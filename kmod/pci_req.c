@@ -11,6 +11,7 @@
 #include <linux/workqueue.h>
 
 #include "dev.h"
+#include "nvme.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
@@ -101,9 +102,14 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
 		err = pciesw_switch_set_mrrs(sw, r->a, &why);
 		break;
 	case PCIESW_PCI_REQ_FLR:
-		/* its config space was reset at once; the model logs it */
-		if (port && port->ep)
+		/*
+		 * its config space was reset at once; the model logs it, an
+		 * NVMe drive's controller resets
+		 */
+		if (port && port->ep) {
 			pciesw_log_ep_flr(port->ep);
+			pciesw_nvme_reset(port->ep);
+		}
 		err = 0;
 		break;
 	case PCIESW_PCI_REQ_VPD:

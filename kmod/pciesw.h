@@ -532,6 +532,7 @@ struct pciesw_port {
  * @published: events reach the views (after publish, until unpublish)
  * @dead: set once when the switch is unpublished; no new state changes
  * @link_work: runs the LTSSM steps that are due (link.c)
+ * @nvme_work: completes the drives' device self-tests when due (nvme.c)
  * @endpoints: attached endpoints, ordered by id
  * @ep_ids: allocates endpoint ids, in turn from @ep_id_next
  * @ep_id_next: where the next endpoint id is looked for (endpoint.c)
@@ -585,6 +586,7 @@ struct pciesw_switch {
 	bool published;
 	bool dead;
 	struct delayed_work link_work;
+	struct delayed_work nvme_work;
 	unsigned int nr_groups;
 	struct pciesw_group groups[PCIESW_MAX_GROUPS];
 	/* ports present now, of nr_slots in @ports (by port number) */
@@ -980,6 +982,9 @@ int pciesw_log_init(struct pciesw_switch *sw);
 void pciesw_log_release(struct pciesw_switch *sw);
 void pciesw_log_event(const struct pciesw_event *ev);
 void pciesw_log_ep_flr(struct pciesw_endpoint *ep);
+__printf(3, 4)
+void pciesw_log_add(struct pciesw_switch *sw, const char *object,
+		    const char *fmt, ...);
 const struct pciesw_log_entry *pciesw_log_find(struct pciesw_switch *sw,
 					       u64 *seq);
 void pciesw_log_clear(struct pciesw_switch *sw);

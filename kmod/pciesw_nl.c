@@ -311,7 +311,7 @@ static const struct nla_policy pciesw_nvme_inject_nl_policy[PCIESW_A_NVME_READ_O
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_EP_ID] = { .type = NLA_U32, },
 	[PCIESW_A_EP_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
-	[PCIESW_A_NVME_FAULT] = NLA_POLICY_RANGE(NLA_U32, 1, 4),
+	[PCIESW_A_NVME_FAULT] = NLA_POLICY_RANGE(NLA_U32, 1, 5),
 	[PCIESW_A_NVME_LBA] = { .type = NLA_U64, },
 	[PCIESW_A_NVME_COUNT] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_nvme_count_range),
 	[PCIESW_A_NVME_TEMP] = NLA_POLICY_FULL_RANGE(NLA_S32, &pciesw_a_nvme_temp_range),

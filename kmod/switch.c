@@ -272,6 +272,7 @@ struct pciesw_switch *pciesw_switch_create(u32 id,
 	mutex_init(&sw->lock);
 	pciesw_event_init(sw);
 	INIT_DELAYED_WORK(&sw->link_work, pciesw_link_work);
+	INIT_DELAYED_WORK(&sw->nvme_work, pciesw_nvme_work);
 	INIT_LIST_HEAD(&sw->endpoints);
 	ida_init(&sw->ep_ids);
 	for (i = 0; i < ARRAY_SIZE(sw->ep_type_ids); i++)
@@ -412,6 +413,7 @@ void pciesw_switch_unpublish(struct pciesw_switch *sw)
 	mutex_unlock(&sw->lock);
 	/* dead stops the works from re-arming themselves */
 	cancel_delayed_work_sync(&sw->link_work);
+	cancel_delayed_work_sync(&sw->nvme_work);
 	pciesw_health_stop(sw);
 	pciesw_thermal_stop(sw);
 	pciesw_switch_put(sw);

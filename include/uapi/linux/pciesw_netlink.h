@@ -261,12 +261,16 @@ enum pciesw_fw_state {
  * @PCIESW_NVME_FAULT_SPARE: The available spare is nvme-spare percent.
  * @PCIESW_NVME_FAULT_READ_ONLY: The media is read-only (nvme-read-only 1) or
  *   writable again.
+ * @PCIESW_NVME_FAULT_SELF_TEST_FAIL: The drive's next device self-test fails:
+ *   it completes with a failed segment (6, the media check) in the self-test
+ *   log.
  */
 enum pciesw_nvme_fault {
 	PCIESW_NVME_FAULT_MEDIA_ERROR = 1,
 	PCIESW_NVME_FAULT_TEMP,
 	PCIESW_NVME_FAULT_SPARE,
 	PCIESW_NVME_FAULT_READ_ONLY,
+	PCIESW_NVME_FAULT_SELF_TEST_FAIL,
 
 	/* private: */
 	__PCIESW_NVME_FAULT_MAX,
