@@ -290,7 +290,8 @@ static int inject_errors(uint32_t id, uint32_t port, const char *type,
 static bool is_nvme_fault(const char *word)
 {
 	return !strcmp(word, "media-error") || !strcmp(word, "temp") ||
-	       !strcmp(word, "spare") || !strcmp(word, "read-only");
+	       !strcmp(word, "spare") || !strcmp(word, "read-only") ||
+	       !strcmp(word, "self-test-fail");
 }
 
 /* "[lba L] [count N]" of a media error */
@@ -330,7 +331,7 @@ static int parse_media_error(int argc, char **argv, uint64_t *lba,
 
 /*
  * "inject SWITCH EP media-error [lba L] [count N] | temp DEGREES|clear |
- * spare PCT | read-only [on|off]"
+ * spare PCT | read-only [on|off] | self-test-fail"
  */
 static int inject_nvme(uint32_t id, const char *ep_arg, int argc,
 		       char **argv)
@@ -376,6 +377,10 @@ static int inject_nvme(uint32_t id, const char *ep_arg, int argc,
 		if (!parse_uint(argv[1], 100, &v))
 			return usage_error("invalid spare \"%s\": expected a percentage, 0 to 100",
 					   argv[1]);
+	} else if (!strcmp(fault, "self-test-fail")) {
+		type = PCIESW_NVME_FAULT_SELF_TEST_FAIL;
+		if (argc > 1)
+			return usage_error("too many arguments: \"%s\"", argv[1]);
 	} else {
 		type = PCIESW_NVME_FAULT_READ_ONLY;
 		if (argc > 2)
@@ -409,7 +414,7 @@ static int inject_nvme(uint32_t id, const char *ep_arg, int argc,
 	case PCIESW_NVME_FAULT_SPARE:
 		nl_put_u8(req, PCIESW_A_NVME_SPARE, v);
 		break;
-	default:
+	case PCIESW_NVME_FAULT_READ_ONLY:
 		nl_put_u8(req, PCIESW_A_NVME_READ_ONLY, ro);
 		break;
 	}
@@ -533,6 +538,8 @@ const char inject_help[] =
 	"  SWITCH EP read-only [on|off]\n"
 	"        media read-only: writes fail (EIO; Attempted Write to Read\n"
 	"        Only Range 0x182), warning bit 3 set\n"
+	"  SWITCH EP self-test-fail\n"
+	"        the next device self-test fails its segment 6 (media check)\n"
 	"Error counters; correctable: "
 	ERROR_COUNTER_NAMES_HELP
 	"Prints nothing on success.\n";

@@ -86,7 +86,7 @@ const struct enum_table p2p_route_names =
 const struct enum_table dma_status_names = TABLE(spec_enum_dma_status, NULL);
 /* text = spec name: empty, valid, invalid */
 const struct enum_table fw_state_names = TABLE(spec_enum_fw_state, NULL);
-/* text = spec name: media-error, temp, spare, read-only */
+/* text = spec name: media-error, temp, spare, read-only, self-test-fail */
 const struct enum_table nvme_fault_names = TABLE(spec_enum_nvme_fault, NULL);
 
 bool enum_lookup(const struct enum_table *t, uint32_t v, struct enum_name *n)
