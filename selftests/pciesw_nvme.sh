@@ -12,7 +12,9 @@
 # / write-zeroes of known data against the disk's own bytes, dsm --ad
 # giving the window's pages back (NUSE, mem_resident), smartctl's PASSED
 # and an admin command refused to root without CAP_SYS_ADMIN, Identify
-# not.  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
+# not, device self-tests (smartctl -t short completes in the model's 2 s
+# and smartctl -l selftest has it, another one meanwhile is refused, an
+# extended one aborted, a bad Self-test Code refused).  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
 # (scripts/deps.sh).  Uses switch id 191.
 
 . "$(dirname "$0")/lib.sh"
@@ -66,8 +68,8 @@ sn=$J
 check "id-ctrl: a serial number" eval '[[ $sn =~ ^S[0-9A-F]{15}$ ]]' ||
 	diag "sn '$sn'"
 jget '[.oacs, .oncs, .vwc, .lpa, .elpe, .frmw, .wctemp, .cctemp, .mdts] | join(" ")'
-check_eq "id-ctrl: oacs oncs vwc lpa elpe frmw wctemp cctemp mdts" \
-	"0 $((0x4d)) 7 7 15 3 343 353 8" "$J"
+check_eq "id-ctrl: oacs (self-test) oncs vwc lpa elpe frmw wctemp cctemp mdts" \
+	"16 $((0x4d)) 7 7 15 3 343 353 8" "$J"
 nv id-ctrl /dev/${SW}n1 -o json
 jget '.sn | sub(" +$"; "")'
 check "another drive, another serial" eval '[[ -n $J && $J != "$sn" ]]'
@@ -188,6 +190,57 @@ check "smartctl -a: PASSED" \
 	diag "$OUT"
 check "smartctl names the model" \
 	eval '[[ $OUT == *"SAMSUNG MZWLO3T8HCLS-00A07"* ]]'
+
+# ---- device self-test ----
+# dst_op: the self-test running, of nvme self-test-log, into J
+dst_op() {
+	nv self-test-log $D -o json
+	jget '."Current Device Self-Test Operation"'
+}
+OUT=$(smartctl -t short -d nvme $D 2>&1)
+check "smartctl -t short starts a short self-test" \
+	eval '[[ $OUT == *"Self-test has begun"* || $OUT == *"self-test"*"begun"* ]]' ||
+	diag "$OUT"
+dst_op
+check_eq "self-test-log: a short self-test runs" 1 "$J" || diag "$OUT"
+nv device-self-test $D -s 2
+check "another meanwhile: Device Self-test in Progress" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x411d)"* ]]' ||
+	diag "$RC $OUT $ERR"
+deadline 6000
+while dst_op; [[ $J != 0 ]]; do
+	before_deadline || break
+	nap 0.2
+done
+check_eq "it completes in the model's 2 s" 0 "$J"
+OUT=$(smartctl -l selftest -d nvme $D 2>&1)
+check "smartctl -l selftest: the short one, without error" \
+	eval '[[ $OUT == *" 0 "*Short*"Completed without error"* ]]' ||
+	diag "$OUT"
+nv device-self-test $D -s 2
+check_eq "nvme device-self-test -s 2: an extended one" 0 "$RC" || diag "$ERR"
+dst_op
+check_eq "self-test-log: it runs" 2 "$J"
+nv device-self-test $D -s 0xf
+check_eq "device-self-test -s 0xf aborts it" 0 "$RC" || diag "$ERR"
+dst_op
+jget '[."Current Device Self-Test Operation",
+	."List of Valid Reports"[0]."Self test code",
+	."List of Valid Reports"[0]."Self test result",
+	."List of Valid Reports"[1]."Self test code",
+	."List of Valid Reports"[1]."Self test result"] | join(" ")'
+check_eq "self-test-log: none runs; extended aborted (1), short passed" \
+	"0 2 1 1 0" "$J" || diag "$OUT"
+nv device-self-test $D -s 3
+check "a bad Self-test Code: Invalid Field" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4002)"* ]]' ||
+	diag "$RC $OUT $ERR"
+sc log show $ID -j
+jqo '[.log[] | select(."log-object" == "nvme0") | ."log-message"] | join("|")'
+check "the event log has the self-tests" \
+	eval '[[ $J == *"short device self-test started"* &&
+		$J == *"short device self-test completed without error"* &&
+		$J == *"extended device self-test aborted"* ]]' || diag "$J"
 
 # ---- privileges ----
 RC=0

@@ -10,7 +10,8 @@
 # log has its LBA; a write heals it), a composite temperature over the
 # threshold (critical warning bit 1, smartctl FAILED, temp1_alarm; back
 # under it, cleared), a spare below its threshold (bit 0) and read-only
-# media (writes fail with EIO / 0x182, bit 3).  Each inject has its
+# media (writes fail with EIO / 0x182, bit 3), a failing self-test (the
+# next one fails its segment 6 in smartctl -l selftest).  Each inject has its
 # event-log line and its nvme-fault notification (switchctl monitor), is
 # refused without CAP_SYS_ADMIN, and the serial number is in ep show only
 # for root.  Needs nvme (nvme-cli), smartctl (smartmontools), sensors
@@ -259,6 +260,23 @@ check_eq "writable again" 0 "$?"
 smartctl_says
 check_eq "smartctl: PASSED" PASSED "$J"
 
+# ---- a failing self-test ----
+sc_ok "inject self-test-fail" inject $ID nvme0 self-test-fail
+nv device-self-test $D -s 1
+check_eq "a short self-test starts" 0 "$RC" || diag "$ERR"
+deadline 6000
+until OUT=$(smartctl -l selftest -d nvme $D 2>&1); [[ $OUT == *"No self-test in progress"* ]]; do
+	before_deadline || break
+	nap 0.2
+done
+check "smartctl -l selftest: it failed in segment 6" \
+	eval '[[ $OUT == *" 0 "*Short*"failed segment"*" 6 "* ]]' ||
+	diag "$OUT"
+nv self-test-log $D -o json
+jget '[."List of Valid Reports"[0]."Self test result",
+	."List of Valid Reports"[0]."Segment Number"] | join(" ")'
+check_eq "self-test-log: result 7, segment 6" "7 6" "$J" || diag "$OUT"
+
 # ---- the event log and the notifications ----
 sc log show $ID -j
 jqo '[.log[] | select(."log-object" == "nvme0") | ."log-message"] | join("|")'
@@ -266,7 +284,9 @@ check "the event log has each fault" \
 	eval '[[ $J == *"media error injected: 8 blocks from lba $L"* &&
 		$J == *"composite temperature forced to 90000 mC"* &&
 		$J == *"available spare set to 5%"* &&
-		$J == *"media read-only"* && $J == *"writable again"* ]]' ||
+		$J == *"media read-only"* && $J == *"writable again"* &&
+		$J == *"next device self-test fails"* &&
+		$J == *"short device self-test failed in segment 6"* ]]' ||
 	diag "$J"
 mon_wait '"nvme-fault":"read-only"' '"nvme-read-only":false' ||
 	diag "the monitor did not print the last nvme-fault"
@@ -274,7 +294,7 @@ got=$(jq -r 'select(.event == "nvme-fault" and ."ep-name" == "nvme0") |
 	."nvme-fault"' "$T_TMP/mon" | sort | uniq -c | awk '{print $2 ":" $1}' |
 	paste -sd ' ')
 check_eq "monitor: one nvme-fault per inject" \
-	"media-error:1 read-only:2 spare:2 temp:3" "$got" ||
+	"media-error:1 read-only:2 self-test-fail:1 spare:2 temp:3" "$got" ||
 	diag "$(<"$T_TMP/mon")"
 
 # ---- export ----
