@@ -41,7 +41,8 @@
  * held, a snapshot sets each disk's state at once (new requests see it
  * without a lock); later, PCIESW_VIEW_BLK_GO, before the PCI and dev views,
  * removes the disks that went, and PCIESW_VIEW_BLK, after them, adds those
- * whose drive's link came up.  Both run from the switch's event work, so
+ * whose drive's link came up (and gives a formatted drive's disk its new
+ * logical block size).  Both run from the switch's event work, so
  * disks are added and removed by one thread.
  *
  * With the PCI view on, a disk hangs off its drive's PCI function while the
@@ -337,6 +338,33 @@ static void pciesw_blk_list(struct pciesw_blk *blk, struct pciesw_endpoint *ep,
 }
 
 /*
+ * A Format NVM changed drive @ev->ep_id's logical block size: its disk's
+ * follows, the queue frozen while it changes, as the nvme driver's
+ * namespace scan after a format updates it (the capacity stays).  With
+ * attach_lock, which every removal of a disk takes.
+ */
+static void pciesw_blk_format(struct pciesw_blk *blk,
+			      const struct pciesw_event *ev)
+{
+	struct pciesw_blk_disk *d;
+	int err;
+
+	mutex_lock(&blk->attach_lock);
+	list_for_each_entry(d, &blk->disks, node) {
+		if (d->ep_id != ev->ep_id || d->ep_serial != ev->ep_serial)
+			continue;
+		d->block_size = ev->block_size;
+		if (!d->disk)
+			continue;
+		err = pciesw_blk_set_block_size(d->disk->queue, ev->block_size);
+		if (err)
+			pr_err("pciesw: %s: cannot set the block size to %u: %d\n",
+			       d->name, ev->block_size, err);
+	}
+	mutex_unlock(&blk->attach_lock);
+}
+
+/*
  * After the PCI and dev views: a disk for each NVMe drive whose link is up
  * and that has none, once the device it hangs off is there (with the PCI
  * view: its function bound, which pciehp may do later, and which then
@@ -358,6 +386,9 @@ static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 	if (!blk || !pciesw_blk_on)
 		return;
 	switch (ev->type) {
+	case PCIESW_EV_NVME_FORMAT:
+		pciesw_blk_format(blk, ev);
+		return;
 	case PCIESW_EV_EP_ADD:
 	case PCIESW_EV_PORTS_ADD:
 	case PCIESW_EV_PORT_CHANGE:

@@ -42,6 +42,7 @@
 #include <linux/uio.h>
 
 #include "blk.h"
+#include "event.h"
 
 /* vendor specific commands start here; the kernel lets only root send them */
 #define PCIESW_NVME_VENDOR_START	0x80
@@ -194,6 +195,7 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 {
 	struct request_queue *q = bdev->bd_disk->queue;
 	bool to_dev = c->opcode & 1;
+	struct pciesw_switch *sync = NULL;
 	struct pciesw_blk_disk *d;
 	size_t bytes = 0;
 	struct request *rq;
@@ -254,6 +256,10 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 	memalloc_noio_restore(noio);
 	if (ret >= 0 && bytes)
 		pciesw_blk_account_host(d, to_dev, bytes);
+	if (ret == 0 && c->formatted) {
+		sync = d->sw;
+		kref_get(&sync->refs);
+	}
 	if (ret >= 0 && bytes && !to_dev) {
 		err = pciesw_nvme_user_copy(buf, ubuf, len, vec, false, &bytes);
 		if (err)
@@ -262,6 +268,15 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 out:
 	kvfree(buf);
 	blk_mq_free_request(rq);
+	/*
+	 * a format: its disk has its new block size when the ioctl returns,
+	 * as the nvme driver rescans the namespace before it returns; the
+	 * block view freezes the queue for that, so without the request
+	 */
+	if (sync) {
+		pciesw_switch_sync(sync);
+		pciesw_switch_put(sync);
+	}
 	/* the disk's write cache follows Set Features, out of the request */
 	if (ret == 0 && c->set_wce >= 0 && c->set_wce != c->wce) {
 		err = pciesw_blk_wc_set(q, c->set_wce);

@@ -43,6 +43,9 @@ enum pciesw_event_type {
 	PCIESW_EV_NVME_FAULT,		/* @nvme_fault was injected into
 					 * NVMe drive @ep
 					 */
+	PCIESW_EV_NVME_FORMAT,		/* NVMe drive @ep was formatted to
+					 * @block_size (Format NVM)
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -56,7 +59,7 @@ enum pciesw_event_type {
  *	whose ports @ports are; the others keep their numbers and state)
  * @port: the port (PORT_CHANGE, LINK_TRAINING, EP_ADD, EP_DEL; THRESHOLD: NULL for a
  *	switch-wide threshold)
- * @ep: the endpoint (EP_ADD, EP_DEL, EP_CHANGE, NVME_FAULT)
+ * @ep: the endpoint (EP_ADD, EP_DEL, EP_CHANGE, NVME_FAULT, NVME_FORMAT)
  * @group_id: @group's id, set by pciesw_event()
  * @port_id: @port's id, or PCIESW_EV_NO_PORT, set by pciesw_event()
  * @ep_id: @ep's id, set by pciesw_event()
@@ -73,6 +76,8 @@ enum pciesw_event_type {
  * @active: raised, or cleared (THERMAL_ALARM)
  * @temp: the sensor's temperature then, m°C (THERMAL_ALARM)
  * @nvme_fault: the fault (NVME_FAULT)
+ * @block_size: the new logical block size (NVME_FORMAT)
+ * @ses: its Secure Erase Settings (NVME_FORMAT)
  * @seq: its place in the switch's queue, set by pciesw_event()
  *
  * @group, @port and @ep point into the model, so they are valid only while
@@ -101,6 +106,8 @@ struct pciesw_event {
 	bool active;
 	int temp;
 	struct pciesw_nvme_injection nvme_fault;
+	u32 block_size;
+	u8 ses;
 	u64 seq;
 };
 

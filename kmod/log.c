@@ -238,6 +238,12 @@ void pciesw_log_event(const struct pciesw_event *ev)
 	case PCIESW_EV_NVME_FAULT:
 		pciesw_log_nvme_fault(sw, ev);
 		break;
+	case PCIESW_EV_NVME_FORMAT:
+		pciesw_log_add(sw, ev->ep->name,
+			       "formatted: %u-byte logical blocks, %s",
+			       ev->block_size, ev->ses ? "user data erased" :
+			       "blocks deallocated");
+		break;
 	}
 }
 

@@ -85,6 +85,8 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 		return pciesw_nl_notify(PCIESW_CMD_EP_DEL_NTF,
 					pciesw_nl_fill_ep_any, ev->ep);
 	case PCIESW_EV_EP_CHANGE:
+	case PCIESW_EV_NVME_FORMAT:
+		/* a format changes the drive's block size */
 		return pciesw_nl_notify(PCIESW_CMD_EP_CHANGE_NTF,
 					pciesw_nl_fill_ep_any, ev->ep);
 	case PCIESW_EV_VPD_CHANGE:

@@ -14,7 +14,9 @@
  * self-test), Get and Set Features (arbitration, power management,
  * temperature threshold, error recovery, volatile write cache, number of
  * queues, interrupt coalescing, write atomicity, asynchronous event
- * configuration, timestamp), Device Self-test.  NVM: Flush, Write, Read,
+ * configuration, timestamp), Device Self-test, Format NVM (LBA formats
+ * 512 and 4096; the endpoint's block size follows, and PCIESW_EV_NVME_FORMAT
+ * tells the block view, which changes the disk's).  NVM: Flush, Write, Read,
  * Compare, Write Zeroes, Dataset Management (deallocate gives the window's
  * pages back, as a discard of the block device does).  Anything else is an Invalid
  * Opcode; a command that fails is logged in the error log (16 entries)
@@ -128,7 +130,12 @@ struct pciesw_nvme_err {
 static_assert(sizeof(struct pciesw_nvme_err) == PCIESW_NVME_ERR_SIZE);
 
 /* Optional Admin Command Support bits <linux/nvme.h> does not name */
+#define PCIESW_NVME_OACS_FORMAT	BIT(1)
 #define PCIESW_NVME_OACS_DST	BIT(4)
+/* Format NVM's Secure Erase Settings: none, or a user data erase */
+#define PCIESW_NVME_SES_USER_DATA	1
+/* Command Submission and Execution of the effects log: one namespace */
+#define PCIESW_NVME_CSE_NS	BIT(16)
 
 /* Device Self-test: the Self-test Code of the command and the log */
 enum {
@@ -143,6 +150,7 @@ enum {
 	PCIESW_NVME_DSTR_OK,
 	PCIESW_NVME_DSTR_ABORTED,	/* by a Device Self-test command */
 	PCIESW_NVME_DSTR_RESET,		/* by a Controller Level Reset */
+	PCIESW_NVME_DSTR_FORMAT = 4,	/* by a Format NVM */
 	PCIESW_NVME_DSTR_SEGMENT = 7,	/* a segment failed */
 	PCIESW_NVME_DSTR_UNUSED = 0xf,
 };
@@ -406,6 +414,10 @@ u32 pciesw_nvme_effects(bool admin, u8 opcode)
 			return NVME_CMD_EFFECTS_CSUPP;
 		case nvme_admin_set_features:
 			return NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_CCC;
+		case nvme_admin_format_nvm:
+			/* the namespace's blocks and format change, quiesced */
+			return NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC |
+			       NVME_CMD_EFFECTS_NCC | PCIESW_NVME_CSE_NS;
 		}
 		return 0;
 	}
@@ -466,6 +478,15 @@ static u16 pciesw_nvme_temp(struct pciesw_nvme *n, struct pciesw_switch *sw,
 	if (!locked)
 		mutex_unlock(&sw->lock);
 	return clamp(PCIESW_NVME_K(mc), 0, 0xffff);
+}
+
+/*
+ * The log2 of the logical block size now: a command reads it once, as a
+ * Format NVM may change it under the commands of the disk's queue.
+ */
+static unsigned int pciesw_nvme_shift(const struct pciesw_nvme *n)
+{
+	return READ_ONCE(n->lba_shift);
 }
 
 /* The power-on hours at @now (CLOCK_MONOTONIC ns): since it was plugged in */
@@ -597,8 +618,9 @@ static void pciesw_nvme_id_ctrl(struct pciesw_nvme *n, struct nvme_id_ctrl *id)
 	id->cntlid = cpu_to_le16(1);
 	id->ver = cpu_to_le32(0x00010400);	/* 1.4 */
 	id->cntrltype = 1;			/* I/O controller */
-	/* Device Self-test; no security, format, firmware download */
-	id->oacs = cpu_to_le16(PCIESW_NVME_OACS_DST);
+	/* Format NVM, Device Self-test; no security, firmware download */
+	id->oacs = cpu_to_le16(PCIESW_NVME_OACS_FORMAT | PCIESW_NVME_OACS_DST);
+	/* FNA 0: a format is of the namespace; no cryptographic erase */
 	id->acl = 3;
 	id->aerl = 3;
 	/* one firmware slot, read only */
@@ -632,16 +654,16 @@ static void pciesw_nvme_id_ctrl(struct pciesw_nvme *n, struct nvme_id_ctrl *id)
 
 static void pciesw_nvme_id_ns(struct pciesw_nvme *n, struct nvme_id_ns *id)
 {
-	u64 blocks = n->size >> n->lba_shift;
-	u64 used = DIV_ROUND_UP_ULL(pciesw_mem_resident(n->mem),
-				    1ULL << n->lba_shift);
+	unsigned int shift = pciesw_nvme_shift(n);
+	u64 blocks = n->size >> shift;
+	u64 used = DIV_ROUND_UP_ULL(pciesw_mem_resident(n->mem), 1ULL << shift);
 
 	id->nsze = cpu_to_le64(blocks);
 	id->ncap = cpu_to_le64(blocks);
 	id->nuse = cpu_to_le64(min(used, blocks));
 	id->nsfeat = BIT(0);			/* thin provisioned: NUSE */
 	id->nlbaf = 1;				/* two formats */
-	id->flbas = n->lba_shift == 12;
+	id->flbas = shift == 12;
 	/* deallocated blocks read as zeros; Write Zeroes may deallocate */
 	id->dlfeat = BIT(3) | 1;
 	pciesw_nvme_put128(id->nvmcap, n->size);
@@ -930,6 +952,87 @@ static void pciesw_nvme_log_self_test(struct pciesw_nvme *n,
 	for (; i < PCIESW_NVME_DST_ENTRIES; i++)
 		r[i].status = PCIESW_NVME_DSTR_UNUSED;
 	spin_unlock(&n->lock);
+}
+
+/* ---- Format NVM ---- */
+
+/*
+ * With sw->lock: the model's endpoint of drive @n has the new block size,
+ * and the views learn it (the disk's block size follows, as the nvme
+ * driver's namespace scan after a format does).
+ */
+static void pciesw_nvme_formatted(struct pciesw_nvme *n,
+				  struct pciesw_switch *sw, u32 block_size,
+				  u8 ses)
+{
+	struct pciesw_endpoint *ep;
+
+	lockdep_assert_held(&sw->lock);
+	list_for_each_entry(ep, &sw->endpoints, node) {
+		struct pciesw_event ev = {
+			.type = PCIESW_EV_NVME_FORMAT,
+			.sw = sw,
+			.port = ep->port,
+			.ep = ep,
+			.block_size = block_size,
+			.ses = ses,
+		};
+
+		if (ep->nvme != n)
+			continue;
+		ep->block_size = block_size;
+		pciesw_event(&ev);
+		break;
+	}
+}
+
+/*
+ * Format NVM: LBA format 0 (512-byte blocks) or 1 (4096), neither with
+ * metadata, so no protection information; Secure Erase Settings 0 (none)
+ * or 1 (user data erase), no cryptographic erase.  Every block is erased
+ * either way (deallocated: its pages given back, its mappings zapped),
+ * the media errors with them, and a self-test running is aborted.  Read
+ * only media is not formatted (Attempted Write to Read Only Range).
+ */
+static int pciesw_nvme_format(struct pciesw_nvme *n, struct pciesw_switch *sw,
+			      struct pciesw_nvme_cmd *c)
+{
+	u32 cdw10 = c->cdw[10];
+	u8 lbaf = cdw10 & 0xf, pi = cdw10 >> 5 & 0x7, ses = cdw10 >> 9 & 0x7;
+	unsigned int shift = lbaf ? 12 : 9;
+	bool ro;
+	u8 op;
+
+	if (c->nsid != PCIESW_NVME_NSID && c->nsid != NVME_NSID_ALL)
+		return pciesw_nvme_err(NVME_SC_INVALID_NS);
+	if (lbaf > 1 || pi)
+		return pciesw_nvme_err(NVME_SC_INVALID_FORMAT);
+	if (ses > PCIESW_NVME_SES_USER_DATA)
+		return pciesw_nvme_err(NVME_SC_INVALID_FIELD);
+	spin_lock(&n->lock);
+	ro = n->read_only;
+	spin_unlock(&n->lock);
+	if (ro)
+		return pciesw_nvme_err(NVME_SC_READ_ONLY);
+	pciesw_mem_zero(n->mem, 0, n->size);
+	mutex_lock(&sw->lock);
+	pciesw_nvme_dst_update(n, sw);
+	spin_lock(&n->lock);
+	op = n->dst_op;
+	if (op)
+		pciesw_nvme_dst_record(n, PCIESW_NVME_DSTR_FORMAT,
+				       ktime_get_ns());
+	n->nr_bad = 0;
+	WRITE_ONCE(n->lba_shift, shift);
+	spin_unlock(&n->lock);
+	if (op)
+		pciesw_log_add(sw, n->name,
+			       "%s device self-test aborted by a format",
+			       pciesw_nvme_dst_name(op));
+	pciesw_nvme_formatted(n, sw, 1U << shift, ses);
+	mutex_unlock(&sw->lock);
+	c->formatted = true;
+	return 0;
 }
 
 /* ---- Get Log Page ---- */
@@ -1367,10 +1470,11 @@ static u16 pciesw_nvme_media(struct pciesw_nvme *n, bool write, u64 slba,
 	return sc;
 }
 
-/* Whether @nlb blocks from @slba lie in the namespace. */
-static bool pciesw_nvme_in_range(struct pciesw_nvme *n, u64 slba, u64 nlb)
+/* Whether @nlb blocks (of 1 << @shift bytes) from @slba are in the namespace */
+static bool pciesw_nvme_in_range(struct pciesw_nvme *n, unsigned int shift,
+				 u64 slba, u64 nlb)
 {
-	u64 blocks = n->size >> n->lba_shift;
+	u64 blocks = n->size >> shift;
 
 	return slba <= blocks && nlb <= blocks - slba;
 }
@@ -1379,13 +1483,14 @@ static int pciesw_nvme_rw(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c)
 {
 	u64 slba = (u64)c->cdw[11] << 32 | c->cdw[10];
 	u64 nlb = (c->cdw[12] & 0xffff) + 1;
-	u64 len = nlb << n->lba_shift, pos = slba << n->lba_shift;
+	unsigned int shift = pciesw_nvme_shift(n);
+	u64 len = nlb << shift, pos = slba << shift;
 	int err;
 
 	c->slba = slba;
 	if (len > PCIESW_NVME_MAX_XFER || !c->buf || len > c->len)
 		return pciesw_nvme_err(NVME_SC_INVALID_FIELD);
-	if (!pciesw_nvme_in_range(n, slba, nlb))
+	if (!pciesw_nvme_in_range(n, shift, slba, nlb))
 		return pciesw_nvme_err(NVME_SC_LBA_RANGE);
 	err = pciesw_nvme_media(n, c->opcode == nvme_cmd_write, slba, nlb,
 				&c->slba);
@@ -1415,15 +1520,16 @@ static int pciesw_nvme_write_zeroes(struct pciesw_nvme *n,
 {
 	u64 slba = (u64)c->cdw[11] << 32 | c->cdw[10];
 	u64 nlb = (c->cdw[12] & 0xffff) + 1;
+	unsigned int shift = pciesw_nvme_shift(n);
 	u16 sc;
 
 	c->slba = slba;
-	if (!pciesw_nvme_in_range(n, slba, nlb))
+	if (!pciesw_nvme_in_range(n, shift, slba, nlb))
 		return pciesw_nvme_err(NVME_SC_LBA_RANGE);
 	sc = pciesw_nvme_media(n, true, slba, nlb, &c->slba);
 	if (sc)
 		return pciesw_nvme_err(sc);
-	pciesw_mem_zero(n->mem, slba << n->lba_shift, nlb << n->lba_shift);
+	pciesw_mem_zero(n->mem, slba << shift, nlb << shift);
 	return 0;
 }
 
@@ -1431,13 +1537,15 @@ static int pciesw_nvme_write_zeroes(struct pciesw_nvme *n,
 static int pciesw_nvme_dsm(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c)
 {
 	unsigned int i, nr = (c->cdw[10] & 0xff) + 1;
+	unsigned int shift = pciesw_nvme_shift(n);
 	const struct nvme_dsm_range *r = c->buf;
 
 	if (!c->buf || c->len < nr * sizeof(*r))
 		return pciesw_nvme_err(NVME_SC_INVALID_FIELD);
 	for (i = 0; i < nr; i++) {
 		c->slba = le64_to_cpu(r[i].slba);
-		if (!pciesw_nvme_in_range(n, c->slba, le32_to_cpu(r[i].nlb)))
+		if (!pciesw_nvme_in_range(n, shift, c->slba,
+					  le32_to_cpu(r[i].nlb)))
 			return pciesw_nvme_err(NVME_SC_LBA_RANGE);
 	}
 	if (!(c->cdw[11] & NVME_DSMGMT_AD))
@@ -1450,8 +1558,8 @@ static int pciesw_nvme_dsm(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c)
 			return pciesw_nvme_err(sc);
 	}
 	for (i = 0; i < nr; i++)
-		pciesw_mem_zero(n->mem, le64_to_cpu(r[i].slba) << n->lba_shift,
-				(u64)le32_to_cpu(r[i].nlb) << n->lba_shift);
+		pciesw_mem_zero(n->mem, le64_to_cpu(r[i].slba) << shift,
+				(u64)le32_to_cpu(r[i].nlb) << shift);
 	return 0;
 }
 
@@ -1521,9 +1629,9 @@ bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
 		.opcode = write ? nvme_cmd_write : nvme_cmd_read,
 		.nsid = PCIESW_NVME_NSID,
 	};
-	u64 slba = pos >> n->lba_shift;
-	u64 nlb = ((pos + len + (1ULL << n->lba_shift) - 1) >> n->lba_shift) -
-		  slba;
+	unsigned int shift = pciesw_nvme_shift(n);
+	u64 slba = pos >> shift;
+	u64 nlb = ((pos + len + (1ULL << shift) - 1) >> shift) - slba;
 	u16 sc, id;
 
 	if (!len)
@@ -1569,7 +1677,9 @@ int pciesw_nvme_inject(struct pciesw_endpoint *ep,
 	}
 	switch (f->type) {
 	case PCIESW_NVME_FAULT_MEDIA_ERROR:
-		if (!f->count || !pciesw_nvme_in_range(n, f->lba, f->count)) {
+		if (!f->count ||
+		    !pciesw_nvme_in_range(n, pciesw_nvme_shift(n), f->lba,
+					  f->count)) {
 			*why = "the blocks are not all in the namespace";
 			return -EINVAL;
 		}
@@ -1645,6 +1755,7 @@ int pciesw_nvme_exec(struct pciesw_nvme *n, struct pciesw_switch *sw,
 
 	c->result = 0;
 	c->set_wce = -1;
+	c->formatted = false;
 	c->slba = 0;
 	if (pciesw_mem_gone(n->mem))
 		return -ENODEV;
@@ -1669,6 +1780,9 @@ int pciesw_nvme_exec(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			break;
 		case nvme_admin_dev_self_test:
 			ret = pciesw_nvme_self_test(n, sw, c);
+			break;
+		case nvme_admin_format_nvm:
+			ret = pciesw_nvme_format(n, sw, c);
 			break;
 		default:
 			ret = pciesw_nvme_err(NVME_SC_INVALID_OPCODE);

@@ -47,6 +47,8 @@ void pciesw_nvme_pci_ids(const struct pciesw_endpoint *ep,
  * @nr_io_queues: in: the I/O queues the disk has
  * @set_wce: out: Set Features turned the write cache on (1) or off (0);
  *	-1 when it did not touch it
+ * @formatted: out: a Format NVM changed the namespace's format; the
+ *	disk's block size follows once the switch's views have applied it
  * @slba: out: the first LBA of a command that failed on its range
  */
 struct pciesw_nvme_cmd {
@@ -60,6 +62,7 @@ struct pciesw_nvme_cmd {
 	bool wce;
 	u16 nr_io_queues;
 	s8 set_wce;
+	bool formatted;
 	u64 slba;
 };
 

@@ -133,6 +133,16 @@ mkdir -p "$out/generated"
 			${commit};						\\
 		})
 		EOF
+		# a format's new block size, the queue frozen as nvme does it
+		cat <<-EOF
+		#define pciesw_blk_set_block_size(q, bs) ({				\\
+			struct queue_limits __l = queue_limits_start_update(q);	\\
+			__l.logical_block_size = (bs);				\\
+			__l.physical_block_size = (bs);				\\
+			__l.io_min = (bs);					\\
+			${commit};						\\
+		})
+		EOF
 	else
 		echo "#define pciesw_blk_wc_get(q) test_bit(QUEUE_FLAG_WC, &(q)->queue_flags)"
 		cat <<-'EOF'
@@ -141,6 +151,16 @@ mkdir -p "$out/generated"
 				blk_queue_flag_set(QUEUE_FLAG_WC, q);		\
 			else							\
 				blk_queue_flag_clear(QUEUE_FLAG_WC, q);		\
+			0;							\
+		})
+		EOF
+		cat <<-'EOF'
+		#define pciesw_blk_set_block_size(q, bs) ({				\
+			blk_mq_freeze_queue(q);					\
+			blk_queue_logical_block_size(q, bs);			\
+			blk_queue_physical_block_size(q, bs);			\
+			blk_queue_io_min(q, bs);				\
+			blk_mq_unfreeze_queue(q);				\
 			0;							\
 		})
 		EOF
