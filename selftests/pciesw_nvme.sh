@@ -14,7 +14,9 @@
 # and an admin command refused to root without CAP_SYS_ADMIN, Identify
 # not, device self-tests (smartctl -t short completes in the model's 2 s
 # and smartctl -l selftest has it, another one meanwhile is refused, an
-# extended one aborted, a bad Self-test Code refused).  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
+# extended one aborted, a bad Self-test Code refused), Format NVM to
+# 4096-byte blocks and back (the disk's logical block size follows, the
+# data is erased; a bad format or erase refused).  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
 # (scripts/deps.sh).  Uses switch id 191.
 
 . "$(dirname "$0")/lib.sh"
@@ -241,6 +243,46 @@ check "the event log has the self-tests" \
 	eval '[[ $J == *"short device self-test started"* &&
 		$J == *"short device self-test completed without error"* &&
 		$J == *"extended device self-test aborted"* ]]' || diag "$J"
+
+# ---- Format NVM ----
+dd if="$T_TMP/data" of=$D bs=1M oflag=direct status=none
+nv format $D -l 1 -s 1 --force
+check_eq "nvme format -l 1 -s 1: 4096-byte blocks, user data erase" \
+	0 "$RC" || diag "$OUT" "$ERR"
+check_eq "the disk's logical block size follows" 4096 \
+	"$(blockdev --getss $D 2>&1)"
+nv id-ns $D -o json
+jget '[.flbas, .nsze] | join(" ")'
+check_eq "id-ns: format 1, 4G of 4096-byte blocks" "1 $((4 << 18))" "$J"
+rd $PCIESW_DEVS/$SW-nvme0/mem_resident
+check_eq "the namespace is erased: no page resident" 0 "$R"
+check "it reads zeros" eval 'dd if=$D bs=1M count=4 iflag=direct status=none |
+	cmp -s -n $((4 << 20)) - /dev/zero'
+dd if="$T_TMP/data" of=$D bs=1M oflag=direct status=none
+check "4096-byte blocks take writes and read them back" \
+	eval 'dd if=$D bs=1M count=4 iflag=direct status=none |
+	cmp -s - "$T_TMP/data"'
+nv admin-passthru $D -O 0x80 -n 1 --cdw10=2
+check "LBA format 2: Invalid Format" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x410a)"* ]]' ||
+	diag "$RC $OUT $ERR"
+nv admin-passthru $D -O 0x80 -n 1 --cdw10=$((2 << 9))
+check "a cryptographic erase: Invalid Field" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4002)"* ]]' ||
+	diag "$RC $OUT $ERR"
+nv format $D -l 0 --force
+check_eq "nvme format -l 0: back to 512" 0 "$RC" || diag "$OUT" "$ERR"
+check_eq "the disk's logical block size follows" 512 \
+	"$(blockdev --getss $D 2>&1)"
+sc ep show $ID nvme0 -j
+jqo '."ep-block-size"'
+check_eq "ep show: the drive's block size" 512 "$J"
+sc log show $ID -j
+jqo '[.log[] | select(."log-object" == "nvme0") | ."log-message"] | join("|")'
+check "the event log has the formats" \
+	eval '[[ $J == *"formatted: 4096-byte logical blocks, user data erased"* &&
+		$J == *"formatted: 512-byte logical blocks, blocks deallocated"* ]]' ||
+	diag "$J"
 
 # ---- privileges ----
 RC=0

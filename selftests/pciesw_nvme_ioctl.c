@@ -171,8 +171,14 @@ TEST_F(nvme, bad_input)
 	EXPECT_EQ(DNR | 0x1, nv_admin(self->fd, &c));
 	c.opcode = 0xc1;
 	EXPECT_EQ(DNR | 0x1, nv_admin(self->fd, &c));
-	c.opcode = 0x80;	/* Format NVM: not (yet) */
-	EXPECT_EQ(DNR | 0x1, nv_admin(self->fd, &c));
+	/* Format NVM: of no namespace, with protection information */
+	c.opcode = 0x80;
+	EXPECT_EQ(DNR | 0xb, nv_admin(self->fd, &c));
+	c.nsid = 1;
+	c.cdw10 = 1 << 5;
+	EXPECT_EQ(DNR | 0x10a, nv_admin(self->fd, &c));
+	c.cdw10 = 7;	/* LBA format 7 */
+	EXPECT_EQ(DNR | 0x10a, nv_admin(self->fd, &c));
 	c = (struct nvme_passthru_cmd){ .opcode = 0x7c, .nsid = 1 };
 	EXPECT_EQ(DNR | 0x1, nv_io(self->fd, &c));
 	/* bad fields, namespaces, log pages, features */
