@@ -445,6 +445,9 @@ int pciesw_port_hot_reset(struct pciesw_port *port, const char **why)
 	/* resetting the upstream port resets the switch: new firmware boots */
 	if (port->role == PCIESW_PORT_ROLE_UPSTREAM)
 		pciesw_fw_reset(port_sw(port));
+	/* a drive's controller resets with its link (its new firmware runs) */
+	else if (port->ep)
+		pciesw_nvme_reset(port->ep);
 	return 0;
 }
 
@@ -513,8 +516,10 @@ int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,
 	if (port->power_off == !on)
 		return 0;
 	port->power_off = !on;
-	if (on && port->ep && port->ep->nvme)
+	if (on && port->ep && port->ep->nvme) {
 		pciesw_nvme_power_cycle(port->ep->nvme);
+		pciesw_nvme_reset(port->ep);
+	}
 	if (!on && !pciesw_link_held(port))
 		pciesw_link_drop(port, PCIESW_LTSSM_DETECT);
 	else if (on)

@@ -19,19 +19,20 @@ int pciesw_nl_fill_nvme(struct sk_buff *msg, const struct pciesw_endpoint *ep,
 {
 	struct pciesw_nvme_health h;
 	char sn[PCIESW_NVME_SN_LEN + 1];
+	char fr[PCIESW_NVME_FW_FR_LEN + 1];
 
 	lockdep_assert_held(&ep->sw->lock);
 	if (!ep->nvme)
 		return 0;
 	pciesw_ep_nvme_health(ep, &h);
+	pciesw_nvme_firmware(ep->nvme, fr);
 	if (serial) {
 		pciesw_nvme_serial(ep->nvme, sn);
 		if (nla_put_string(msg, PCIESW_A_NVME_SERIAL, sn))
 			return -EMSGSIZE;
 	}
 	if (nla_put_string(msg, PCIESW_A_NVME_MODEL, pciesw_nvme_model()) ||
-	    nla_put_string(msg, PCIESW_A_NVME_FIRMWARE,
-			   pciesw_nvme_firmware()) ||
+	    nla_put_string(msg, PCIESW_A_NVME_FIRMWARE, fr) ||
 	    nla_put_s32(msg, PCIESW_A_NVME_TEMP, h.temp) ||
 	    nla_put_s32(msg, PCIESW_A_NVME_TEMP_OVER, h.temp_over) ||
 	    nla_put_s32(msg, PCIESW_A_NVME_TEMP_CRIT, h.temp_crit) ||

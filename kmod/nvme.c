@@ -16,7 +16,10 @@
  * queues, interrupt coalescing, write atomicity, asynchronous event
  * configuration, timestamp), Device Self-test, Format NVM (LBA formats
  * 512 and 4096; the endpoint's block size follows, and PCIESW_EV_NVME_FORMAT
- * tells the block view, which changes the disk's).  NVM: Flush, Write, Read,
+ * tells the block view, which changes the disk's), Firmware Image Download
+ * and Firmware Commit (three slots, the first read-only; the image format
+ * is <uapi/linux/pciesw_fw.h>'s; activation now or at the next reset).
+ * NVM: Flush, Write, Read,
  * Compare, Write Zeroes, Dataset Management (deallocate gives the window's
  * pages back, as a discard of the block device does).  Anything else is an Invalid
  * Opcode; a command that fails is logged in the error log (16 entries)
@@ -131,7 +134,18 @@ static_assert(sizeof(struct pciesw_nvme_err) == PCIESW_NVME_ERR_SIZE);
 
 /* Optional Admin Command Support bits <linux/nvme.h> does not name */
 #define PCIESW_NVME_OACS_FORMAT	BIT(1)
+#define PCIESW_NVME_OACS_FW	BIT(2)
 #define PCIESW_NVME_OACS_DST	BIT(4)
+/* firmware slots: 1 (read-only, the factory image), 2 and 3 */
+#define PCIESW_NVME_FW_SLOTS	3
+/* Firmware Commit's Commit Actions */
+enum {
+	PCIESW_NVME_CA_REPLACE,		/* the image into the slot */
+	PCIESW_NVME_CA_REPLACE_RESET,	/* and activate it at the next reset */
+	PCIESW_NVME_CA_RESET,		/* activate the slot at the next reset */
+	PCIESW_NVME_CA_NOW,		/* replace, activate it now */
+};
+
 /* Format NVM's Secure Erase Settings: none, or a user data erase */
 #define PCIESW_NVME_SES_USER_DATA	1
 /* Command Submission and Execution of the effects log: one namespace */
@@ -223,6 +237,14 @@ enum {
  * @dst_fail: the next self-test fails (fault injection)
  * @dst_count: self-tests ever recorded in @dst
  * @dst: the last PCIESW_NVME_DST_ENTRIES results, n at (n - 1) % size
+ * @fw_lock: protects the firmware fields below (after sw->lock)
+ * @fw_fr: the firmware revision in each slot (index 0: slot 1), zeros
+ *	for an empty slot
+ * @fw_slot: the slot the controller runs, 1 to PCIESW_NVME_FW_SLOTS
+ * @fw_next: the slot it runs after the next reset, 0 for the same
+ * @fw_img: the image being downloaded, PCIESW_NVME_FW_MAX bytes, NULL
+ *	before the first Firmware Image Download
+ * @fw_len: its bytes downloaded
  */
 struct pciesw_nvme {
 	struct kref refs;
@@ -268,6 +290,12 @@ struct pciesw_nvme {
 	bool dst_fail;
 	u64 dst_count;
 	struct pciesw_nvme_dst_result dst[PCIESW_NVME_DST_ENTRIES];
+	struct mutex fw_lock;	/* protects the fields below */
+	char fw_fr[PCIESW_NVME_FW_SLOTS][PCIESW_NVME_FW_FR_LEN];
+	u8 fw_slot;
+	u8 fw_next;
+	u8 *fw_img;
+	u32 fw_len;
 };
 
 /*
@@ -298,6 +326,13 @@ static void pciesw_nvme_put128(u8 *dst, u64 v)
 
 	memcpy(dst, &l, sizeof(l));
 	memset(dst + sizeof(l), 0, sizeof(l));
+}
+
+/* A space padded, not terminated field of the Identify data. */
+static void pciesw_nvme_str(char *dst, size_t len, const char *src)
+{
+	memset(dst, ' ', len);
+	memcpy(dst, src, min(len, strlen(src)));
 }
 
 /**
@@ -340,6 +375,9 @@ struct pciesw_nvme *pciesw_nvme_create(struct pciesw_endpoint *ep)
 	n->temp_over = PCIESW_NVME_WCTEMP;
 	n->spare = 100;
 	strscpy(n->name, ep->name, sizeof(n->name));
+	mutex_init(&n->fw_lock);
+	pciesw_nvme_str(n->fw_fr[0], PCIESW_NVME_FW_FR_LEN, PCIESW_NVME_FW);
+	n->fw_slot = 1;
 	return n;
 }
 
@@ -354,6 +392,8 @@ static void pciesw_nvme_release(struct kref *kref)
 	struct pciesw_nvme *n = container_of(kref, struct pciesw_nvme, refs);
 
 	pciesw_mem_put(n->mem);
+	kvfree(n->fw_img);
+	mutex_destroy(&n->fw_lock);
 	kfree(n);
 }
 
@@ -414,6 +454,11 @@ u32 pciesw_nvme_effects(bool admin, u8 opcode)
 			return NVME_CMD_EFFECTS_CSUPP;
 		case nvme_admin_set_features:
 			return NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_CCC;
+		case nvme_admin_download_fw:
+			return NVME_CMD_EFFECTS_CSUPP;
+		case nvme_admin_activate_fw:
+			/* the revision Identify reports may change */
+			return NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_CCC;
 		case nvme_admin_format_nvm:
 			/* the namespace's blocks and format change, quiesced */
 			return NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC |
@@ -446,13 +491,6 @@ static void pciesw_nvme_out(struct pciesw_nvme_cmd *c, const void *src,
 {
 	if (c->buf)
 		memcpy(c->buf, src, min_t(size_t, len, c->len));
-}
-
-/* A space padded, not terminated field of the Identify data. */
-static void pciesw_nvme_str(char *dst, size_t len, const char *src)
-{
-	memset(dst, ' ', len);
-	memcpy(dst, src, min(len, strlen(src)));
 }
 
 /*
@@ -562,9 +600,15 @@ const char *pciesw_nvme_model(void)
 	return PCIESW_NVME_MODEL;
 }
 
-const char *pciesw_nvme_firmware(void)
+/* The firmware revision it runs, terminated, without its padding. */
+void pciesw_nvme_firmware(struct pciesw_nvme *n,
+			  char fr[PCIESW_NVME_FW_FR_LEN + 1])
 {
-	return PCIESW_NVME_FW;
+	mutex_lock(&n->fw_lock);
+	memcpy(fr, n->fw_fr[n->fw_slot - 1], PCIESW_NVME_FW_FR_LEN);
+	mutex_unlock(&n->fw_lock);
+	fr[PCIESW_NVME_FW_FR_LEN] = '\0';
+	strim(fr);
 }
 
 /* The serial number, terminated, without its padding. */
@@ -608,7 +652,9 @@ static void pciesw_nvme_id_ctrl(struct pciesw_nvme *n, struct nvme_id_ctrl *id)
 	id->ssvid = cpu_to_le16(n->ids.subsystem_vendor);
 	memcpy(id->sn, n->sn, sizeof(id->sn));
 	pciesw_nvme_str(id->mn, sizeof(id->mn), PCIESW_NVME_MODEL);
-	pciesw_nvme_str(id->fr, sizeof(id->fr), PCIESW_NVME_FW);
+	mutex_lock(&n->fw_lock);
+	memcpy(id->fr, n->fw_fr[n->fw_slot - 1], sizeof(id->fr));
+	mutex_unlock(&n->fw_lock);
 	id->rab = 6;
 	/* the OUI, least significant byte first */
 	id->ieee[0] = pciesw_nvme_oui[2];
@@ -618,13 +664,16 @@ static void pciesw_nvme_id_ctrl(struct pciesw_nvme *n, struct nvme_id_ctrl *id)
 	id->cntlid = cpu_to_le16(1);
 	id->ver = cpu_to_le32(0x00010400);	/* 1.4 */
 	id->cntrltype = 1;			/* I/O controller */
-	/* Format NVM, Device Self-test; no security, firmware download */
-	id->oacs = cpu_to_le16(PCIESW_NVME_OACS_FORMAT | PCIESW_NVME_OACS_DST);
+	/* Format NVM, firmware download and commit, Device Self-test */
+	id->oacs = cpu_to_le16(PCIESW_NVME_OACS_FORMAT | PCIESW_NVME_OACS_FW |
+			       PCIESW_NVME_OACS_DST);
 	/* FNA 0: a format is of the namespace; no cryptographic erase */
 	id->acl = 3;
 	id->aerl = 3;
-	/* one firmware slot, read only */
-	id->frmw = 1 << 1 | 1;
+	/* slot 1 read only, 3 slots, activation without a reset */
+	id->frmw = BIT(4) | PCIESW_NVME_FW_SLOTS << 1 | 1;
+	/* any granularity: the image's pieces are dwords */
+	id->fwug = 0xff;
 	/* SMART per namespace, the effects log, extended Get Log Page */
 	id->lpa = BIT(0) | NVME_CTRL_LPA_CMD_EFFECTS_LOG | BIT(2);
 	id->elpe = PCIESW_NVME_ERR_LOG - 1;
@@ -850,12 +899,15 @@ void pciesw_nvme_work(struct work_struct *work)
  * @ep: the drive (its PCI function had a Function Level Reset)
  *
  * With sw->lock held.  A short self-test running is aborted (an extended
- * one goes on, as the spec says).
+ * one goes on, as the spec says); the firmware committed for activation at
+ * the next reset runs.
  */
 void pciesw_nvme_reset(struct pciesw_endpoint *ep)
 {
 	struct pciesw_nvme *n = ep->nvme;
+	char fr[PCIESW_NVME_FW_FR_LEN + 1];
 	bool aborted = false;
+	u8 slot;
 
 	lockdep_assert_held(&ep->sw->lock);
 	if (!n)
@@ -871,6 +923,20 @@ void pciesw_nvme_reset(struct pciesw_endpoint *ep)
 	if (aborted)
 		pciesw_log_add(ep->sw, n->name,
 			       "short device self-test aborted by the reset");
+	mutex_lock(&n->fw_lock);
+	slot = n->fw_next;
+	if (slot) {
+		n->fw_slot = slot;
+		n->fw_next = 0;
+		memcpy(fr, n->fw_fr[slot - 1], PCIESW_NVME_FW_FR_LEN);
+	}
+	mutex_unlock(&n->fw_lock);
+	if (slot) {
+		fr[PCIESW_NVME_FW_FR_LEN] = '\0';
+		pciesw_log_add(ep->sw, n->name,
+			       "firmware %s of slot %u activated by the reset",
+			       strim(fr), slot);
+	}
 }
 
 /*
@@ -1035,6 +1101,165 @@ static int pciesw_nvme_format(struct pciesw_nvme *n, struct pciesw_switch *sw,
 	return 0;
 }
 
+/* ---- Firmware Image Download and Commit ---- */
+
+/*
+ * Firmware Image Download: NUMD + 1 dwords of the image at dword OFST.
+ * The pieces come in order: offset 0 starts a new image, another piece
+ * goes at the end of what came (before it: Overlapping Range; past it, or
+ * past PCIESW_NVME_FW_MAX: Invalid Field).
+ */
+static int pciesw_nvme_fw_download(struct pciesw_nvme *n,
+				   struct pciesw_nvme_cmd *c)
+{
+	u64 len = ((u64)c->cdw[10] + 1) * 4, off = (u64)c->cdw[11] * 4;
+	u8 *img = NULL;
+	int ret = 0;
+
+	if (!c->buf || c->len < len || off + len > PCIESW_NVME_FW_MAX)
+		return pciesw_nvme_err(NVME_SC_INVALID_FIELD);
+	if (!READ_ONCE(n->fw_img)) {
+		img = kvzalloc(PCIESW_NVME_FW_MAX, GFP_KERNEL);
+		if (!img)
+			return -ENOMEM;
+	}
+	mutex_lock(&n->fw_lock);
+	if (!n->fw_img) {
+		n->fw_img = img;
+		img = NULL;
+	}
+	if (!off)
+		n->fw_len = 0;
+	if (off < n->fw_len) {
+		ret = pciesw_nvme_err(NVME_SC_OVERLAPPING_RANGE);
+	} else if (off > n->fw_len) {
+		ret = pciesw_nvme_err(NVME_SC_INVALID_FIELD);
+	} else {
+		memcpy(n->fw_img + off, c->buf, len);
+		n->fw_len = off + len;
+	}
+	mutex_unlock(&n->fw_lock);
+	kvfree(img);
+	return ret;
+}
+
+/*
+ * With @n->fw_lock: whether the image downloaded is one (its header's
+ * magic, length and revision, its payload's CRC); its header in *@h.
+ * What came after the payload is padding (nvme-cli sends whole 4 KiB
+ * pieces): ignored.
+ */
+static bool pciesw_nvme_fw_valid(struct pciesw_nvme *n,
+				 struct pciesw_nvme_fw_header *h)
+{
+	u32 plen;
+	int i;
+
+	lockdep_assert_held(&n->fw_lock);
+	if (n->fw_len < sizeof(*h))
+		return false;
+	memcpy(h, n->fw_img, sizeof(*h));
+	plen = le32_to_cpu(h->payload_len);
+	if (le32_to_cpu(h->magic) != PCIESW_NVME_FW_MAGIC ||
+	    le16_to_cpu(h->hdr_len) != sizeof(*h) ||
+	    plen > n->fw_len - sizeof(*h) ||
+	    memchr_inv(h->reserved, 0, sizeof(h->reserved)))
+		return false;
+	for (i = 0; i < PCIESW_NVME_FW_FR_LEN; i++)
+		if (h->fr[i] < ' ' || h->fr[i] > '~')
+			return false;
+	/* left-justified: not blank, and trimmed it starts where it did */
+	if (h->fr[0] == ' ')
+		return false;
+	return (crc32_le(~0U, n->fw_img + sizeof(*h), plen) ^ ~0U) ==
+	       le32_to_cpu(h->payload_crc);
+}
+
+/*
+ * Firmware Commit: Commit Action 0 puts the image downloaded into slot FS
+ * (0: the controller picks the writable slot it does not run), 1 also
+ * activates it at the next reset, 2 activates slot FS's image at the next
+ * reset, 3 puts the image there and runs it now (an image that needs a
+ * reset: Firmware Activation Requires Controller Level Reset, and it runs
+ * after the next).  Slot 1 is read-only (Invalid Firmware Slot), a bad or
+ * missing image Invalid Firmware Image; the boot partition actions are
+ * not supported.  The image goes once committed.  A reset is a Function
+ * Level Reset, a hot reset of the drive's link or its slot's power coming
+ * back (pciesw_nvme_reset()).
+ */
+static int pciesw_nvme_fw_commit(struct pciesw_nvme *n,
+				 struct pciesw_switch *sw,
+				 struct pciesw_nvme_cmd *c)
+{
+	u8 fs = c->cdw[10] & 0x7, ca = c->cdw[10] >> 3 & 0x7;
+	char fr[PCIESW_NVME_FW_FR_LEN + 1] = "";
+	struct pciesw_nvme_fw_header h;
+	bool now = false, later;
+	int ret = 0;
+
+	if (ca > PCIESW_NVME_CA_NOW)
+		return pciesw_nvme_err(NVME_SC_INVALID_FIELD);
+	if (fs > PCIESW_NVME_FW_SLOTS)
+		return pciesw_nvme_err(NVME_SC_FIRMWARE_SLOT);
+	mutex_lock(&sw->lock);
+	mutex_lock(&n->fw_lock);
+	if (ca == PCIESW_NVME_CA_RESET) {
+		if (!fs)
+			ret = pciesw_nvme_err(NVME_SC_FIRMWARE_SLOT);
+		else if (!memchr_inv(n->fw_fr[fs - 1], 0, PCIESW_NVME_FW_FR_LEN))
+			ret = pciesw_nvme_err(NVME_SC_FIRMWARE_IMAGE);
+		else
+			n->fw_next = fs;
+		goto out;
+	}
+	if (!fs)
+		fs = n->fw_slot == 2 ? 3 : 2;
+	if (fs == 1) {
+		ret = pciesw_nvme_err(NVME_SC_FIRMWARE_SLOT);
+		goto out;
+	}
+	if (!pciesw_nvme_fw_valid(n, &h)) {
+		ret = pciesw_nvme_err(NVME_SC_FIRMWARE_IMAGE);
+		goto out;
+	}
+	memcpy(n->fw_fr[fs - 1], h.fr, PCIESW_NVME_FW_FR_LEN);
+	n->fw_len = 0;
+	/* a slot that changed no longer runs at the next reset */
+	if (n->fw_next == fs)
+		n->fw_next = 0;
+	if (ca == PCIESW_NVME_CA_REPLACE_RESET) {
+		n->fw_next = fs;
+	} else if (ca == PCIESW_NVME_CA_NOW) {
+		if (le16_to_cpu(h.flags) & PCIESW_NVME_FW_NEEDS_RESET) {
+			n->fw_next = fs;
+			ret = pciesw_nvme_err(NVME_SC_FW_NEEDS_RESET);
+		} else {
+			n->fw_slot = fs;
+			n->fw_next = 0;
+			now = true;
+		}
+	}
+out:
+	memcpy(fr, n->fw_fr[max_t(int, fs, 1) - 1], PCIESW_NVME_FW_FR_LEN);
+	mutex_unlock(&n->fw_lock);
+	strim(fr);
+	/* committed, to run after the next reset */
+	later = (ret & 0x7ff) == NVME_SC_FW_NEEDS_RESET ||
+		(!ret && !now && ca != PCIESW_NVME_CA_REPLACE);
+	if (ca != PCIESW_NVME_CA_RESET && (!ret || later))
+		pciesw_log_add(sw, n->name, "firmware %s written to slot %u",
+			       fr, fs);
+	if (now)
+		pciesw_log_add(sw, n->name, "firmware %s of slot %u activated",
+			       fr, fs);
+	else if (later)
+		pciesw_log_add(sw, n->name,
+			       "firmware %s of slot %u runs after the next reset",
+			       fr, fs);
+	mutex_unlock(&sw->lock);
+	return ret;
+}
+
 /* ---- Get Log Page ---- */
 
 static void pciesw_nvme_log_smart(struct pciesw_nvme *n,
@@ -1076,10 +1301,17 @@ static void pciesw_nvme_log_errors(struct pciesw_nvme *n, u8 *p)
 	spin_unlock(&n->lock);
 }
 
-static void pciesw_nvme_log_fw(struct nvme_fw_slot_info_log *log)
+/* The slot running, the one after the next reset, each slot's revision */
+static void pciesw_nvme_log_fw(struct pciesw_nvme *n,
+			       struct nvme_fw_slot_info_log *log)
 {
-	log->afi = 1;				/* slot 1 runs */
-	memcpy(&log->frs[0], PCIESW_NVME_FW, sizeof(log->frs[0]));
+	unsigned int i;
+
+	mutex_lock(&n->fw_lock);
+	log->afi = n->fw_next << 4 | n->fw_slot;
+	for (i = 0; i < PCIESW_NVME_FW_SLOTS; i++)
+		memcpy(&log->frs[i], n->fw_fr[i], sizeof(log->frs[i]));
+	mutex_unlock(&n->fw_lock);
 }
 
 static void pciesw_nvme_log_effects(struct nvme_effects_log *log)
@@ -1138,7 +1370,7 @@ static int pciesw_nvme_get_log(struct pciesw_nvme *n,
 		pciesw_nvme_log_smart(n, sw, (struct nvme_smart_log *)log);
 		break;
 	case NVME_LOG_FW_SLOT:
-		pciesw_nvme_log_fw((struct nvme_fw_slot_info_log *)log);
+		pciesw_nvme_log_fw(n, (struct nvme_fw_slot_info_log *)log);
 		break;
 	case NVME_LOG_CMD_EFFECTS:
 		pciesw_nvme_log_effects((struct nvme_effects_log *)log);
@@ -1783,6 +2015,12 @@ int pciesw_nvme_exec(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			break;
 		case nvme_admin_format_nvm:
 			ret = pciesw_nvme_format(n, sw, c);
+			break;
+		case nvme_admin_download_fw:
+			ret = pciesw_nvme_fw_download(n, c);
+			break;
+		case nvme_admin_activate_fw:
+			ret = pciesw_nvme_fw_commit(n, sw, c);
 			break;
 		default:
 			ret = pciesw_nvme_err(NVME_SC_INVALID_OPCODE);

@@ -10,6 +10,7 @@
 #define _PCIESW_NVME_H
 
 #include <linux/types.h>
+#include <uapi/linux/pciesw_fw.h>
 
 struct pciesw_endpoint;
 struct pciesw_nvme;
@@ -145,7 +146,8 @@ void pciesw_nvme_health(struct pciesw_nvme *n, struct pciesw_switch *sw,
 void pciesw_ep_nvme_health(const struct pciesw_endpoint *ep,
 			   struct pciesw_nvme_health *h);
 const char *pciesw_nvme_model(void);
-const char *pciesw_nvme_firmware(void);
+void pciesw_nvme_firmware(struct pciesw_nvme *n,
+			  char fr[PCIESW_NVME_FW_FR_LEN + 1]);
 void pciesw_nvme_serial(const struct pciesw_nvme *n,
 			char sn[PCIESW_NVME_SN_LEN + 1]);
 int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n, bool under, long mc);

@@ -49,4 +49,39 @@ struct pciesw_fw_header {
 	__u8 reserved[20];
 };
 
+/*
+ * An NVMe drive's firmware image (Firmware Image Download, Firmware
+ * Commit through the NVMe passthrough; pciesw(4)): a 32-byte header
+ * followed by @payload_len bytes of payload (what is downloaded after it
+ * is padding, ignored); every field little-endian.  A commit refuses
+ * anything else with Invalid Firmware Image.
+ */
+#define PCIESW_NVME_FW_MAGIC	0x46564e50	/* "PNVF" */
+#define PCIESW_NVME_FW_FR_LEN	8
+/* the largest image a drive takes, header included */
+#define PCIESW_NVME_FW_MAX	(256U << 10)
+/* @flags: the image cannot be activated without a reset */
+#define PCIESW_NVME_FW_NEEDS_RESET	(1U << 0)
+
+/**
+ * struct pciesw_nvme_fw_header - the start of an NVMe drive's image
+ * @magic: PCIESW_NVME_FW_MAGIC
+ * @hdr_len: sizeof(struct pciesw_nvme_fw_header), 32
+ * @flags: PCIESW_NVME_FW_NEEDS_RESET, or 0
+ * @fr: its firmware revision (Identify Controller FR): printable ASCII,
+ *	left-justified and space padded, not blank
+ * @payload_len: bytes of payload after the header
+ * @payload_crc: CRC-32 of the payload (IEEE 802.3, as zlib's crc32())
+ * @reserved: zero
+ */
+struct pciesw_nvme_fw_header {
+	__le32 magic;
+	__le16 hdr_len;
+	__le16 flags;
+	char fr[PCIESW_NVME_FW_FR_LEN];
+	__le32 payload_len;
+	__le32 payload_crc;
+	__u8 reserved[8];
+};
+
 #endif /* _UAPI_LINUX_PCIESW_FW_H */
