@@ -16,7 +16,10 @@
 # and smartctl -l selftest has it, another one meanwhile is refused, an
 # extended one aborted, a bad Self-test Code refused), Format NVM to
 # 4096-byte blocks and back (the disk's logical block size follows, the
-# data is erased; a bad format or erase refused).  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
+# data is erased; a bad format or erase refused), firmware download and
+# commit (into slot 2, active after a hot reset of the drive's link; now,
+# into slot 3; slot 1 read-only, a corrupted or missing image, an image
+# that needs a reset and boot partitions refused).  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
 # (scripts/deps.sh).  Uses switch id 191.
 
 . "$(dirname "$0")/lib.sh"
@@ -70,8 +73,8 @@ sn=$J
 check "id-ctrl: a serial number" eval '[[ $sn =~ ^S[0-9A-F]{15}$ ]]' ||
 	diag "sn '$sn'"
 jget '[.oacs, .oncs, .vwc, .lpa, .elpe, .frmw, .wctemp, .cctemp, .mdts] | join(" ")'
-check_eq "id-ctrl: oacs (self-test) oncs vwc lpa elpe frmw wctemp cctemp mdts" \
-	"16 $((0x4d)) 7 7 15 3 343 353 8" "$J"
+check_eq "id-ctrl: oacs (format, firmware, self-test) oncs vwc lpa elpe frmw wctemp cctemp mdts" \
+	"$((0x16)) $((0x4d)) 7 7 15 $((0x17)) 343 353 8" "$J"
 nv id-ctrl /dev/${SW}n1 -o json
 jget '.sn | sub(" +$"; "")'
 check "another drive, another serial" eval '[[ -n $J && $J != "$sn" ]]'
@@ -282,6 +285,93 @@ jqo '[.log[] | select(."log-object" == "nvme0") | ."log-message"] | join("|")'
 check "the event log has the formats" \
 	eval '[[ $J == *"formatted: 4096-byte logical blocks, user data erased"* &&
 		$J == *"formatted: 512-byte logical blocks, blocks deallocated"* ]]' ||
+	diag "$J"
+
+# ---- firmware ----
+# mkfw FR FLAGS FILE: a drive firmware image (include/uapi/linux/pciesw_fw.h)
+mkfw() {
+	python3 - "$@" <<-'EOF'
+	import struct, sys, zlib
+	fr, flags, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+	payload = bytes(range(256)) * 48
+	hdr = struct.pack("<IHH8sII8x", 0x46564e50, 32, flags,
+			  fr.ljust(8).encode(), len(payload), zlib.crc32(payload))
+	open(out, "wb").write(hdr + payload)
+	EOF
+}
+# fr: the firmware revision of id-ctrl into J
+fr() {
+	nv id-ctrl $D -o json
+	jget '.fr | sub(" +$"; "")'
+}
+mkfw GDC7403Q 0 "$T_TMP/fw3"
+mkfw GDC7404Q 0 "$T_TMP/fw4"
+mkfw GDC7405Q 1 "$T_TMP/fw5"
+nv fw-download $D -f "$T_TMP/fw3"
+check_eq "nvme fw-download of an image (12 KiB, in 4 KiB pieces)" 0 "$RC" ||
+	diag "$OUT" "$ERR"
+nv fw-commit $D -s 2 -a 1
+check_eq "nvme fw-commit -s 2 -a 1: into slot 2, active at the next reset" \
+	0 "$RC" || diag "$OUT" "$ERR"
+fr
+check_eq "id-ctrl: the old firmware runs until then" GDC7402Q "$J"
+nv fw-log $D
+check "fw-log: slot 1 runs, slot 2 next, holding GDC7403Q" \
+	eval '[[ $(grep ^afi <<<"$OUT") == *": 0x21" && $OUT == *"frs2"*GDC7403Q* ]]' ||
+	diag "$OUT"
+sc_quiet "hot reset" port set $ID 2 hot-reset
+settled $SW || diag "$SW did not settle"
+deadline 5000
+until fr; [[ $J == GDC7403Q ]]; do
+	before_deadline || break
+	nap 0.05
+done
+check_eq "after the reset (hot reset of its link): GDC7403Q runs" GDC7403Q "$J"
+nv fw-log $D
+check "fw-log: slot 2 runs" eval '[[ $(grep ^afi <<<"$OUT") == *": 0x2" ]]' ||
+	diag "$OUT"
+nv fw-download $D -f "$T_TMP/fw4"
+nv fw-commit $D -s 1 -a 0
+check "into slot 1, read-only: Invalid Firmware Slot" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4106)"* ]]' ||
+	diag "$RC $OUT $ERR"
+nv fw-commit $D -s 3 -a 3
+check_eq "fw-commit -s 3 -a 3: runs at once" 0 "$RC" || diag "$OUT" "$ERR"
+fr
+check_eq "id-ctrl: GDC7404Q" GDC7404Q "$J"
+nv fw-commit $D -s 2 -a 0
+check "the image went with the commit: Invalid Firmware Image" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4107)"* ]]' ||
+	diag "$RC $OUT $ERR"
+head -c 100 "$T_TMP/fw4" >"$T_TMP/fwbad"
+printf 'XXXX' >>"$T_TMP/fwbad"
+tail -c +105 "$T_TMP/fw4" >>"$T_TMP/fwbad"
+nv fw-download $D -f "$T_TMP/fwbad"
+nv fw-commit $D -s 2 -a 0
+check "a corrupted image (its CRC): Invalid Firmware Image" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4107)"* ]]' ||
+	diag "$RC $OUT $ERR"
+nv fw-download $D -f "$T_TMP/fw5"
+nv fw-commit $D -s 2 -a 3
+check "an image that needs a reset, -a 3: Requires Controller Level Reset" \
+	eval '[[ $OUT$ERR == *"requires"*"reset"* || $OUT$ERR == *"(0x4111)"* ]]' ||
+	diag "$RC $OUT $ERR"
+fr
+check_eq "GDC7404Q runs until the reset" GDC7404Q "$J"
+nv admin-passthru $D -O 0x10 --cdw10=$((4 << 3 | 2))
+check "a boot partition action: Invalid Field" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4002)"* ]]' ||
+	diag "$RC $OUT $ERR"
+sc ep show $ID nvme0 -j
+jqo '."nvme-firmware"'
+check_eq "ep show: the firmware the drive runs" GDC7404Q "$J"
+sc log show $ID -j
+jqo '[.log[] | select(."log-object" == "nvme0") | ."log-message"] | join("|")'
+check "the event log has the commits and the activations" \
+	eval '[[ $J == *"firmware GDC7403Q written to slot 2"* &&
+		$J == *"firmware GDC7403Q of slot 2 runs after the next reset"* &&
+		$J == *"firmware GDC7403Q of slot 2 activated by the reset"* &&
+		$J == *"firmware GDC7404Q of slot 3 activated"* ]]' ||
 	diag "$J"
 
 # ---- privileges ----

@@ -179,6 +179,35 @@ TEST_F(nvme, bad_input)
 	EXPECT_EQ(DNR | 0x10a, nv_admin(self->fd, &c));
 	c.cdw10 = 7;	/* LBA format 7 */
 	EXPECT_EQ(DNR | 0x10a, nv_admin(self->fd, &c));
+	/* Device Self-test: another namespace, Self-test Code 0 */
+	c = (struct nvme_passthru_cmd){ .opcode = 0x14, .nsid = 2,
+		.cdw10 = 1 };
+	EXPECT_EQ(DNR | 0xb, nv_admin(self->fd, &c));
+	c.nsid = 0;
+	c.cdw10 = 0;
+	EXPECT_EQ(DNR | 0x2, nv_admin(self->fd, &c));
+	/* Firmware Image Download: fewer bytes than NUMD, past 256 KiB */
+	c = (struct nvme_passthru_cmd){ .opcode = 0x11, .cdw10 = 1023,
+		.addr = (uintptr_t)buf, .data_len = 512 };
+	EXPECT_EQ(DNR | 0x2, nv_admin(self->fd, &c));
+	c.cdw10 = 127;
+	c.cdw11 = (256 << 10) / 4;
+	EXPECT_EQ(DNR | 0x2, nv_admin(self->fd, &c));
+	/* a piece past the end of the image: a gap */
+	c.cdw11 = 0;
+	EXPECT_EQ(0, nv_admin(self->fd, &c));
+	c.cdw11 = 256;
+	EXPECT_EQ(DNR | 0x2, nv_admin(self->fd, &c));
+	/* ... and before it: overlapping */
+	c.cdw11 = 64;
+	EXPECT_EQ(DNR | 0x114, nv_admin(self->fd, &c));
+	/* Firmware Commit: slot 5; the 512 bytes are no image; slot 3 empty */
+	c = (struct nvme_passthru_cmd){ .opcode = 0x10, .cdw10 = 5 };
+	EXPECT_EQ(DNR | 0x106, nv_admin(self->fd, &c));
+	c.cdw10 = 2;
+	EXPECT_EQ(DNR | 0x107, nv_admin(self->fd, &c));
+	c.cdw10 = 3 | 2 << 3;
+	EXPECT_EQ(DNR | 0x107, nv_admin(self->fd, &c));
 	c = (struct nvme_passthru_cmd){ .opcode = 0x7c, .nsid = 1 };
 	EXPECT_EQ(DNR | 0x1, nv_io(self->fd, &c));
 	/* bad fields, namespaces, log pages, features */
