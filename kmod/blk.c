@@ -42,8 +42,9 @@
  * without a lock); later, PCIESW_VIEW_BLK_GO, before the PCI and dev views,
  * removes the disks that went, and PCIESW_VIEW_BLK, after them, adds those
  * whose drive's link came up (and gives a formatted drive's disk its new
- * logical block size).  Both run from the switch's event work, so
- * disks are added and removed by one thread.
+ * logical block size, and sends a drive's asynchronous events as uevents).
+ * Both run from the switch's event work, so disks are added and removed by
+ * one thread.
  *
  * With the PCI view on, a disk hangs off its drive's PCI function while the
  * module's PCI driver is bound to it: it comes when the function is bound
@@ -365,6 +366,28 @@ static void pciesw_blk_format(struct pciesw_blk *blk,
 }
 
 /*
+ * NVMe drive @ev->ep_id sent an asynchronous event: the uevent the nvme
+ * driver sends on its controller's device for a SMART / health event,
+ * KOBJ_CHANGE with NVME_AEN=<completion dword 0>, on the device the
+ * drive's disk hangs off (its PCI function, or its endpoint device); no
+ * disk, no driver to tell.
+ */
+static void pciesw_blk_aen(struct pciesw_blk *blk,
+			   const struct pciesw_event *ev)
+{
+	struct pciesw_blk_disk *d;
+	char env[32], *envp[2] = { env, NULL };
+
+	snprintf(env, sizeof(env), "NVME_AEN=%#08x", ev->aen);
+	mutex_lock(&blk->attach_lock);
+	list_for_each_entry(d, &blk->disks, node)
+		if (d->ep_id == ev->ep_id && d->ep_serial == ev->ep_serial &&
+		    d->disk && d->parent)
+			kobject_uevent_env(&d->parent->kobj, KOBJ_CHANGE, envp);
+	mutex_unlock(&blk->attach_lock);
+}
+
+/*
  * After the PCI and dev views: a disk for each NVMe drive whose link is up
  * and that has none, once the device it hangs off is there (with the PCI
  * view: its function bound, which pciehp may do later, and which then
@@ -388,6 +411,9 @@ static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 	switch (ev->type) {
 	case PCIESW_EV_NVME_FORMAT:
 		pciesw_blk_format(blk, ev);
+		return;
+	case PCIESW_EV_NVME_AEN:
+		pciesw_blk_aen(blk, ev);
 		return;
 	case PCIESW_EV_EP_ADD:
 	case PCIESW_EV_PORTS_ADD:

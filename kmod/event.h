@@ -46,6 +46,9 @@ enum pciesw_event_type {
 	PCIESW_EV_NVME_FORMAT,		/* NVMe drive @ep was formatted to
 					 * @block_size (Format NVM)
 					 */
+	PCIESW_EV_NVME_AEN,		/* NVMe drive @ep sent asynchronous
+					 * event @aen (completion dword 0)
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -59,7 +62,8 @@ enum pciesw_event_type {
  *	whose ports @ports are; the others keep their numbers and state)
  * @port: the port (PORT_CHANGE, LINK_TRAINING, EP_ADD, EP_DEL; THRESHOLD: NULL for a
  *	switch-wide threshold)
- * @ep: the endpoint (EP_ADD, EP_DEL, EP_CHANGE, NVME_FAULT, NVME_FORMAT)
+ * @ep: the endpoint (EP_ADD, EP_DEL, EP_CHANGE, NVME_FAULT, NVME_FORMAT,
+ *	NVME_AEN)
  * @group_id: @group's id, set by pciesw_event()
  * @port_id: @port's id, or PCIESW_EV_NO_PORT, set by pciesw_event()
  * @ep_id: @ep's id, set by pciesw_event()
@@ -78,6 +82,7 @@ enum pciesw_event_type {
  * @nvme_fault: the fault (NVME_FAULT)
  * @block_size: the new logical block size (NVME_FORMAT)
  * @ses: its Secure Erase Settings (NVME_FORMAT)
+ * @aen: the event: type, information, log page (NVME_AEN)
  * @seq: its place in the switch's queue, set by pciesw_event()
  *
  * @group, @port and @ep point into the model, so they are valid only while
@@ -108,6 +113,7 @@ struct pciesw_event {
 	struct pciesw_nvme_injection nvme_fault;
 	u32 block_size;
 	u8 ses;
+	u32 aen;
 	u64 seq;
 };
 

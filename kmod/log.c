@@ -124,6 +124,18 @@ void pciesw_log_ep_flr(struct pciesw_endpoint *ep)
 	pciesw_log_add(ep->sw, ep->name, "function level reset");
 }
 
+/* What a SMART / health asynchronous event of an NVMe drive says */
+static const char *pciesw_nvme_aen_name(u32 aen)
+{
+	switch (aen >> 8 & 0xff) {
+	case 1:
+		return "temperature threshold";
+	case 2:
+		return "spare below threshold";
+	}
+	return "reliability degraded";
+}
+
 /* A fault was injected into an NVMe drive: which, and with what. */
 static void pciesw_log_nvme_fault(struct pciesw_switch *sw,
 				  const struct pciesw_event *ev)
@@ -237,6 +249,11 @@ void pciesw_log_event(const struct pciesw_event *ev)
 		break;
 	case PCIESW_EV_NVME_FAULT:
 		pciesw_log_nvme_fault(sw, ev);
+		break;
+	case PCIESW_EV_NVME_AEN:
+		pciesw_log_add(sw, ev->ep->name,
+			       "asynchronous event: SMART/health %s (NVME_AEN=%#08x)",
+			       pciesw_nvme_aen_name(ev->aen), ev->aen);
 		break;
 	case PCIESW_EV_NVME_FORMAT:
 		pciesw_log_add(sw, ev->ep->name,

@@ -119,6 +119,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_NVME_FAULT:
 		return pciesw_nl_notify(PCIESW_CMD_NVME_FAULT_NTF,
 					pciesw_nl_fill_nvme_fault_any, ev);
+	case PCIESW_EV_NVME_AEN:
+		/* the block view's uevent; nvme-fault-ntf has the warning */
+		break;
 	}
 	return NULL;
 }

@@ -19,10 +19,10 @@
  * tells the block view, which changes the disk's), Firmware Image Download
  * and Firmware Commit (three slots, the first read-only; the image format
  * is <uapi/linux/pciesw_fw.h>'s; activation now or at the next reset).
- * NVM: Flush, Write, Read,
- * Compare, Write Zeroes, Dataset Management (deallocate gives the window's
- * pages back, as a discard of the block device does).  Anything else is an Invalid
- * Opcode; a command that fails is logged in the error log (16 entries)
+ * NVM: Flush, Write, Read, Compare, Write Zeroes, Dataset Management
+ * (deallocate gives the window's pages back, as a discard of the block
+ * device does).  Anything else is an Invalid Opcode; a command that fails
+ * is logged in the error log (16 entries)
  * and counted in the SMART log.  Errors carry Do Not Retry, as a real
  * controller sets it for what a retry cannot fix.
  *
@@ -44,7 +44,8 @@
  * media is read-only.  The block view asks pciesw_nvme_media_fails() of
  * every request, so its disk fails the same reads and writes.  A failing
  * self-test makes the next device self-test to complete fail its media
- * check segment.
+ * check segment.  A warning bit that comes on, when a fault is injected
+ * or a threshold set, is an asynchronous event (pciesw_nvme_aen_check()).
  *
  * Device Self-test runs in the model's time: a short one takes
  * PCIESW_NVME_DST_SHORT_MS (2 s), an extended one PCIESW_NVME_DST_EXT_MS
@@ -146,6 +147,18 @@ enum {
 	PCIESW_NVME_CA_NOW,		/* replace, activate it now */
 };
 
+/*
+ * The Asynchronous Event Configuration at reset: every SMART critical
+ * warning sends an event (nothing here sets it as a controller driver
+ * would); the smart/health events' information.
+ */
+#define PCIESW_NVME_AEN_DEFAULT	0x1f
+enum {
+	PCIESW_NVME_AEN_RELIABILITY,
+	PCIESW_NVME_AEN_TEMP,
+	PCIESW_NVME_AEN_SPARE,
+};
+
 /* Format NVM's Secure Erase Settings: none, or a user data erase */
 #define PCIESW_NVME_SES_USER_DATA	1
 /* Command Submission and Execution of the effects log: one namespace */
@@ -245,6 +258,8 @@ enum {
  * @fw_img: the image being downloaded, PCIESW_NVME_FW_MAX bytes, NULL
  *	before the first Firmware Image Download
  * @fw_len: its bytes downloaded
+ * @aen_cw: the critical warning bits when they were last looked at for
+ *	asynchronous events (under @lock)
  */
 struct pciesw_nvme {
 	struct kref refs;
@@ -296,6 +311,7 @@ struct pciesw_nvme {
 	u8 fw_next;
 	u8 *fw_img;
 	u32 fw_len;
+	u8 aen_cw;
 };
 
 /*
@@ -376,6 +392,7 @@ struct pciesw_nvme *pciesw_nvme_create(struct pciesw_endpoint *ep)
 	n->spare = 100;
 	strscpy(n->name, ep->name, sizeof(n->name));
 	mutex_init(&n->fw_lock);
+	n->raw[PCIESW_NVME_FEAT_ASYNC_EVENT] = PCIESW_NVME_AEN_DEFAULT;
 	pciesw_nvme_str(n->fw_fr[0], PCIESW_NVME_FW_FR_LEN, PCIESW_NVME_FW);
 	n->fw_slot = 1;
 	return n;
@@ -1020,6 +1037,64 @@ static void pciesw_nvme_log_self_test(struct pciesw_nvme *n,
 	spin_unlock(&n->lock);
 }
 
+/* ---- Asynchronous events ---- */
+
+/**
+ * pciesw_nvme_aen_check - send the asynchronous events a warning calls for
+ * @ep: an NVMe drive
+ *
+ * With sw->lock held, after its health may have changed: each SMART
+ * critical warning bit that came on since the last look, and that the
+ * Asynchronous Event Configuration feature enables, is an asynchronous
+ * event (type SMART / health status, its information, log page 2),
+ * raised as PCIESW_EV_NVME_AEN: the event log says it, and the block view
+ * sends the uevent the nvme driver sends for one (NVME_AEN=).
+ */
+void pciesw_nvme_aen_check(struct pciesw_endpoint *ep)
+{
+	struct pciesw_nvme *n = ep->nvme;
+	struct pciesw_nvme_health h;
+	unsigned long on;
+	unsigned int bit;
+
+	lockdep_assert_held(&ep->sw->lock);
+	if (!n)
+		return;
+	pciesw_ep_nvme_health(ep, &h);
+	spin_lock(&n->lock);
+	on = h.critical_warning & ~n->aen_cw &
+	     n->raw[PCIESW_NVME_FEAT_ASYNC_EVENT] & 0xff;
+	n->aen_cw = h.critical_warning;
+	spin_unlock(&n->lock);
+	for_each_set_bit(bit, &on, 8) {
+		u32 info = bit == 0 ? PCIESW_NVME_AEN_SPARE :
+			   bit == 1 ? PCIESW_NVME_AEN_TEMP :
+				      PCIESW_NVME_AEN_RELIABILITY;
+		struct pciesw_event ev = {
+			.type = PCIESW_EV_NVME_AEN,
+			.sw = ep->sw,
+			.port = ep->port,
+			.ep = ep,
+			.aen = NVME_LOG_SMART << 16 | info << 8 | NVME_AER_SMART,
+		};
+
+		pciesw_event(&ev);
+	}
+}
+
+/* The same, with sw->lock not held, for drive @n if it is still plugged */
+static void pciesw_nvme_aen_poll(struct pciesw_nvme *n,
+				 struct pciesw_switch *sw)
+{
+	struct pciesw_endpoint *ep;
+
+	mutex_lock(&sw->lock);
+	list_for_each_entry(ep, &sw->endpoints, node)
+		if (ep->nvme == n)
+			pciesw_nvme_aen_check(ep);
+	mutex_unlock(&sw->lock);
+}
+
 /* ---- Format NVM ---- */
 
 /*
@@ -1497,6 +1572,9 @@ static int pciesw_nvme_get_features(struct pciesw_nvme *n,
 		ts = cpu_to_le64(def ? 0 : pciesw_nvme_timestamp(n));
 		pciesw_nvme_out(c, &ts, sizeof(ts));
 		break;
+	case NVME_FEAT_ASYNC_EVENT:
+		c->result = def ? PCIESW_NVME_AEN_DEFAULT : n->raw[raw];
+		break;
 	default:
 		c->result = def ? 0 : n->raw[raw];
 		break;
@@ -1963,8 +2041,10 @@ int pciesw_nvme_inject(struct pciesw_endpoint *ep,
 		break;
 	}
 	spin_unlock(&n->lock);
-	if (!err)
+	if (!err) {
 		pciesw_event(&ev);
+		pciesw_nvme_aen_check(ep);
+	}
 	return err;
 }
 
@@ -2009,6 +2089,8 @@ int pciesw_nvme_exec(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			break;
 		case nvme_admin_set_features:
 			ret = pciesw_nvme_set_features(n, c);
+			if (!ret)
+				pciesw_nvme_aen_poll(n, sw);
 			break;
 		case nvme_admin_dev_self_test:
 			ret = pciesw_nvme_self_test(n, sw, c);

@@ -156,6 +156,7 @@ bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
 int pciesw_nvme_inject(struct pciesw_endpoint *ep,
 		       const struct pciesw_nvme_injection *f, const char **why);
 void pciesw_nvme_reset(struct pciesw_endpoint *ep);
+void pciesw_nvme_aen_check(struct pciesw_endpoint *ep);
 void pciesw_nvme_work(struct work_struct *work);
 
 #endif /* _PCIESW_NVME_H */
