@@ -11,7 +11,9 @@
 # threshold (critical warning bit 1, smartctl FAILED, temp1_alarm; back
 # under it, cleared), a spare below its threshold (bit 0) and read-only
 # media (writes fail with EIO / 0x182, bit 3), a failing self-test (the
-# next one fails its segment 6 in smartctl -l selftest).  Each inject has its
+# next one fails its segment 6 in smartctl -l selftest), and the
+# asynchronous events of the warnings (uevents NVME_AEN=, as the nvme
+# driver sends them).  Each inject has its
 # event-log line and its nvme-fault notification (switchctl monitor), is
 # refused without CAP_SYS_ADMIN, and the serial number is in ep show only
 # for root.  Needs nvme (nvme-cli), smartctl (smartmontools), sensors
@@ -193,6 +195,10 @@ check "a write reallocates the blocks: they read again" \
 	cmp -s "$T_TMP/back" <(head -c 4096 "$T_TMP/blk")
 
 # ---- temperature ----
+# the asynchronous events' uevents, as the nvme driver sends them
+udevadm monitor --kernel --property >"$T_TMP/uev" 2>&1 &
+uev_pid=$!
+nap 0.5
 sc_quiet "inject temp 90" inject $ID nvme0 temp 90
 smart '[.temperature, .critical_warning] | join(" ")'
 check_eq "smart-log: 363 K, warning bit 1" "363 2" "$J"
@@ -231,6 +237,21 @@ check_eq "ep show: spare 5, warning 1" "5 1" "$J"
 sc_quiet "inject spare 100" inject $ID nvme0 spare 100
 smart '.critical_warning'
 check_eq "spare back: no warning" 0 "$J"
+
+# uev_wait VALUE: until the uevents have NVME_AEN=VALUE
+uev_wait() {
+	deadline 5000
+	until grep -q "^NVME_AEN=$1\$" "$T_TMP/uev"; do
+		before_deadline || return 1
+		nap 0.1
+	done
+}
+check "a uevent NVME_AEN=0x020101 (temperature threshold)" \
+	uev_wait 0x020101 || diag "$(<"$T_TMP/uev")"
+check "a uevent NVME_AEN=0x020201 (spare below threshold)" \
+	uev_wait 0x020201 || diag "$(<"$T_TMP/uev")"
+kill "$uev_pid" 2>/dev/null
+wait "$uev_pid" 2>/dev/null
 
 # ---- read-only ----
 sc_quiet "inject read-only" inject $ID nvme0 read-only
@@ -274,7 +295,8 @@ check "smartctl -l selftest: it failed in segment 6" \
 	diag "$OUT"
 nv self-test-log $D -o json
 jget '[."List of Valid Reports"[0]."Self test result",
-	."List of Valid Reports"[0]."Segment Number"] | join(" ")'
+	(."List of Valid Reports"[0] |
+	 ."Segment number" // ."Segment Number")] | join(" ")'
 check_eq "self-test-log: result 7, segment 6" "7 6" "$J" || diag "$OUT"
 
 # ---- the event log and the notifications ----
@@ -286,6 +308,7 @@ check "the event log has each fault" \
 		$J == *"available spare set to 5%"* &&
 		$J == *"media read-only"* && $J == *"writable again"* &&
 		$J == *"next device self-test fails"* &&
+		$J == *"asynchronous event: SMART/health temperature threshold (NVME_AEN=0x020101)"* &&
 		$J == *"short device self-test failed in segment 6"* ]]' ||
 	diag "$J"
 mon_wait '"nvme-fault":"read-only"' '"nvme-read-only":false' ||
