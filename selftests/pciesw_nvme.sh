@@ -202,30 +202,45 @@ dst_op() {
 	nv self-test-log $D -o json
 	jget '."Current Device Self-Test Operation"'
 }
+# smartctl has NVMe self-tests since 7.4; nvme-cli starts it before that
 OUT=$(smartctl -t short -d nvme $D 2>&1)
-check "smartctl -t short starts a short self-test" \
-	eval '[[ $OUT == *"Self-test has begun"* || $OUT == *"self-test"*"begun"* ]]' ||
-	diag "$OUT"
+if [[ $OUT == *"Self-test has begun"* ]]; then
+	SMARTCTL_DST=1
+	ok "smartctl -t short starts a short self-test"
+else
+	SMARTCTL_DST=
+	nv device-self-test $D -s 1
+	check_eq "nvme device-self-test -s 1 (smartctl has no NVMe self-test)" \
+		0 "$RC" || diag "$OUT" "$ERR"
+fi
+# (a slow kernel may have been 2 s getting here: then it is done)
 dst_op
-check_eq "self-test-log: a short self-test runs" 1 "$J" || diag "$OUT"
-nv device-self-test $D -s 2
-check "another meanwhile: Device Self-test in Progress" \
-	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x411d)"* ]]' ||
-	diag "$RC $OUT $ERR"
+check "self-test-log: a short self-test runs (or ran)" \
+	eval '[[ $J == 1 || $OUT == *"Self test code":1* ]]' || diag "$OUT"
 deadline 6000
 while dst_op; [[ $J != 0 ]]; do
 	before_deadline || break
 	nap 0.2
 done
 check_eq "it completes in the model's 2 s" 0 "$J"
-OUT=$(smartctl -l selftest -d nvme $D 2>&1)
-check "smartctl -l selftest: the short one, without error" \
-	eval '[[ $OUT == *" 0 "*Short*"Completed without error"* ]]' ||
+if [[ -n $SMARTCTL_DST ]]; then
+	OUT=$(smartctl -l selftest -d nvme $D 2>&1)
+	check "smartctl -l selftest: the short one, without error" \
+		eval '[[ $OUT == *" 0 "*Short*"Completed without error"* ]]' ||
+		diag "$OUT"
+fi
+nv self-test-log $D -o json
+jget '(."List of Valid Reports"[0] | [."Self test code", ."Self test result"]) | join(" ")'
+check_eq "self-test-log: the short one (1), without error (0)" "1 0" "$J" ||
 	diag "$OUT"
 nv device-self-test $D -s 2
 check_eq "nvme device-self-test -s 2: an extended one" 0 "$RC" || diag "$ERR"
 dst_op
-check_eq "self-test-log: it runs" 2 "$J"
+check_eq "self-test-log: it runs (10 s)" 2 "$J"
+nv device-self-test $D -s 1
+check "another meanwhile: Device Self-test in Progress" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x411d)"* ]]' ||
+	diag "$RC $OUT $ERR"
 nv device-self-test $D -s 0xf
 check_eq "device-self-test -s 0xf aborts it" 0 "$RC" || diag "$ERR"
 dst_op
@@ -265,11 +280,11 @@ dd if="$T_TMP/data" of=$D bs=1M oflag=direct status=none
 check "4096-byte blocks take writes and read them back" \
 	eval 'dd if=$D bs=1M count=4 iflag=direct status=none |
 	cmp -s - "$T_TMP/data"'
-nv admin-passthru $D -O 0x80 -n 1 --cdw10=2
+nv admin-passthru $D -o 0x80 -n 1 --cdw10=2
 check "LBA format 2: Invalid Format" \
 	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x410a)"* ]]' ||
 	diag "$RC $OUT $ERR"
-nv admin-passthru $D -O 0x80 -n 1 --cdw10=$((2 << 9))
+nv admin-passthru $D -o 0x80 -n 1 --cdw10=$((2 << 9))
 check "a cryptographic erase: Invalid Field" \
 	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4002)"* ]]' ||
 	diag "$RC $OUT $ERR"
@@ -358,7 +373,7 @@ check "an image that needs a reset, -a 3: Requires Controller Level Reset" \
 	diag "$RC $OUT $ERR"
 fr
 check_eq "GDC7404Q runs until the reset" GDC7404Q "$J"
-nv admin-passthru $D -O 0x10 --cdw10=$((4 << 3 | 2))
+nv admin-passthru $D -o 0x10 --cdw10=$((4 << 3 | 2))
 check "a boot partition action: Invalid Field" \
 	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4002)"* ]]' ||
 	diag "$RC $OUT $ERR"
