@@ -163,8 +163,8 @@ report() {
 declare -A debug_cost=(
 	[pciesw_pci.sh]=205 [pciesw_pci_churn.sh]=190 [pciesw_block.sh]=170
 	[pciesw_module.sh]=105 [pciesw_vpd]=100 [pciesw_dma]=95
-	[pciesw_block_conformance.sh]=95 [pciesw_nvme.sh]=60 [pciesw_nvme_ioctl]=30
-	[pciesw_nvme_faults.sh]=45
+	[pciesw_block_conformance.sh]=95 [pciesw_nvme.sh]=125 [pciesw_nvme_ioctl]=30
+	[pciesw_nvme_faults.sh]=90
 	[pciesw_health_switchctl.sh]=90 [pciesw_dma_switchctl.sh]=80
 	[pciesw_top_switchctl.sh]=90
 	[pciesw_health]=80 [pciesw_netlink]=65 [pciesw_devlink.sh]=65
