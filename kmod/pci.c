@@ -98,7 +98,7 @@ struct pciesw_pci_gone {
 static void pciesw_pci_gone_free(struct pciesw_pci_gone *g)
 {
 	while (g->n--)
-		kfree(g->fns[g->n]);
+		pciesw_pci_fn_free(g->fns[g->n]);
 	kfree(g);
 }
 
@@ -204,7 +204,7 @@ static void *pciesw_pci_ep_attach(struct pciesw_pci *h,
 		swap(h->ep[k], fn);
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);
-	kfree(fn);
+	pciesw_pci_fn_free(fn);
 	return h;
 }
 
@@ -235,7 +235,7 @@ static struct pciesw_pci_gone *pciesw_pci_ep_detach(struct pciesw_pci *h,
 		 * pciehp removes the devices on Presence Detect Changed, or
 		 * software never numbered the slot's bus: nothing to remove
 		 */
-		kfree(g->fns[0]);
+		pciesw_pci_fn_free(g->fns[0]);
 		kfree(g);
 		return NULL;
 	}
@@ -302,7 +302,7 @@ static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
 			pciesw_pci_fn_link(h->ep[k], port);
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);
-	kfree(fresh);
+	pciesw_pci_fn_free(fresh);
 	return scan;
 }
 

@@ -143,8 +143,12 @@ void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	put32(w, ECAP_AER + PCI_ERR_COR_MASK, 0x0000f1c1);
 	put32(w, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENE |
 	      PCI_ERR_CAP_ECRC_CHKE);
-	/* Gen5: Link Control 3, 32 GT/s control, margining lane control */
+	/*
+	 * Gen5: Link Control 3, 32 GT/s control, margining lane control;
+	 * VC0's TC/VC Map but for TC0, which VC0 always carries
+	 */
 	if (pciesw_pci_switch_port(kind)) {
+		put32(w, ECAP_VC + VC_RES_CTRL, 0xfe);
 		put32(w, ECAP_SECPCI + SECPCI_LNKCTL3, 0x3);
 		put32(w, ECAP_PL32 + PL_CTL, 0x703);
 		for (i = 0; i < PCIESW_PCI_LANES; i++)
@@ -179,30 +183,51 @@ static u16 pciesw_pci_encode(u32 bytes)
 }
 
 /*
- * The extended capabilities of a Gen5 switch port, after DSN (and ACS):
- * their live fields are filled in on read, from the link.
+ * The extended capabilities of a switch port after AER, in the order of
+ * the real parts' chain: their live fields are filled in on read, from
+ * the link.  A downstream port goes on to ACS and DPC.
  */
-static void pciesw_pci_gen5_caps(u8 *cfg)
+static void pciesw_pci_port_caps(u8 *cfg, enum pciesw_pci_kind kind)
 {
 	unsigned int i;
 
 	put32(cfg, ECAP_SECPCI, PCI_EXT_CAP_ID_SECPCI | 1 << 16 |
-	      ECAP_DLF << 20);
+	      ECAP_VC << 20);
 	/* per lane: transmitter preset P7 and receiver hint 2 both ways */
 	for (i = 0; i < PCIESW_PCI_LANES; i++)
 		put16(cfg, ECAP_SECPCI + SECPCI_LANE_EQ + 2 * i, 0x2727);
+	/*
+	 * Virtual Channel: VC0 alone, fixed arbitration, one time slot;
+	 * VC0 is enabled and carries every traffic class
+	 */
+	put32(cfg, ECAP_VC, PCI_EXT_CAP_ID_VC | 1 << 16 | ECAP_DLF << 20);
+	put32(cfg, ECAP_VC + VC_RES_CAP, 0x1);
+	put32(cfg, ECAP_VC + VC_RES_CTRL, PCI_VC_RES_CTRL_ENABLE | 0xff);
 	put32(cfg, ECAP_DLF, PCI_EXT_CAP_ID_DLF | 1 << 16 | ECAP_PL16 << 20);
 	put32(cfg, ECAP_DLF + DLF_CAP, DLF_SCALED_FC | DLF_EXCHANGE);
 	put32(cfg, ECAP_PL16, PCI_EXT_CAP_ID_PL_16GT | 1 << 16 |
+	      ECAP_LMR << 20);
+	put32(cfg, ECAP_LMR, PCIESW_EXT_CAP_ID_LMR | 1 << 16 |
 	      ECAP_PL32 << 20);
 	put32(cfg, ECAP_PL32, PCIESW_EXT_CAP_ID_PL_32GT | 1 << 16 |
-	      ECAP_LMR << 20);
+	      ECAP_VNDR << 20);
 	put32(cfg, ECAP_PL32 + PL_CAP, PL32_CAP_EQ_BYPASS);
 	for (i = 0; i < PCIESW_PCI_LANES; i++) {
 		cfg[ECAP_PL16 + PL_LANE_EQ + i] = 0x77;
 		cfg[ECAP_PL32 + PL_LANE_EQ + i] = 0x77;
 	}
-	put32(cfg, ECAP_LMR, PCIESW_EXT_CAP_ID_LMR | 1 << 16);
+	/* Broadcom's: ID 0001, revision 0, 16 bytes; what it holds is theirs */
+	put32(cfg, ECAP_VNDR, PCI_EXT_CAP_ID_VNDR | 1 << 16 |
+	      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : 0) << 20);
+	put32(cfg, ECAP_VNDR + VNDR_HEADER, VNDR_LEN << 20 | 0x0001);
+	if (kind != PCIESW_PCI_DOWN)
+		return;
+	put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16 | ECAP_DPC << 20);
+	put16(cfg, ECAP_ACS + PCI_ACS_CAP, PCI_ACS_SV | PCI_ACS_RR |
+	      PCI_ACS_CR | PCI_ACS_UF);
+	/* DPC: software can trigger it, no Root Port extensions */
+	put32(cfg, ECAP_DPC, PCI_EXT_CAP_ID_DPC | 1 << 16);
+	put16(cfg, ECAP_DPC + PCI_EXP_DPC_CAP, PCI_EXP_DPC_CAP_SW_TRIGGER);
 }
 
 /*
@@ -365,9 +390,30 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		cfg[CAP_VPD + PCI_CAP_LIST_NEXT] = 0;
 	}
 
-	/* extended: AER, DSN (ports), ACS (downstream ports) */
+	/*
+	 * extended: DSN (the Root Port: a null capability, for AER must
+	 * be reached from 0x100), AER, the switch ports' others
+	 */
+	if (kind == PCIESW_PCI_RP)
+		put32(cfg, ECAP_DSN, ECAP_AER << 20);
+	if (pciesw_pci_switch_port(kind)) {
+		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
+		      ECAP_AER << 20);
+		put32(cfg, ECAP_DSN + 4, lower_32_bits(h->dsn));
+		put32(cfg, ECAP_DSN + 8, upper_32_bits(h->dsn));
+	}
+	/*
+	 * An endpoint's DSN: the card's serial number above the endpoint's
+	 * (unique in the switch for ever), as a part's DSN is its own
+	 */
+	if (kind == PCIESW_PCI_EP) {
+		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
+		      ECAP_AER << 20);
+		put32(cfg, ECAP_DSN + 4, lower_32_bits(ep->serial));
+		put32(cfg, ECAP_DSN + 8, lower_32_bits(h->dsn));
+	}
 	put32(cfg, ECAP_AER, PCI_EXT_CAP_ID_ERR | 2 << 16 |
-	      (kind != PCIESW_PCI_RP ? ECAP_DSN : 0) << 20);
+	      (pciesw_pci_switch_port(kind) ? ECAP_SECPCI : 0) << 20);
 	put32(cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER, PCI_ERR_UNC_DLP |
 	      PCI_ERR_UNC_SURPDN | PCI_ERR_UNC_FCP | PCI_ERR_UNC_RX_OVER |
 	      PCI_ERR_UNC_MALF_TLP);
@@ -379,42 +425,29 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	 */
 	if (kind == PCIESW_PCI_DOWN && h->hotplug)
 		put32(cfg, ECAP_AER + PCI_ERR_UNCOR_MASK, PCI_ERR_UNC_SURPDN);
-	if (pciesw_pci_switch_port(kind)) {
-		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
-		      (kind == PCIESW_PCI_DOWN ? ECAP_ACS : ECAP_SECPCI) << 20);
-		put32(cfg, ECAP_DSN + 4, lower_32_bits(h->dsn));
-		put32(cfg, ECAP_DSN + 8, upper_32_bits(h->dsn));
-	}
-	/*
-	 * An endpoint's DSN: the card's serial number above the endpoint's
-	 * (unique in the switch for ever), as a part's DSN is its own
-	 */
-	if (kind == PCIESW_PCI_EP) {
-		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16);
-		put32(cfg, ECAP_DSN + 4, lower_32_bits(ep->serial));
-		put32(cfg, ECAP_DSN + 8, lower_32_bits(h->dsn));
-	}
 	if (pciesw_pci_switch_port(kind))
-		pciesw_pci_gen5_caps(cfg);
-	/* DPC after margining: software can trigger it, no RP extensions */
-	if (kind == PCIESW_PCI_DOWN) {
-		put32(cfg, ECAP_LMR, get32(cfg, ECAP_LMR) | ECAP_DPC << 20);
-		put32(cfg, ECAP_DPC, PCI_EXT_CAP_ID_DPC | 1 << 16);
-		put16(cfg, ECAP_DPC + PCI_EXP_DPC_CAP, PCI_EXP_DPC_CAP_SW_TRIGGER);
-	}
+		pciesw_pci_port_caps(cfg, kind);
 	/* only errors from now on are signalled */
 	if (fn->stats)
 		for (i = 0; i < ARRAY_SIZE(fn->aer_seen); i++)
 			fn->aer_seen[i] =
 				atomic64_read(&fn->stats->counters[i]);
-	if (kind == PCIESW_PCI_DOWN) {
-		put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16 |
-		      ECAP_SECPCI << 20);
-		put16(cfg, ECAP_ACS + PCI_ACS_CAP, PCI_ACS_SV | PCI_ACS_RR |
-		      PCI_ACS_CR | PCI_ACS_UF);
+	/* what a Function Level Reset brings back */
+	if (kind == PCIESW_PCI_EP) {
+		fn->cfg0 = kmemdup(cfg, PCIESW_PCI_CFG_LEN, GFP_KERNEL);
+		if (!fn->cfg0) {
+			kfree(fn);
+			return NULL;
+		}
 	}
-	memcpy(fn->cfg0, cfg, sizeof(fn->cfg0));
 	return fn;
+}
+
+void pciesw_pci_fn_free(struct pciesw_pci_fn *fn)
+{
+	if (fn)
+		kfree(fn->cfg0);
+	kfree(fn);
 }
 
 /*
@@ -426,12 +459,12 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
  */
 void pciesw_pci_flr(struct pciesw_pci_fn *fn)
 {
-	u8 aer[ECAP_DSN - ECAP_AER];
+	u8 aer[PCIESW_PCI_CFG_LEN - ECAP_AER];
 	u16 lnkctl;
 
 	memcpy(aer, fn->cfg + ECAP_AER, sizeof(aer));
 	lnkctl = get16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL);
-	memcpy(fn->cfg, fn->cfg0, sizeof(fn->cfg));
+	memcpy(fn->cfg, fn->cfg0, PCIESW_PCI_CFG_LEN);
 	memcpy(fn->cfg + ECAP_AER, aer, sizeof(aer));
 	put16(fn->cfg, CAP_EXP + PCI_EXP_LNKCTL, lnkctl);
 	fn->msi_line = false;

@@ -89,7 +89,7 @@ bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 				pciesw_pci_fn_link(h->rp, port);
 			swap(h->up, fn);
 			raw_spin_unlock_irqrestore(&h->lock, flags);
-			kfree(fn);
+			pciesw_pci_fn_free(fn);
 			continue;
 		}
 		k = port->id - 1;
@@ -114,8 +114,8 @@ bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 			swap(h->ep[k], efn);
 		}
 		raw_spin_unlock_irqrestore(&h->lock, flags);
-		kfree(fn);
-		kfree(efn);
+		pciesw_pci_fn_free(fn);
+		pciesw_pci_fn_free(efn);
 	}
 	return all;
 }
@@ -254,11 +254,11 @@ void pciesw_pci_free(struct pciesw_pci *h)
 	unsigned int k;
 
 	for (k = 0; k < h->max_down; k++) {
-		kfree(h->down[k]);
-		kfree(h->ep[k]);
+		pciesw_pci_fn_free(h->down[k]);
+		pciesw_pci_fn_free(h->ep[k]);
 	}
-	kfree(h->up);
-	kfree(h->rp);
+	pciesw_pci_fn_free(h->up);
+	pciesw_pci_fn_free(h->rp);
 	kfree(h->vpd);
 	pciesw_msi_domain_remove(h->msi);
 	pciesw_switch_put(h->sw);

@@ -33,28 +33,46 @@
 #define PCIESW_PCI_RP_DEVICE	0xc0ff
 #define PCIESW_PCI_REVISION	0xb0
 
-/* where the capabilities are, the same in every function */
+/*
+ * Where the capabilities are, the same in every function: the offsets of
+ * Broadcom's PEX890xx family (Documentation/pci-view.md says why).  The
+ * chain of the switch ports: PM, MSI, PCI Express, Subsystem ID (VPD on
+ * the upstream port); DSN, AER, Secondary PCIe, VC, DLF, PL 16 GT/s, Lane
+ * Margining, PL 32 GT/s, Vendor-Specific (ACS and DPC on downstream
+ * ports).  Endpoints: PM, MSI, PCI Express; DSN, AER.  The Root Port has
+ * a null capability at 0x100 whose next is AER.
+ */
 #define CAP_PM		0x40
 #define CAP_MSI		0x48
-#define CAP_EXP		0x60
-#define CAP_SSVID	0xa0	/* bridges */
-#define CAP_VPD		0xa8	/* upstream port */
-#define ECAP_AER	0x100
-#define ECAP_DSN	0x148	/* ports, endpoints */
-#define ECAP_ACS	0x158	/* downstream ports */
-/* ports: what a Gen5 PEX89048 port shows, sized for x16 */
-#define ECAP_SECPCI	0x160	/* Secondary PCI Express */
-#define ECAP_DLF	0x190	/* Data Link Feature */
-#define ECAP_PL16	0x1a0	/* Physical Layer 16.0 GT/s */
-#define ECAP_PL32	0x1d0	/* Physical Layer 32.0 GT/s */
-#define ECAP_LMR	0x200	/* Lane Margining at the Receiver */
-#define ECAP_DPC	0x248	/* Downstream Port Containment (downstream ports) */
+#define CAP_EXP		0x68
+#define CAP_SSVID	0xa4	/* bridges */
+#define CAP_VPD		0xac	/* upstream port */
+#define ECAP_DSN	0x100	/* ports, endpoints */
+#define ECAP_VC		0x148	/* switch ports: VC0 only */
+#define ECAP_DLF	0xaf4	/* Data Link Feature */
+#define ECAP_DPC	0xb60	/* Downstream Port Containment (downstream ports) */
+#define ECAP_VNDR	0xb70	/* Vendor-Specific, ID 0001 */
+#define ECAP_PL16	0xd00	/* Physical Layer 16.0 GT/s */
+#define ECAP_LMR	0xd40	/* Lane Margining at the Receiver */
+#define ECAP_SECPCI	0xdb4	/* Secondary PCI Express */
+#define ECAP_PL32	0xe40	/* Physical Layer 32.0 GT/s */
+#define ECAP_ACS	0xf24	/* downstream ports */
+#define ECAP_AER	0xfb4
 #define PCIESW_PCI_LANES	16
 
 /* not in every kernel's pci_regs.h */
 #define PCIESW_DEVCAP2_10BIT_TAG_COMP	0x00010000
 #define PCIESW_EXT_CAP_ID_PL_32GT	0x2a
 #define PCIESW_EXT_CAP_ID_LMR		0x27
+
+/* Virtual Channel: VC0 Resource Capability, Control, Status */
+#define VC_RES_CAP		0x10
+#define VC_RES_CTRL		0x14
+#define VC_RES_STATUS		0x18
+#define VC_LEN			0x1c
+/* Vendor-Specific: its header (ID, revision, length) */
+#define VNDR_HEADER		0x04
+#define VNDR_LEN		0x10
 
 /* Secondary PCI Express: Link Control 3, Lane Error Status, Lane Eq Ctl */
 #define SECPCI_LNKCTL3		0x04
@@ -100,12 +118,10 @@
 /* Link Status 2: Equalization 8.0 GT/s Complete, Phase 1, 2 and 3 Successful */
 #define PCIESW_LNKSTA2_EQ	0x001e
 /*
- * Bytes of config space a function keeps: through DPC's Source ID, the
- * last register it implements.  Above it config space reads as zeros and
- * ignores writes (no bit there is writable), so an image is ~600 bytes,
- * not 4 KiB.
+ * Bytes of config space a function keeps: all of it, since AER, the last
+ * capability, ends 0x4c bytes short of 4 KiB as on the real parts.
  */
-#define PCIESW_PCI_CFG_LEN	(ECAP_DPC + PCI_EXP_DPC_SOURCE_ID + 2)
+#define PCIESW_PCI_CFG_LEN	PCI_CFG_SPACE_EXP_SIZE
 
 enum pciesw_pci_kind {
 	PCIESW_PCI_RP,
@@ -160,7 +176,7 @@ enum pciesw_pci_kind {
  * @cfg: config space as software wrote it, up to %PCIESW_PCI_CFG_LEN;
  *	live fields are filled in on read (pciesw_pci_dword())
  * @cfg0: endpoints: config space as firmware left it, what a Function
- *	Level Reset brings back (pciesw_pci_flr())
+ *	Level Reset brings back (pciesw_pci_flr()); NULL for the others
  */
 struct pciesw_pci_fn {
 	enum pciesw_pci_kind kind;
@@ -191,7 +207,7 @@ struct pciesw_pci_fn {
 	u16 vpd_addr;
 	u32 vpd_data;
 	u8 cfg[PCIESW_PCI_CFG_LEN];
-	u8 cfg0[PCIESW_PCI_CFG_LEN];
+	u8 *cfg0;
 };
 
 /*
@@ -384,6 +400,7 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 					unsigned int k,
 					const struct pciesw_port *port,
 					const struct pciesw_endpoint *ep);
+void pciesw_pci_fn_free(struct pciesw_pci_fn *fn);
 void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 			const struct pciesw_port *port);
 u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr);

@@ -393,8 +393,18 @@ fi
 
 # ---- Gen5 extended capabilities ------------------------------------------
 # (pciutils 3.9 names PL 32.0 GT/s "Extended Capability ID 0x2a")
-lspci_has "Gen5: Secondary PCIe, DLF, PL 16/32 GT/s, Lane Margining" "$P2" \
-	"Secondary PCI Express.*Data Link Feature.*Physical Layer 16.0 GT/s.*(Physical Layer 32.0 GT/s|Extended Capability ID 0x2a).*Lane Margining at the Receiver"
+lspci_has "Gen5: Secondary PCIe, DLF, PL 16 GT/s, Lane Margining, PL 32 GT/s" "$P2" \
+	"Secondary PCI Express.*Data Link Feature.*Physical Layer 16.0 GT/s.*Lane Margining at the Receiver.*(Physical Layer 32.0 GT/s|Extended Capability ID 0x2a)"
+# the capabilities where Broadcom's PEX890xx parts have them, in their
+# chain's order (Documentation/pci-view.md)
+lspci_has "downstream port: the PEX890xx layout, in chain order" "$P2" \
+	"\[40\] Power Management.*\[48\] MSI.*\[68\] Express.*\[a4\] Subsystem.*\[100 v1\] Device Serial Number.*\[fb4 v2\] Advanced Error Reporting.*\[db4 v1\] Secondary PCI Express.*\[148 v1\] Virtual Channel.*\[af4 v1\] Data Link Feature.*\[d00 v1\] Physical Layer 16.0 GT/s.*\[d40 v1\] Lane Margining.*\[e40 v1\] (Physical Layer 32.0 GT/s|Extended Capability ID 0x2a).*\[b70 v1\] Vendor Specific Information: ID=0001 Rev=0 Len=010.*\[f24 v1\] Access Control Services.*\[b60 v1\] Downstream Port Containment"
+lspci_has "Virtual Channel: VC0 alone, enabled, every TC" "$P2" \
+	"Virtual Channel.*LPEVC=0 .*VC0:.*Arb:.*Fixed\+.*Ctrl:.*Enable\+ ID=0 ArbSelect=Fixed TC/VC=ff"
+lspci_has "upstream port: VPD after the Subsystem ID, the Gen5 chain" "$U" \
+	"\[a4\] Subsystem.*\[ac\] Vital Product Data.*\[100 v1\] Device Serial Number.*\[e40 v1\].*\[b70 v1\] Vendor Specific"
+lspci_hasnt "upstream port: no ACS, no DPC" "$U" \
+	"Access Control Services|Downstream Port Containment"
 sc port set $SW 2 failed-lanes 0x4
 wait_attr "$D/$SW-port2/current_link_width" 2
 lspci_has "failed lane 2: Lane Error Status says lane 2" "$P2" \
@@ -402,8 +412,9 @@ lspci_has "failed lane 2: Lane Error Status says lane 2" "$P2" \
 # margin CMD LANE: Lane Control of LANE = CMD (receiver 1), its Lane
 # Status in $R
 margin() {
-	local o=$((0x208 + 4 * $2))
-	R=$(setpci -s "$P2" "$(printf '%#x' $o).w=$1" "$(printf '%#x' $((o + 2))).w")
+	local o=$((8 + 4 * $2))
+	R=$(setpci -s "$P2" "$(printf 'ECAP_LMR+%#x' $o).w=$1" \
+		"$(printf 'ECAP_LMR+%#x' $((o + 2))).w")
 }
 margin 0x8a09 0
 check_eq "margining: report timing steps: 16" 1009 "$R"
