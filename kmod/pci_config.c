@@ -109,11 +109,13 @@ void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	if (kind == PCIESW_PCI_DOWN) {
 		/* indicators are stored, the power controller is the model's */
 		put16(w, CAP_EXP + PCI_EXP_SLTCTL, PCI_EXP_SLTCTL_DLLSCE |
-		      PCI_EXP_SLTCTL_PDCE | PCI_EXP_SLTCTL_AIC |
+		      PCI_EXP_SLTCTL_PDCE | PCI_EXP_SLTCTL_MRLSCE |
+		      PCI_EXP_SLTCTL_AIC |
 		      PCI_EXP_SLTCTL_PIC | PCI_EXP_SLTCTL_PCC |
 		      PCI_EXP_SLTCTL_HPIE | PCI_EXP_SLTCTL_CCIE);
 		put16(c, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_PDC |
-		      PCI_EXP_SLTSTA_DLLSC | PCI_EXP_SLTSTA_CC);
+		      PCI_EXP_SLTSTA_DLLSC | PCI_EXP_SLTSTA_CC |
+		      PCI_EXP_SLTSTA_MRLSC);
 		/* latched on bandwidth changes (pciesw_pci_fn_link()) */
 		put16(c, CAP_EXP + PCI_EXP_LNKSTA, PCI_EXP_LNKSTA_LBMS |
 		      PCI_EXP_LNKSTA_LABS);
@@ -141,8 +143,10 @@ void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	put32(w, ECAP_AER + PCI_ERR_UNCOR_MASK, 0x003ff030);
 	put32(w, ECAP_AER + PCI_ERR_UNCOR_SEVER, 0x003ff030);
 	put32(w, ECAP_AER + PCI_ERR_COR_MASK, 0x0000f1c1);
-	put32(w, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENE |
-	      PCI_ERR_CAP_ECRC_CHKE);
+	/* ECRC generation and checking: the switch ports have both */
+	if (pciesw_pci_switch_port(kind))
+		put32(w, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENE |
+		      PCI_ERR_CAP_ECRC_CHKE);
 	/*
 	 * Gen5: Link Control 3, 32 GT/s control, margining lane control;
 	 * VC0's TC/VC Map but for TC0, which VC0 always carries
@@ -159,13 +163,17 @@ void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 		put16(w, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_SV | PCI_ACS_RR |
 		      PCI_ACS_CR | PCI_ACS_UF);
 	/*
-	 * DPC: trigger and interrupt enables are stored; clearing Trigger
-	 * Status releases the link (pciesw_pci_store_model()), Software
-	 * Trigger reads 0
+	 * DPC: trigger and interrupt enables, Poisoned TLP Egress Blocking
+	 * and DL_Active ERR_COR are stored (no ERR_COR goes: a message with
+	 * no status bit leaks a device reference in Linux's AER driver,
+	 * Documentation/pci-view.md); clearing Trigger Status
+	 * releases the link (pciesw_pci_store_model()), Software Trigger
+	 * reads 0
 	 */
 	if (kind == PCIESW_PCI_DOWN) {
 		put16(w, ECAP_DPC + PCI_EXP_DPC_CTL, DPC_CTL_EN | DPC_CTL_COMPL |
-		      PCI_EXP_DPC_CTL_INT_EN);
+		      PCI_EXP_DPC_CTL_INT_EN | DPC_CTL_POISONED_TLP |
+		      DPC_CTL_DL_ACTIVE);
 		put16(c, ECAP_DPC + PCI_EXP_DPC_STATUS,
 		      PCI_EXP_DPC_STATUS_TRIGGER | PCI_EXP_DPC_STATUS_INTERRUPT);
 	}
@@ -225,9 +233,13 @@ static void pciesw_pci_port_caps(u8 *cfg, enum pciesw_pci_kind kind)
 	put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16 | ECAP_DPC << 20);
 	put16(cfg, ECAP_ACS + PCI_ACS_CAP, PCI_ACS_SV | PCI_ACS_RR |
 	      PCI_ACS_CR | PCI_ACS_UF);
-	/* DPC: software can trigger it, no Root Port extensions */
+	/*
+	 * DPC: Poisoned TLP Egress Blocking, Software Triggering, DL_Active
+	 * ERR_COR signaling; no Root Port extensions
+	 */
 	put32(cfg, ECAP_DPC, PCI_EXT_CAP_ID_DPC | 1 << 16);
-	put16(cfg, ECAP_DPC + PCI_EXP_DPC_CAP, PCI_EXP_DPC_CAP_SW_TRIGGER);
+	put16(cfg, ECAP_DPC + PCI_EXP_DPC_CAP, PCI_EXP_DPC_CAP_POISONED_TLP |
+	      PCI_EXP_DPC_CAP_SW_TRIGGER | PCI_EXP_DPC_CAP_DL_ACTIVE);
 }
 
 /*
@@ -330,8 +342,19 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	cfg[CAP_EXP + PCI_CAP_LIST_NEXT] = kind == PCIESW_PCI_EP ? 0 : CAP_SSVID;
 	put16(cfg, CAP_EXP + PCI_EXP_FLAGS, 2 | type << 4 |
 	      (kind == PCIESW_PCI_DOWN ? PCI_EXP_FLAGS_SLOT : 0));
+	/* the switch ports take TLPs of up to 512 bytes, as Broadcom's */
 	put32(cfg, CAP_EXP + PCI_EXP_DEVCAP,
-	      pciesw_pci_encode(PCIESW_MPS_MAX) | PCI_EXP_DEVCAP_RBER);
+	      pciesw_pci_encode(pciesw_pci_switch_port(kind) ? 512 :
+				PCIESW_MPS_MAX) | PCI_EXP_DEVCAP_RBER);
+	/*
+	 * a switch port routes AtomicOps and completes 10-bit tags; a
+	 * downstream port forwards ARI
+	 */
+	if (pciesw_pci_switch_port(kind))
+		put32(cfg, CAP_EXP + PCI_EXP_DEVCAP2,
+		      PCI_EXP_DEVCAP2_ATOMIC_ROUTE |
+		      PCIESW_DEVCAP2_10BIT_TAG_COMP |
+		      (kind == PCIESW_PCI_DOWN ? PCI_EXP_DEVCAP2_ARI : 0));
 	if (kind == PCIESW_PCI_EP) {
 		/*
 		 * An endpoint as Gen5 GPUs and drives are: 8-bit tags, Function
@@ -360,12 +383,14 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, lnkcap);
 	if (kind == PCIESW_PCI_DOWN) {
 		/*
-		 * hot-plug: no MRL sensor, no attention button; the device
+		 * hot-plug: a power controller, an MRL sensor (the latch is
+		 * always closed), indicators, no attention button; the device
 		 * may go without warning (Hot-Plug Surprise), as on
 		 * Broadcom's downstream ports
 		 */
 		put32(cfg, CAP_EXP + PCI_EXP_SLTCAP, port->id << 19 |
-		      PCI_EXP_SLTCAP_PCP | PCI_EXP_SLTCAP_AIP |
+		      PCI_EXP_SLTCAP_PCP | PCI_EXP_SLTCAP_MRLSP |
+		      PCI_EXP_SLTCAP_AIP |
 		      PCI_EXP_SLTCAP_PIP |
 		      (h->hotplug ? PCI_EXP_SLTCAP_HPC |
 				    PCI_EXP_SLTCAP_HPS : 0));
@@ -418,6 +443,9 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	      PCI_ERR_UNC_SURPDN | PCI_ERR_UNC_FCP | PCI_ERR_UNC_RX_OVER |
 	      PCI_ERR_UNC_MALF_TLP);
 	put32(cfg, ECAP_AER + PCI_ERR_COR_MASK, PCI_ERR_COR_ADV_NFAT);
+	if (pciesw_pci_switch_port(kind))
+		put32(cfg, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENC |
+		      PCI_ERR_CAP_ECRC_CHKC);
 	/*
 	 * A surprise removal from a hot-plug slot is the hot-plug driver's
 	 * to handle, not an error (PCIe r6.0 6.7.6): firmware masks Surprise

@@ -235,18 +235,18 @@ void pciesw_pci_bind_later(struct pci_dev **later, unsigned int n)
 	kfree(later);
 }
 
-/* The serial as a DSN: "PSW4" in ASCII above the serial's number. */
+/*
+ * The serial as a DSN in Broadcom's format (a PEX89144 shows
+ * 00-80-ee-00-00-00-41-80): 0080ee00 above the serial's number.
+ */
 static u64 pciesw_pci_dsn(const struct pciesw_switch *sw)
 {
 	size_t plen = strlen(sw->profile->serial_prefix);
-	u32 hi = 0, lo = 0;
-	unsigned int i;
+	u32 lo = 0;
 
-	for (i = 0; i < 4 && sw->serial[i]; i++)
-		hi = hi << 8 | sw->serial[i];
 	if (kstrtou32(sw->serial + plen, 10, &lo))
 		lo = sw->id;
-	return (u64)hi << 32 | lo;
+	return (u64)PCIESW_PCI_DSN_HI << 32 | lo;
 }
 
 void pciesw_pci_free(struct pciesw_pci *h)

@@ -32,6 +32,8 @@
 /* the Root Port: no Broadcom part, the module's own */
 #define PCIESW_PCI_RP_DEVICE	0xc0ff
 #define PCIESW_PCI_REVISION	0xb0
+/* the upper half of the switch ports' DSN, as Broadcom's parts have it */
+#define PCIESW_PCI_DSN_HI	0x0080ee00
 
 /*
  * Where the capabilities are, the same in every function: the offsets of
@@ -106,6 +108,9 @@
 #define DPC_CTL_EN		0x0003
 #define DPC_CTL_COMPL		0x0004
 #define DPC_CTL_SW_TRIGGER	0x0040
+/* DPC Control: Poisoned TLP Egress Blocking, DL_Active ERR_COR Enable */
+#define DPC_CTL_POISONED_TLP	0x0020
+#define DPC_CTL_DL_ACTIVE	0x0080
 /* DPC Status: Trigger Reason (and Extension); not all in 6.1's headers */
 #define DPC_STATUS_REASON	(PCI_EXP_DPC_STATUS_TRIGGER_RSN | \
 				 PCI_EXP_DPC_STATUS_TRIGGER_RSN_EXT)

@@ -95,14 +95,52 @@ check_eq "Root Port: the upstream port's bus is its secondary" \
 rd "$D/$SW0/serial_number"; serial=$R
 lspci_has "upstream port: VPD decoded, checksum good" "$UP0" \
 	"Vital Product Data.*\[SN\] Serial number: $serial.*checksum good.*End"
-# DSN: the first 4 characters of the serial, then its number
-printf -v dsn '%02x-%02x-%02x-%02x' "'${serial:0:1}" "'${serial:1:1}" \
-	"'${serial:2:1}" "'${serial:3:1}"
+# DSN: Broadcom's 00-80-ee-00 above the serial's number
 num=$((10#${serial:5}))
-printf -v dsn '%s-%02x-%02x-%02x-%02x' "$dsn" $((num >> 24 & 255)) \
+printf -v dsn '00-80-ee-00-%02x-%02x-%02x-%02x' $((num >> 24 & 255)) \
 	$((num >> 16 & 255)) $((num >> 8 & 255)) $((num & 255))
-lspci_has "upstream port: DSN is the serial" "$UP0" \
+lspci_has "upstream port: DSN is the serial, in Broadcom's format" "$UP0" \
 	"Device Serial Number $dsn"
+lspci_has "downstream port: the same DSN" "$DP0" \
+	"Device Serial Number $dsn"
+# what the real downstream ports show
+S='[[:space:]]+'
+lspci_has "downstream port: DevCap MaxPayload 512" "$DP0" \
+	"DevCap:${S}MaxPayload 512 bytes"
+lspci_has "downstream port: LnkCap Surprise+ LLActRep+ BwNot+" "$DP0" \
+	"LnkCap:.*Surprise\+ LLActRep\+ BwNot\+"
+# (hot-plug slots with pci_hotplug=1, pciesw_pci_fidelity.sh's)
+hp=- hpre=-
+[[ $(</sys/module/pciesw/parameters/pci_hotplug) == [Y1] ]] && hp=+ hpre='\+'
+lspci_has "downstream port: SltCap power controller, MRL, indicators, HotPlug$hp Surprise$hp" \
+	"$DP0" "SltCap:${S}AttnBtn- PwrCtrl\+ MRL\+ AttnInd\+ PwrInd\+ HotPlug$hpre Surprise$hpre"
+lspci_has "downstream port: the MRL is closed" "$DP0" \
+	"SltSta:${S}Status: AttnBtn- PowerFlt- MRL- "
+lspci_has "downstream port: DevCap2 10BitTagComp+ ARIFwd+ AtomicOpsCap Routing+" \
+	"$DP0" "DevCap2:.*10BitTagComp\+.*ARIFwd\+.*AtomicOpsCap: Routing\+"
+lspci_has "downstream port: AERCap ECRCGenCap+ ECRCChkCap+" "$DP0" \
+	"AERCap:.*ECRCGenCap\+ ECRCGenEn- ECRCChkCap\+ ECRCChkEn-"
+lspci_has "downstream port: DpcCap PoisonedTLP+ SwTrigger+ DL_ActiveErr+" "$DP0" \
+	"DpcCap:.*RPExt- PoisonedTLP\+ SwTrigger\+.*DL_ActiveErr\+"
+lspci_has "upstream port: AtomicOps routing, ECRC; no ARI forwarding" "$UP0" \
+	"DevCap:${S}MaxPayload 512 bytes.*DevCap2:.*AtomicOpsCap: Routing\+.*ECRCGenCap\+ ECRCGenEn- ECRCChkCap\+"
+lspci_hasnt "upstream port: no ARIFwd+" "$UP0" "ARIFwd\+"
+# ECRC enables: writable on the ports, read-only 0 on an endpoint
+setpci -s "$DP0" ECAP_AER+0x18.l=0x140:0x140
+check_eq "downstream port: ECRC generation and check enables are writable" \
+	$((0x140)) $((0x$(setpci -s "$DP0" ECAP_AER+0x18.l) & 0x140))
+setpci -s "$DP0" ECAP_AER+0x18.l=0:0x140
+pci_ep $SW0 2; EN=$P
+setpci -s "$EN" ECAP_AER+0x18.l=0x140:0x140
+check_eq "endpoint: no ECRC, the enables read 0" 0 \
+	$((0x$(setpci -s "$EN" ECAP_AER+0x18.l) & 0x140))
+# DPC Control: Poisoned TLP Egress Blocking and DL_Active ERR_COR enables
+# are writable
+dpcctl=$(setpci -s "$DP0" ECAP_DPC+6.w)
+setpci -s "$DP0" ECAP_DPC+6.w=0x00a0:0x00a0
+lspci_has "DpcCtl: PoisonedTLP+ DL_ActiveErr+ once written" "$DP0" \
+	"DpcCtl:.*PoisonedTLP\+ SwTrigger- DL_ActiveErr\+"
+setpci -s "$DP0" ECAP_DPC+6.w="$dpcctl"
 lspci_has "upstream port: Upstream Port, AER" "$UP0" \
 	"Express \(v2\) Upstream Port.*Advanced Error Reporting"
 lspci_has "downstream port: slot, presence, DLActive, ACS" "$DP0" \

@@ -109,10 +109,28 @@ n=$(grep -c "PCIe Bus Error" <<<"$R")
 check_eq "one error logged after the mark (bad-dllp)" 1 "$n" || diag "$R"
 setpci -s "$DP2" ECAP_AER+0x14.l=0:0x40
 
+# DPC's DL_Active ERR_COR Enable is stored, and no ERR_COR goes when the
+# link comes back (Documentation/pci-view.md: the AER driver would leak a
+# device reference on a message without status)
+pci_ep $SW 2; EP2=$P
+dpcctl=$(setpci -s "$DP2" ECAP_DPC+6.w)
+setpci -s "$DP2" ECAP_DPC+6.w=0x0080:0x0080
+check_eq "DL_Active ERR_COR Enable: writable" $((0x80)) \
+	$((0x$(setpci -s "$DP2" ECAP_DPC+6.w) & 0x80))
+log_mark
+sc_ok "port set $SW 2 state down, DL_Active ERR_COR on" port set $SW 2 state down
+wait_attr "$D/$SW-port2/ltssm_state" disabled
+sc_ok "port set $SW 2 state up" port set $SW 2 state up
+check "... the link trains" wait_attr "$D/$SW-port2/ltssm_state" l0
+check "... and the endpoint answers" ep_ready "$EP2"
+log_since
+[[ $R =~ error\ message\ received\ from\ $qdp2 ]]
+check_eq "... no message from the port" 1 "$?" || diag "$R"
+setpci -s "$DP2" ECAP_DPC+6.w="$dpcctl"
+
 # fatal: a surprise down with DPC off (pciesw_pci_dpc.sh has it on) is an
 # ERR_FATAL to the Root Port; the AER driver's recovery resets the link
 # below the port (Secondary Bus Reset: a hot reset in the model)
-pci_ep $SW 2; EP2=$P
 dpcctl=$(setpci -s "$DP2" ECAP_DPC+6.w)
 setpci -s "$DP2" ECAP_DPC+6.w=0:3
 port_hist_mark $SW 2
