@@ -501,6 +501,21 @@ int pciesw_port_set_acs(struct pciesw_port *port, bool on, const char **why)
 	return 0;
 }
 
+/* ACS P2P Egress Control (through the PCI view): @ports, 0 when off. */
+int pciesw_port_set_acs_egress(struct pciesw_port *port, u64 ports,
+			       const char **why)
+{
+	int err = pciesw_port_check_acs(port, why);
+
+	if (err)
+		return err;
+	if (port->acs_egress != ports) {
+		port->acs_egress = ports;
+		pciesw_port_changed(port);
+	}
+	return 0;
+}
+
 /*
  * The slot's power controller (Slot Control, through the PCI view): off,
  * the device in the slot is unpowered and its link goes down (and stays

@@ -50,6 +50,16 @@ static u32 pciesw_pci_decode(u32 field)
 	return 128U << field;
 }
 
+/* ACS P2P Egress Control changed: the model takes it; h->lock held. */
+static void pciesw_pci_req_egress(struct pciesw_pci *h,
+				  struct pciesw_pci_fn *fn)
+{
+	u64 v = pciesw_pci_acs_egress(fn);
+
+	pciesw_pci_req(h, fn, PCIESW_PCI_REQ_ACS_EGRESS, lower_32_bits(v),
+		       upper_32_bits(v));
+}
+
 /*
  * The registers whose writes are the model's (Documentation/pci-view.md):
  * queue what they ask for; with h->lock held.  @old is the image before
@@ -125,6 +135,21 @@ static void pciesw_pci_store_model(struct pciesw_pci *h,
 		if (down && (mask & v) && !!(val & mask & v) != fn->acs)
 			pciesw_pci_req(h, fn, PCIESW_PCI_REQ_ACS,
 				       !!(val & mask & v), 0);
+		if (down && (mask & PCI_ACS_EC << 16) &&
+		    ((old ^ val) & PCI_ACS_EC << 16))
+			pciesw_pci_req_egress(h, fn);
+		break;
+	case ECAP_ACS + PCI_ACS_EGRESS_CTL_V:
+	case ECAP_ACS + PCI_ACS_EGRESS_CTL_V + 4:
+		if (!down)
+			break;
+		/* one bit per port number: those beyond are not there */
+		v = ACS_EGRESS_BITS(h) - 32 * (off != ECAP_ACS +
+					       PCI_ACS_EGRESS_CTL_V);
+		v = v >= 32 ? ~0U : (int)v > 0 ? (u32)BIT(v) - 1 : 0;
+		put32(fn->cfg, off, get32(fn->cfg, off) & v);
+		if (get32(fn->cfg, off) != old)
+			pciesw_pci_req_egress(h, fn);
 		break;
 	case ECAP_DPC + PCI_EXP_DPC_CAP:	/* DPC Control is the upper half */
 		v = get16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_CTL);

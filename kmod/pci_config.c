@@ -158,10 +158,16 @@ void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 		for (i = 0; i < PCIESW_PCI_LANES; i++)
 			put16(w, ECAP_LMR + LMR_LANE(i), 0xffff);
 	}
-	/* ACS: redirect goes to the model (and shows it); the rest is stored */
-	if (kind == PCIESW_PCI_DOWN)
-		put16(w, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_SV | PCI_ACS_RR |
-		      PCI_ACS_CR | PCI_ACS_UF);
+	/*
+	 * ACS: redirect and egress control go to the model (which shows the
+	 * redirect), the rest is stored; the vector's bits beyond the
+	 * switch's ports are cleared as written (pciesw_pci_store_model())
+	 */
+	if (kind == PCIESW_PCI_DOWN) {
+		put16(w, ECAP_ACS + PCI_ACS_CTRL, ACS_CAPS);
+		put32(w, ECAP_ACS + PCI_ACS_EGRESS_CTL_V, 0xffffffff);
+		put32(w, ECAP_ACS + PCI_ACS_EGRESS_CTL_V + 4, 0xffffffff);
+	}
 	/*
 	 * DPC: trigger and interrupt enables, Poisoned TLP Egress Blocking
 	 * and DL_Active ERR_COR are stored (no ERR_COR goes: a message with
@@ -195,7 +201,9 @@ static u16 pciesw_pci_encode(u32 bytes)
  * the real parts' chain: their live fields are filled in on read, from
  * the link.  A downstream port goes on to ACS and DPC.
  */
-static void pciesw_pci_port_caps(u8 *cfg, enum pciesw_pci_kind kind)
+static void pciesw_pci_port_caps(struct pciesw_pci *h, u8 *cfg,
+				 enum pciesw_pci_kind kind,
+				 const struct pciesw_port *port)
 {
 	unsigned int i;
 
@@ -230,9 +238,20 @@ static void pciesw_pci_port_caps(u8 *cfg, enum pciesw_pci_kind kind)
 	put32(cfg, ECAP_VNDR + VNDR_HEADER, VNDR_LEN << 20 | 0x0001);
 	if (kind != PCIESW_PCI_DOWN)
 		return;
+	/*
+	 * ACS: all a switch's downstream port can have; egress control as
+	 * the model has it (the view may come after software set it)
+	 */
 	put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16 | ECAP_DPC << 20);
-	put16(cfg, ECAP_ACS + PCI_ACS_CAP, PCI_ACS_SV | PCI_ACS_RR |
-	      PCI_ACS_CR | PCI_ACS_UF);
+	put16(cfg, ECAP_ACS + PCI_ACS_CAP, ACS_CAPS |
+	      (ACS_EGRESS_BITS(h) & 0xff) << 8);
+	if (port->acs_egress) {
+		put16(cfg, ECAP_ACS + PCI_ACS_CTRL, PCI_ACS_EC);
+		put32(cfg, ECAP_ACS + PCI_ACS_EGRESS_CTL_V,
+		      lower_32_bits(port->acs_egress));
+		put32(cfg, ECAP_ACS + PCI_ACS_EGRESS_CTL_V + 4,
+		      upper_32_bits(port->acs_egress));
+	}
 	/*
 	 * DPC: Poisoned TLP Egress Blocking, Software Triggering, DL_Active
 	 * ERR_COR signaling; no Root Port extensions
@@ -454,7 +473,7 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	if (kind == PCIESW_PCI_DOWN && h->hotplug)
 		put32(cfg, ECAP_AER + PCI_ERR_UNCOR_MASK, PCI_ERR_UNC_SURPDN);
 	if (pciesw_pci_switch_port(kind))
-		pciesw_pci_port_caps(cfg, kind);
+		pciesw_pci_port_caps(h, cfg, kind, port);
 	/* only errors from now on are signalled */
 	if (fn->stats)
 		for (i = 0; i < ARRAY_SIZE(fn->aer_seen); i++)

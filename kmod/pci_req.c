@@ -61,6 +61,9 @@ static int pciesw_pci_req_port(struct pciesw_port *port,
 		return pciesw_port_hot_reset(port, why);
 	case PCIESW_PCI_REQ_ACS:
 		return pciesw_port_set_acs(port, r->a, why);
+	case PCIESW_PCI_REQ_ACS_EGRESS:
+		return pciesw_port_set_acs_egress(port,
+						  (u64)r->b << 32 | r->a, why);
 	case PCIESW_PCI_REQ_POWER:
 		return pciesw_port_set_slot_power(port, r->a, why);
 	case PCIESW_PCI_REQ_DPC:
@@ -143,10 +146,11 @@ static void pciesw_pci_req_apply(struct pciesw_pci *h,
  */
 static void pciesw_pci_req_resync(struct pciesw_pci *h)
 {
-	struct pciesw_pci_req reqs[5];
+	struct pciesw_pci_req reqs[6];
 	unsigned int k, i, n;
 	unsigned long flags;
 	u16 ctl, ctl2, acs, dpc, cmd;
+	u64 egress;
 
 	pr_warn_ratelimited("pciesw: %s: config writes came faster than the model took them; retrains, resets and VPD writes among them were lost\n",
 			    h->sw->name);
@@ -169,6 +173,10 @@ static void pciesw_pci_req_resync(struct pciesw_pci *h)
 			reqs[n++] = (struct pciesw_pci_req){
 				PCIESW_PCI_REQ_ACS, k + 1,
 				!!(acs & (PCI_ACS_RR | PCI_ACS_CR)), 0 };
+			egress = pciesw_pci_acs_egress(h->down[k]);
+			reqs[n++] = (struct pciesw_pci_req){
+				PCIESW_PCI_REQ_ACS_EGRESS, k + 1,
+				lower_32_bits(egress), upper_32_bits(egress) };
 			reqs[n++] = (struct pciesw_pci_req){
 				PCIESW_PCI_REQ_DPC, k + 1,
 				!!(dpc & PCI_EXP_DPC_STATUS_TRIGGER), 0 };

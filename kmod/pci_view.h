@@ -67,6 +67,16 @@
 #define PCIESW_EXT_CAP_ID_PL_32GT	0x2a
 #define PCIESW_EXT_CAP_ID_LMR		0x27
 
+/*
+ * ACS: what a downstream port has (P2P Egress Control with one bit per
+ * port number, the upstream port's 0 among them), and the bits of its
+ * Egress Control Vector, at most 64 (two dwords)
+ */
+#define ACS_CAPS		(PCI_ACS_SV | PCI_ACS_TB | PCI_ACS_RR | \
+				 PCI_ACS_CR | PCI_ACS_UF | PCI_ACS_EC | \
+				 PCI_ACS_DT)
+#define ACS_EGRESS_BITS(h)	min((h)->max_down + 1, 64U)
+
 /* Virtual Channel: VC0 Resource Capability, Control, Status */
 #define VC_RES_CAP		0x10
 #define VC_RES_CTRL		0x14
@@ -228,6 +238,7 @@ enum pciesw_pci_req_op {
 	PCIESW_PCI_REQ_TARGET,		/* Target Link Speed @a */
 	PCIESW_PCI_REQ_HOT_RESET,	/* Secondary Bus Reset */
 	PCIESW_PCI_REQ_ACS,		/* ACS P2P Request/Completion Redirect @a */
+	PCIESW_PCI_REQ_ACS_EGRESS,	/* ACS P2P Egress Control: ports @b:@a */
 	PCIESW_PCI_REQ_MPS,		/* Max_Payload_Size @a bytes */
 	PCIESW_PCI_REQ_MRRS,		/* Max_Read_Request_Size @a bytes */
 	PCIESW_PCI_REQ_VPD,		/* VPD write: dword @b at address @a */
@@ -369,6 +380,18 @@ static inline bool pciesw_pci_switch_port(enum pciesw_pci_kind kind)
 static inline unsigned int pciesw_pci_secondary(const struct pciesw_pci_fn *fn)
 {
 	return fn ? fn->cfg[PCI_SECONDARY_BUS] : 0;
+}
+
+/*
+ * The ports a downstream port's ACS P2P Egress Control names, 0 when it is
+ * off (h->lock held): the vector is one or two dwords
+ */
+static inline u64 pciesw_pci_acs_egress(const struct pciesw_pci_fn *fn)
+{
+	if (!(get16(fn->cfg, ECAP_ACS + PCI_ACS_CTRL) & PCI_ACS_EC))
+		return 0;
+	return get32(fn->cfg, ECAP_ACS + PCI_ACS_EGRESS_CTL_V) |
+	       (u64)get32(fn->cfg, ECAP_ACS + PCI_ACS_EGRESS_CTL_V + 4) << 32;
 }
 
 /* Queue a request for the model; with h->lock held. */

@@ -490,6 +490,11 @@ struct pciesw_port {
 	u8 nr_lanes;
 	enum pciesw_link_speed max_speed;
 	bool acs_redirect;
+	/*
+	 * ACS P2P Egress Control: bit n set, peer-to-peer traffic between
+	 * this port and port n is redirected (with acs_redirect) or blocked
+	 */
+	u64 acs_egress;
 	/* the slot's power controller has it off: nothing there trains */
 	bool power_off;
 	/* the endpoint attached to a downstream port, or NULL */
@@ -709,6 +714,8 @@ int pciesw_port_set_target_speed(struct pciesw_port *port,
 int pciesw_port_set_failed_lanes(struct pciesw_port *port, u32 mask,
 				 const char **why);
 int pciesw_port_set_acs(struct pciesw_port *port, bool on, const char **why);
+int pciesw_port_set_acs_egress(struct pciesw_port *port, u64 ports,
+			       const char **why);
 int pciesw_port_set_contained(struct pciesw_port *port, bool on,
 			      const char **why);
 int pciesw_port_set_slot_power(struct pciesw_port *port, bool on,

@@ -8,7 +8,10 @@
  * upstream port); with redirect on either port the requests go up through
  * the upstream port to the host bridge and come back down (distance 8),
  * which only works if the host bridge forwards P2P (the switch's host-p2p
- * setting), else the route is refused.  An endpoint copying within itself
+ * setting), else the route is refused.  ACS P2P Egress Control names, per
+ * port, the peers whose traffic it does not let through directly: that
+ * traffic is redirected the same way if the port redirects, else blocked
+ * (refused; the DMA engine counts an ACS violation).  An endpoint copying within itself
  * uses only its own port (distance 0), once in each direction.  Host
  * memory is reached through the upstream port.
  *
@@ -127,6 +130,14 @@ static void pciesw_route_add_port(struct pciesw_route *r,
 	r->groups[r->nr_groups++] = port->group->id;
 }
 
+/* @port's ACS P2P Egress Control blocks its traffic with @peer. */
+static bool pciesw_route_egress_blocks(const struct pciesw_port *port,
+				       const struct pciesw_port *peer)
+{
+	return !port->acs_redirect && peer->id < 64 &&
+	       (port->acs_egress & BIT_ULL(peer->id));
+}
+
 /**
  * pciesw_route_find - how data from @src to @dst crosses the switch
  * @sw: the switch
@@ -174,7 +185,11 @@ int pciesw_route_find(struct pciesw_switch *sw,
 	if (dp->acs_redirect)
 		r->redirect[r->nr_redirect++] = dp->id;
 	pciesw_route_add_port(r, sp);
-	if (!r->nr_redirect) {
+	if (pciesw_route_egress_blocks(sp, dp) ||
+	    pciesw_route_egress_blocks(dp, sp)) {
+		r->kind = PCIESW_P2P_ROUTE_REFUSED;
+		r->distance = 4;
+	} else if (!r->nr_redirect) {
 		r->distance = 4;
 	} else {
 		r->kind = sw->host_p2p ? PCIESW_P2P_ROUTE_HOST_BRIDGE :

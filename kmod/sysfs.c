@@ -113,6 +113,7 @@ PCIESW_PORT_ATTR_RO(degraded, "%u", port->link.degraded);
 PCIESW_PORT_ATTR_RO(enabled, "%u", port->link.enabled);
 PCIESW_PORT_ATTR_RO(failed_lanes, "0x%x", port->link.failed_lanes);
 PCIESW_PORT_ATTR_RO(acs_redirect, "%u", port->acs_redirect);
+PCIESW_PORT_ATTR_RO(acs_egress, "0x%llx", port->acs_egress);
 PCIESW_PORT_ATTR_RO(dpc_contained, "%u", port->link.contained);
 PCIESW_PORT_ATTR_RO(surprise_down_count, "%llu", port->link.surprise_down);
 PCIESW_PORT_ATTR_RO(endpoint, "%s", port->ep ? port->ep->name : "");
@@ -451,6 +452,7 @@ static struct attribute *pciesw_port_attrs[] = {
 	&dev_attr_enabled.attr,
 	&dev_attr_failed_lanes.attr,
 	&dev_attr_acs_redirect.attr,
+	&dev_attr_acs_egress.attr,
 	&dev_attr_dpc_contained.attr,
 	&dev_attr_surprise_down_count.attr,
 	&dev_attr_endpoint.attr,

@@ -351,6 +351,46 @@ sc p2p check $SW nvme0 gpu0
 check "setpci ACS redirect off: p2p check direct again" \
 	eval '[[ $RC == 0 && $OUT == *"direct, distance 4"* ]]'
 
+# ACS P2P Egress Control: the vector names port numbers; port 2 naming the
+# port of the other endpoint blocks their P2P, or redirects it with
+# ReqRedir; Egress Control off lets it through again
+S='[[:space:]]+'
+lspci_has "ACSCap: SrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+" \
+	"$P2" "ACSCap:${S}SrcValid\+ TransBlk\+ ReqRedir\+ CmpltRedir\+ UpstreamFwd\+ EgressCtrl\+ DirectTrans\+"
+rd "$D/$SW-port2/endpoint"
+[[ $R == nvme0 ]] && peer=gpu0 || peer=nvme0
+pp=
+for f in "$D/$SW"-port*/endpoint; do
+	rd "$f"
+	[[ $R == "$peer" ]] && { pp=${f%/endpoint}; pp=${pp##*-port}; }
+done
+[[ -n $pp ]] || fail "the port of $peer"
+egress=$(printf '0x%x' $((1 << ${pp:-1})))
+setpci -s "$P2" ECAP_ACS+8.l="$egress"
+nap 0.3
+check_attr "egress vector with Egress Control off: the model's acs_egress 0" \
+	"$D/$SW-port2/acs_egress" 0x0
+setpci -s "$P2" ECAP_ACS+6.w=0x0020:0x0020
+wait_attr "$D/$SW-port2/acs_egress" "$egress"
+check_attr "setpci EgressCtrl+ naming port $pp: the model's acs_egress" \
+	"$D/$SW-port2/acs_egress" "$egress"
+sc p2p check $SW nvme0 gpu0
+check "... p2p check: refused, blocked by egress control" \
+	eval '[[ $OUT == *"refused, distance 4"* && $OUT == *"Egress Control"* ]]' ||
+	diag "$OUT"
+setpci -s "$P2" ECAP_ACS+6.w=0x000c:0x000c
+wait_attr "$D/$SW-port2/acs_redirect" 1
+sc p2p check $SW nvme0 gpu0
+check "... with ReqRedir+ CmpltRedir+: redirected through the host bridge" \
+	eval '[[ $OUT == *"distance 8"* ]]' || diag "$OUT"
+setpci -s "$P2" ECAP_ACS+6.w=0:0x002c
+wait_attr "$D/$SW-port2/acs_egress" 0x0
+wait_attr "$D/$SW-port2/acs_redirect" 0
+sc p2p check $SW nvme0 gpu0
+check "... Egress Control and redirect off: direct again" \
+	eval '[[ $RC == 0 && $OUT == *"direct, distance 4"* ]]' || diag "$OUT"
+setpci -s "$P2" ECAP_ACS+8.l=0
+
 # Device Control: MPS is the switch's (one value), MRRS the endpoints'
 setpci -s "$P2" CAP_EXP+8.w=0x0040:0x00e0
 wait_attr "$D/$SW/mps" 512

@@ -99,9 +99,13 @@ static void print_route_port(uint32_t id, const struct objs *ports,
 	close_object();
 }
 
-/* The commands that make the route direct (and, refused, allowed). */
+/*
+ * The commands that make the route direct (and, refused, allowed).  A
+ * route refused at distance 4 never reached the host bridge: ACS P2P
+ * Egress Control blocked it (set through the PCI view's ACS capability).
+ */
 static void print_fixes(const char *sw, const struct port_list *redirect,
-			bool refused)
+			bool refused, bool blocked)
 {
 	size_t i;
 	char *cmd;
@@ -113,7 +117,10 @@ static void print_fixes(const char *sw, const struct port_list *redirect,
 		print_string(PRINT_ANY, NULL, "  direct with: %s\n", cmd);
 		free(cmd);
 	}
-	if (refused) {
+	if (blocked) {
+		print_string(PRINT_ANY, NULL, "  %s\n",
+			     "blocked by ACS P2P Egress Control (a port's acs_egress)");
+	} else if (refused) {
 		cmd = xasprintf("switchctl switch set %s host-p2p on", sw);
 		print_string(PRINT_ANY, NULL,
 			     "  the host bridge does not forward P2P: %s\n",
@@ -180,7 +187,10 @@ static bool print_check(const struct nlmsghdr *nlh, struct nlattr **tb,
 	close_array();
 	if (redirect.n)
 		print_text("\n");
-	print_fixes(sw, &redirect, kind == PCIESW_P2P_ROUTE_REFUSED);
+	print_fixes(sw, &redirect, kind == PCIESW_P2P_ROUTE_REFUSED,
+		    kind == PCIESW_P2P_ROUTE_REFUSED &&
+		    tb[PCIESW_A_P2P_DISTANCE] &&
+		    nla_get_u32(tb[PCIESW_A_P2P_DISTANCE]) == 4);
 	close_object();
 	return kind != PCIESW_P2P_ROUTE_REFUSED;
 }
