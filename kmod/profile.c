@@ -43,8 +43,11 @@ static const struct pciesw_profile pciesw_profiles[] = {
 		.description = "PEX89048-class 48-lane PCIe 5.0 switch card",
 		.part_number = "PSW-7638D",
 		.serial_prefix = "PSW48",
-		/* PEX890xx Gen 5 switch, PEX89048 subsystem */
-		.pci_device = 0xc030,
+		/*
+		 * PEX890xx Gen 5 switch as pci.ids lists the lower lane
+		 * count parts (PEX89024/32/48), PEX89048 subsystem
+		 */
+		.pci_device = 0xc034,
 		.pci_subdevice = 0x0048,
 		.nr_lanes = 48,
 		.max_speed = PCIESW_LINK_SPEED_GEN5,
