@@ -69,7 +69,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
 	   pciesw_dma_switchctl.sh pciesw_top_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
-	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_pci_ident.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
+	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_pci_ident.sh pciesw_pci_fidelity.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_block_conformance.sh
 	   pciesw_nvme_ioctl pciesw_nvme.sh pciesw_nvme_faults.sh
 	   pciesw_devlink.sh pciesw_fuzz pciesw_soak
@@ -97,8 +97,8 @@ NAMED_TESTS=()
 # the view on (their parents are the drives' PCI functions).
 PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh
-		pciesw_pci_ident.sh pciesw_views.sh pciesw_block_conformance.sh
-		pciesw_nvme_faults.sh)
+		pciesw_pci_ident.sh pciesw_pci_fidelity.sh pciesw_views.sh
+		pciesw_block_conformance.sh pciesw_nvme_faults.sh)
 
 # Tests of the model's own fault behaviour: they inject errors and
 # surprise downs and check what the model does with them (a link that
@@ -120,7 +120,8 @@ MODEL_FAULT_TESTS=(pciesw_link pciesw_lanes pciesw_events
 # would cost every ep add/del of the suite, and pciehp powering empty
 # slots off would change the port state those tests check; the module
 # then adds and removes the PCI devices itself, as those tests expect.
-HOTPLUG_TESTS=(pciesw_pci_hotplug.sh pciesw_pci_faults.sh)
+HOTPLUG_TESTS=(pciesw_pci_hotplug.sh pciesw_pci_faults.sh
+	       pciesw_pci_fidelity.sh)
 
 # Skips that are allowed, with their reasons: TEST<TAB>ERE<TAB>reason
 EXPECTED_SKIPS=$(dirname "${BASH_SOURCE[0]}")/expected-skips
