@@ -16,11 +16,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
 BUDGET=2700
-# the stock guests' tests take ~850 s of a 2-core machine shared with the
-# debug kernel's build: the fault matrix, top, and the kernel's own
-# recovery waits (AER or DPC wait up to 60 s for an endpoint a fuzzed
-# operation keeps down) on the default boot line
-STOCK_CAP=1200 STOCK_PER_TEST=300
+# the stock guests' tests take ~1050 s of a 2-core machine shared with the
+# debug kernel's build (1110 s measured with other work on the host): the
+# fault matrix, top, and the kernel's own recovery waits (AER or DPC wait
+# up to 60 s for an endpoint a fuzzed operation keeps down) on the default
+# boot line.  The cap is what a guest may take before it is killed, not
+# the budget: a slower host must not turn the last tests into failures.
+STOCK_CAP=1500 STOCK_PER_TEST=300
 DEBUG_CAP=1800 DEBUG_PER_TEST=900
 
 passed=0 failed=0 skipped=0 reduced=0
@@ -212,10 +214,26 @@ debug_tests=$(for t in $(selftests/run.sh --list); do
 done | sort -rn | cut -d' ' -f2)
 debug_tests+=" $debug_last"
 
+# The tests of the packaging and of the documentation exercise user space
+# (make install, udev, the README's commands) and the module only as any
+# test does: each runs on one stock kernel, install on the newer (DKMS
+# builds and installs for both in the step above), docs on the older, so
+# that each guest saves one of them.
+declare -A stock_only=([pciesw_install.sh]=$k612 [pciesw_docs.sh]=$k61)
+stock_tests() {
+	local t
+	for t in $(selftests/run.sh --list); do
+		[[ ${stock_only[$t]:-$1} == "$1" ]] && echo "$t"
+	done
+}
+
 step "selftests on $k61 and $k612 (side by side)"
-suite "$k61" "$k61" full $STOCK_CAP $STOCK_PER_TEST &
+echo "one stock kernel only: pciesw_install.sh on $k612, pciesw_docs.sh on $k61"
+# shellcheck disable=SC2046 # word splitting of the test list
+suite "$k61" "$k61" full $STOCK_CAP $STOCK_PER_TEST $(stock_tests "$k61") &
 p61=$!
-suite "$k612" "$k612" full $STOCK_CAP $STOCK_PER_TEST &
+# shellcheck disable=SC2046
+suite "$k612" "$k612" full $STOCK_CAP $STOCK_PER_TEST $(stock_tests "$k612") &
 p612=$!
 # these two only: the debug kernel's build goes on in the background
 wait "$p61" "$p612"
