@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: the benchmarks of issues 5 and 31 (P1..P7) and of issue 12 (G1..G3:
-# the drives as block devices, GDS) in a QEMU guest on 6.12.
+# make bench: the benchmarks of issues 5 and 31 (P1..P7), of issue 12 (G1..G3:
+# the drives as block devices, GDS) and of issue 30 (G4: NVMe passthrough)
+# in a QEMU guest on 6.12.
 #
 #   scripts/bench.sh [--kernel 6.1|6.12|KVER] [--out DIR]
 #
@@ -11,7 +12,7 @@
 # itself (P6 measures what insmod and the default card cost) and prints
 # each figure with its target and PASS or MISS, every ratio measured in
 # that one guest run, then a summary; then, with the module loaded again,
-# selftests/pciesw_bench_block.sh prints G1..G3 and its own summary (the
+# selftests/pciesw_bench_block.sh prints G1..G4 and its own summary (the
 # guest has 4 GiB: G1 puts a 1 GiB file on the drives and in gpu0).  The
 # output is also kept in DIR/bench.txt (default build/bench).
 # Exit status: 0 when every figure passed; 1 when one MISSed or the bench
@@ -33,7 +34,8 @@ done
 
 kver=$(scripts/kernels.sh "$series" 2>/dev/null || echo "$series")
 scripts/build-kmod.sh "/lib/modules/$kver/build" "build/$kver" >/dev/null
-make -s -C selftests KSRC="$(scripts/ksrc.sh)" pciesw_bench >/dev/null
+make -s -C selftests KSRC="$(scripts/ksrc.sh)" pciesw_bench \
+	pciesw_bench_nvme >/dev/null
 make -s switchctl >/dev/null
 mkdir -p "$out"
 

@@ -14,6 +14,9 @@
 #   G2  unpaced fio on one drive vs null_blk memory_backed=1 in the same
 #       guest: 4 KiB random reads >= 0.5x its IOPS, 1 MiB sequential
 #       reads >= 0.8x its throughput.
+#   G4  4 KiB reads one at a time through the NVMe passthrough ioctl
+#       (NVME_IOCTL_IO_CMD) vs the same reads through the disk (O_DIRECT
+#       pread), selftests/pciesw_bench_nvme: >= 0.8x its IOPS.
 #   G3  a 4 GiB drive holding a 100 MiB file costs about 100 MiB resident
 #       (100-130 MiB); after deleting it and fstrim, at most 16 MiB (the
 #       file system's log and metadata).
@@ -72,6 +75,16 @@ if [[ -b /dev/nullb0 ]]; then
 	rmmod null_blk
 else
 	line G2 "null_blk (modprobe null_blk) missing" 0 x ">= 0.5x" 0 ""
+fi
+
+# --- G4: passthrough reads vs the disk's ------------------------------------
+OUT=$(selftests/pciesw_bench_nvme $D 20000 256)
+if [[ $OUT =~ disk-iops\ ([0-9]+).*ioctl-iops\ ([0-9]+).*ratio\ ([0-9.]+) ]]; then
+	di=${BASH_REMATCH[1]} ii=${BASH_REMATCH[2]} r=${BASH_REMATCH[3]}
+	line G4 "4K reads QD1, NVME_IOCTL_IO_CMD / disk" "$r" x ">= 0.8x" \
+		"$(awk -v r="$r" 'BEGIN { print (r >= 0.8) }')" "$ii vs $di IOPS"
+else
+	line G4 "pciesw_bench_nvme failed" 0 x ">= 0.8x" 0 ""
 fi
 
 # --- G3: memory of a sparse drive -----------------------------------------
