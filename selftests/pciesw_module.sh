@@ -3,10 +3,11 @@
 #
 # Loading and unloading pciesw: nr_switches=0/3/256 create exactly that many
 # switches, 257 (and garbage) is refused, unloading leaves nothing behind,
-# 20 load/unload cycles with readers hammering sysfs, netlink and the char
+# 10 load/unload cycles with readers hammering sysfs, netlink and the char
 # device, and an open /dev/pcieswN keeps the module in (rmmod fails while it
 # is open, succeeds after close).  Reduced (PCIESW_REDUCED, the debug plan):
-# nr_switches=32 instead of 256, 5 cycles instead of 20.
+# nr_switches=32 instead of 256, 5 cycles instead of 10.
+# make soak (pciesw_soak, 100 cycles with the PCI view) is the long form.
 #
 # PCIESW_KO must name the module file (selftests/run.sh sets it); every load
 # passes PCIESW_MODARGS first.  Leaves the module unloaded.
@@ -152,7 +153,7 @@ reader=$!
 ) &
 sysfs_reader=$!
 
-reduce 20 5 "load/unload cycles under readers"; CYCLES=$R
+reduce 10 5 "load/unload cycles under readers"; CYCLES=$R
 errors=0 retried=0
 for ((c = 1; c <= CYCLES; c++)); do
 	if ! load nr_switches=2; then

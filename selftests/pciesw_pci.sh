@@ -18,7 +18,7 @@
 # lane, Lane Margining commands answered from lane health and BER;
 # after bifurcation changes and hot-unplug/plug; remove + rescan; the
 # pci_view setting (sysfs, switchctl); the pci_view=0 module parameter;
-# 20 load/unload cycles with lspci reading in a loop (5 on the debug plan,
+# 10 load/unload cycles with lspci reading in a loop (5 on the debug plan,
 # PCIESW_REDUCED).  Every load passes PCIESW_MODARGS first.
 #
 # Skipped when the kernel has no PCI support or pciutils are missing;
@@ -658,7 +658,7 @@ rmmod pciesw || fail "rmmod"
 
 ( while :; do lspci -D -vvv >/dev/null 2>&1; cat $PCI/1????:*/config >/dev/null 2>&1; done ) &
 reader=$!
-reduce 20 5 "load/unload cycles with lspci reading"; CYCLES=$R
+reduce 10 5 "load/unload cycles with lspci reading"; CYCLES=$R
 bad=0
 for ((c = 0; c < CYCLES; c++)); do
 	load_module "$KO" nr_switches=2 || { bad=1; diag "insmod: $R"; break; }
