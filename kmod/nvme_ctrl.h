@@ -237,4 +237,15 @@ static inline u64 pciesw_nvme_poh(const struct pciesw_nvme *n, u64 now)
 	return div_u64(div_u64(now - n->created_ns, NSEC_PER_SEC), 3600);
 }
 
+/* nvme_maint.c */
+int pciesw_nvme_self_test(struct pciesw_nvme *n, struct pciesw_switch *sw,
+			  struct pciesw_nvme_cmd *c);
+void pciesw_nvme_log_self_test(struct pciesw_nvme *n,
+			       struct pciesw_switch *sw, u8 *p);
+int pciesw_nvme_format(struct pciesw_nvme *n, struct pciesw_switch *sw,
+		       struct pciesw_nvme_cmd *c);
+int pciesw_nvme_fw_download(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c);
+int pciesw_nvme_fw_commit(struct pciesw_nvme *n, struct pciesw_switch *sw,
+			  struct pciesw_nvme_cmd *c);
+
 #endif /* _PCIESW_NVME_CTRL_H */
