@@ -25,6 +25,8 @@
 
 /* What the drive says it is: a Samsung PM1743 (PCIe 5.0, U.2) */
 #define PCIESW_NVME_MODEL	"SAMSUNG MZWLO3T8HCLS-00A07"
+/* the IEEE OUI of Samsung, 00-25-38 (nvme.c) */
+extern const u8 pciesw_nvme_oui[3];
 
 /* temperature limits, kelvin: warning (the default over threshold) */
 #define PCIESW_NVME_WCTEMP	343
@@ -236,6 +238,22 @@ static inline u64 pciesw_nvme_poh(const struct pciesw_nvme *n, u64 now)
 {
 	return div_u64(div_u64(now - n->created_ns, NSEC_PER_SEC), 3600);
 }
+
+/* nvme.c */
+void pciesw_nvme_str(char *dst, size_t len, const char *src);
+u16 pciesw_nvme_temp(struct pciesw_nvme *n, struct pciesw_switch *sw,
+		     bool locked);
+void pciesw_nvme_fill_health(struct pciesw_nvme *n, u16 temp,
+			     struct pciesw_nvme_health *h);
+
+/* nvme_admin.c */
+int pciesw_nvme_identify(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c);
+int pciesw_nvme_get_log(struct pciesw_nvme *n, struct pciesw_switch *sw,
+			struct pciesw_nvme_cmd *c);
+int pciesw_nvme_get_features(struct pciesw_nvme *n,
+			     struct pciesw_nvme_cmd *c);
+int pciesw_nvme_set_features(struct pciesw_nvme *n,
+			     struct pciesw_nvme_cmd *c);
 
 /* nvme_maint.c */
 int pciesw_nvme_self_test(struct pciesw_nvme *n, struct pciesw_switch *sw,
