@@ -266,4 +266,10 @@ int pciesw_nvme_fw_download(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c);
 int pciesw_nvme_fw_commit(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			  struct pciesw_nvme_cmd *c);
 
+/* nvme_io.c */
+int pciesw_nvme_io(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c);
+void pciesw_nvme_log_error(struct pciesw_nvme *n,
+			   const struct pciesw_nvme_cmd *c, u16 id,
+			   int status);
+
 #endif /* _PCIESW_NVME_CTRL_H */
