@@ -239,6 +239,8 @@ u32 pciesw_nvme_effects(bool admin, u8 opcode)
 	return 0;
 }
 
+/* ---- health and identity ---- */
+
 /*
  * The composite temperature, K: the forced one, else the card's thermal
  * model's (@locked: the caller holds sw->lock).
@@ -430,6 +432,8 @@ static void pciesw_nvme_aen_poll(struct pciesw_nvme *n,
 			pciesw_nvme_aen_check(ep);
 	mutex_unlock(&sw->lock);
 }
+
+/* ---- the commands, to the file of their kind ---- */
 
 /**
  * pciesw_nvme_exec - execute a command of the host
