@@ -5,7 +5,7 @@
  * peer-to-peer when its buffer is a GPU window's pages, paced on the
  * bandwidth model, waiting while a link on the way is down and failing
  * for the uncorrectable errors counted on the drive's port and for the
- * drive's media faults (nvme.c: a read of a block with a media error, a
+ * drive's media faults (nvme_io.c: a read of a block with a media error, a
  * write of read-only media), as its Read and Write commands fail.
  */
 
@@ -437,7 +437,7 @@ start:
 		goto end;
 	}
 	/*
-	 * The drive's media faults (nvme.c): a read of a block with a media
+	 * The drive's media faults (nvme_io.c): a read of a block with a media
 	 * error, a write of read-only media fail as their commands do
 	 */
 	if (op != REQ_OP_FLUSH &&

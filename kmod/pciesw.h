@@ -537,7 +537,7 @@ struct pciesw_port {
  * @published: events reach the views (after publish, until unpublish)
  * @dead: set once when the switch is unpublished; no new state changes
  * @link_work: runs the LTSSM steps that are due (link.c)
- * @nvme_work: completes the drives' device self-tests when due (nvme.c)
+ * @nvme_work: completes drives' device self-tests when due (nvme_maint.c)
  * @endpoints: attached endpoints, ordered by id
  * @ep_ids: allocates endpoint ids, in turn from @ep_id_next
  * @ep_id_next: where the next endpoint id is looked for (endpoint.c)

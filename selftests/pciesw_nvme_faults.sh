@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Faults of the NVMe drives (switchctl inject SWITCH nvmeN ..., netlink
-# nvme-inject; kmod/nvme.c) as the stock tools see them, and the drives'
+# nvme-inject; kmod/nvme_io.c) as the stock tools see them, and the drives'
 # sensors in hwmon (kmod/blk_hwmon.c).  Each fault is seen by nvme
 # smart-log, smartctl, switchctl ep show and, for the temperature,
 # sensors: a media error (the disk's reads of the range fail with EIO,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The NVMe passthrough ioctls of the drives' disks (kmod/blk_nvme.c,
- * kmod/nvme.c) with bad input, as the nvme driver answers it: flags
+ * kmod/nvme*.c) with bad input, as the nvme driver answers it: flags
  * (EINVAL), a data length past max_hw_sectors (EINVAL), bad pointers
  * (EFAULT), metadata (EINVAL), another namespace in an I/O command
  * (EINVAL), unknown opcodes (Invalid Opcode with Do Not Retry, 0x4001),
