@@ -470,6 +470,63 @@ void pciesw_ep_set_bus_master(struct pciesw_endpoint *ep, bool on)
 	pciesw_ep_event(ep, PCIESW_EV_EP_CHANGE);
 }
 
+static const char *const pciesw_ep_aer_names[] = {
+	[PCIESW_EP_AER_ERROR_COMPLETION_TIMEOUT] = "completion timeout",
+	[PCIESW_EP_AER_ERROR_UNSUPPORTED_REQUEST] = "unsupported request",
+	[PCIESW_EP_AER_ERROR_POISONED_TLP] = "poisoned TLP",
+	[PCIESW_EP_AER_ERROR_UNCORRECTABLE_INTERNAL] = "uncorrectable internal error",
+	[PCIESW_EP_AER_ERROR_CORRECTED_INTERNAL] = "corrected internal error",
+	[PCIESW_EP_AER_ERROR_ADVISORY_NON_FATAL] = "advisory non-fatal error",
+};
+
+const char *pciesw_ep_aer_error_name(enum pciesw_ep_aer_error err)
+{
+	return err < ARRAY_SIZE(pciesw_ep_aer_names) ?
+	       pciesw_ep_aer_names[err] : "error";
+}
+
+/**
+ * pciesw_ep_inject_aer - fault injection: @ep detected @count errors @err
+ * @ep: the endpoint
+ * @err: what it detected
+ * @count: how many (1 to PCIESW_INJECT_MAX)
+ * @why: the reason of a refusal
+ *
+ * With sw->lock held.  Counted in the endpoint's @aer_errors; the PCI view
+ * sets its AER status and sends the message it sends (PCIESW_EV_EP_ERRORS).
+ * An endpoint behind a link that is down detects nothing: refused.
+ */
+int pciesw_ep_inject_aer(struct pciesw_endpoint *ep,
+			 enum pciesw_ep_aer_error err, u32 count,
+			 const char **why)
+{
+	struct pciesw_event ev = {
+		.type = PCIESW_EV_EP_ERRORS,
+		.sw = ep->sw,
+		.port = ep->port,
+		.ep = ep,
+		.ep_aer = err,
+		.value = count,
+	};
+
+	lockdep_assert_held(&ep->sw->lock);
+	if (err > PCIESW_EP_AER_ERROR_MAX) {
+		*why = "unknown endpoint error";
+		return -EINVAL;
+	}
+	if (!count || count > PCIESW_INJECT_MAX) {
+		*why = "inject count must be 1-1000000";
+		return -EINVAL;
+	}
+	if (!pciesw_link_active(ep->port)) {
+		*why = "the endpoint's link is down: it detects no errors";
+		return -ENETDOWN;
+	}
+	ep->aer_errors[err] += count;
+	pciesw_event(&ev);
+	return 0;
+}
+
 /* Free an endpoint that is no longer listed. */
 void pciesw_ep_free(struct pciesw_endpoint *ep)
 {

@@ -49,6 +49,11 @@ enum pciesw_event_type {
 	PCIESW_EV_NVME_AEN,		/* NVMe drive @ep sent asynchronous
 					 * event @aen (completion dword 0)
 					 */
+	PCIESW_EV_EP_ERRORS,		/* endpoint @ep detected @value
+					 * errors @ep_aer (injected); the PCI
+					 * view reports them (AER), the event
+					 * log says it
+					 */
 };
 
 /* port_id of an event about no port (a switch-wide threshold) */
@@ -74,7 +79,7 @@ enum pciesw_event_type {
  * @ports: the ports affected (PORTS_REMOVE, PORTS_ADD)
  * @counter: the counter (THRESHOLD)
  * @threshold: the threshold it reached (THRESHOLD)
- * @value: the counter's value then (THRESHOLD)
+ * @value: the counter's value then (THRESHOLD); errors (EP_ERRORS)
  * @sensor: the sensor (THERMAL_ALARM)
  * @level: warning or critical (THERMAL_ALARM)
  * @active: raised, or cleared (THERMAL_ALARM)
@@ -83,6 +88,7 @@ enum pciesw_event_type {
  * @block_size: the new logical block size (NVME_FORMAT)
  * @ses: its Secure Erase Settings (NVME_FORMAT)
  * @aen: the event: type, information, log page (NVME_AEN)
+ * @ep_aer: the error (EP_ERRORS), @value how many
  * @seq: its place in the switch's queue, set by pciesw_event()
  *
  * @group, @port and @ep point into the model, so they are valid only while
@@ -114,6 +120,7 @@ struct pciesw_event {
 	u32 block_size;
 	u8 ses;
 	u32 aen;
+	enum pciesw_ep_aer_error ep_aer;
 	u64 seq;
 };
 

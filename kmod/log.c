@@ -243,6 +243,10 @@ void pciesw_log_event(const struct pciesw_event *ev)
 	case PCIESW_EV_EP_FUNCTION:
 		/* the PCI core logs the function it adds */
 		break;
+	case PCIESW_EV_EP_ERRORS:
+		pciesw_log_add(sw, ev->ep->name, "%s injected (%llu)",
+			       pciesw_ep_aer_error_name(ev->ep_aer), ev->value);
+		break;
 	case PCIESW_EV_EP_CHANGE:
 		pciesw_log_add(sw, ev->ep->name, "bus master %s",
 			       ev->ep->bus_master_off ? "disabled" : "enabled");

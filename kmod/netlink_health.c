@@ -236,15 +236,51 @@ int pciesw_nl_threshold_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/*
+ * inject into an endpoint (ep-id or ep-name): ep-aer-error, no port-id or
+ * counter-id
+ */
+static int pciesw_nl_inject_ep(struct pciesw_switch *sw,
+			       struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *nattr = tb[PCIESW_A_INJECT_COUNT];
+	struct pciesw_endpoint *ep;
+	const char *why = NULL;
+	int err;
+
+	if (tb[PCIESW_A_PORT_ID] || tb[PCIESW_A_COUNTER_ID]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PCIESW_A_PORT_ID] ?:
+				    tb[PCIESW_A_COUNTER_ID],
+				    "an endpoint's error (ep-aer-error) is injected without port-id or counter-id");
+		return -EINVAL;
+	}
+	ep = pciesw_nl_find_ep(sw, info);
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	if (GENL_REQ_ATTR_CHECK(info, PCIESW_A_EP_AER_ERROR))
+		return -EINVAL;
+	err = pciesw_ep_inject_aer(ep, nla_get_u32(tb[PCIESW_A_EP_AER_ERROR]),
+				   nattr ? nla_get_u32(nattr) : 1, &why);
+	if (err)
+		pciesw_nl_err(info->extack, err == -EINVAL ? nattr :
+			      tb[PCIESW_A_EP_ID] ?: tb[PCIESW_A_EP_NAME], why);
+	return err;
+}
+
 int pciesw_nl_inject_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct pciesw_switch *sw = pciesw_nl_sw(info);
 	struct nlattr *cattr = info->attrs[PCIESW_A_COUNTER_ID];
 	struct nlattr *nattr = info->attrs[PCIESW_A_INJECT_COUNT];
+	struct nlattr *eattr = info->attrs[PCIESW_A_EP_AER_ERROR];
 	struct pciesw_port *port;
 	const char *why = NULL;
 	int err;
 
+	if (eattr || info->attrs[PCIESW_A_EP_ID] ||
+	    info->attrs[PCIESW_A_EP_NAME])
+		return pciesw_nl_inject_ep(sw, info);
 	port = pciesw_nl_find_port(sw, info);
 	if (IS_ERR(port))
 		return PTR_ERR(port);

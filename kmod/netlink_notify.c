@@ -113,6 +113,9 @@ static void *pciesw_nl_snapshot(const struct pciesw_event *ev)
 	case PCIESW_EV_PORT_ERRORS:
 		/* AER messages of the PCI view; the counters have them */
 		break;
+	case PCIESW_EV_EP_ERRORS:
+		/* AER messages of the PCI view; ep-aer-counts has them */
+		break;
 	case PCIESW_EV_EP_FUNCTION:
 		/* the PCI core's uevent says it */
 		break;

@@ -182,7 +182,9 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 	    nla_put_u32(msg, PCIESW_A_EP_SUBSYSTEM_DEVICE,
 			ep->ident.subsys_device) ||
 	    nla_put_u32(msg, PCIESW_A_EP_REVISION, ep->ident.revision) ||
-	    nla_put_u32(msg, PCIESW_A_EP_CLASS, ep->ident.class_code))
+	    nla_put_u32(msg, PCIESW_A_EP_CLASS, ep->ident.class_code) ||
+	    nla_put_64bit(msg, PCIESW_A_EP_AER_COUNTS, sizeof(ep->aer_errors),
+			  ep->aer_errors, PCIESW_A_PAD))
 		return -EMSGSIZE;
 	if (pciesw_switch_setting(ep->sw, PCIESW_SETTING_PCI_VIEW)) {
 		pciesw_ep_pci_name(ep, pci, sizeof(pci));

@@ -8,8 +8,9 @@
  * port below it, a downstream port per model port and an endpoint behind
  * each populated downstream port.
  *
- * Errors the model counts on a port are signalled as PCIe does
- * (pciesw_pci_errors()): AER status and header log, then an ERR_COR,
+ * Errors the model counts on a port, or injects into an endpoint, are
+ * signalled as PCIe does (pciesw_pci_errors(), pciesw_pci_ep_errors()):
+ * AER status and header log, then an ERR_COR,
  * ERR_NONFATAL or ERR_FATAL message up to the Root Port, whose Root Error
  * Status and Error Source Identification take it and whose MSI the AER
  * driver handles.
@@ -441,6 +442,9 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 			     NULL;
 	case PCIESW_EV_PORT_ERRORS:
 		pciesw_pci_port_errors(h, ev->port);
+		return NULL;
+	case PCIESW_EV_EP_ERRORS:
+		pciesw_pci_ep_errors(h, ev->ep, ev->ep_aer);
 		return NULL;
 	case PCIESW_EV_VPD_CHANGE:
 		pciesw_pci_vpd_load(h);

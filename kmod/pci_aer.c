@@ -5,7 +5,10 @@
  * ERR_FATAL message up through the bridges to the Root Port, whose Root
  * Error Status and Error Source Identification take it
  * (pciesw_pci_port_errors(), PCIe 6.2); an error that triggers DPC on a
- * downstream port contains its link instead.  Every port sends an MSI when
+ * downstream port contains its link instead.  An endpoint reports the
+ * errors injected into it the same way (pciesw_pci_ep_errors()), and the
+ * downstream port above it triggers DPC on the ERR_FATAL or ERR_NONFATAL
+ * it receives if its Trigger Enable says so.  Every port sends an MSI when
  * its interrupt condition becomes true (hot-plug, bandwidth, DPC; the
  * Root Port's error and PME reporting): evaluated with the hierarchy's
  * lock held (pciesw_pci_msi_eval()), sent without it through the root
@@ -171,17 +174,46 @@ static void pciesw_pci_rp_receive(struct pciesw_pci *h, enum pciesw_pci_msg msg,
 }
 
 /*
+ * Does downstream port @fn trigger DPC on receiving @msg (PCIe 6.2.10)?
+ * Trigger Enable 01b: on ERR_FATAL, 10b: on ERR_NONFATAL or ERR_FATAL.
+ */
+static bool pciesw_pci_dpc_receives(const struct pciesw_pci_fn *fn,
+				    enum pciesw_pci_msg msg)
+{
+	u16 en = get16(fn->cfg, ECAP_DPC + PCI_EXP_DPC_CTL) & DPC_CTL_EN;
+
+	if (msg == PCIESW_PCI_ERR_COR)
+		return false;
+	return en == PCI_EXP_DPC_CTL_EN_NONFATAL ||
+	       (en == PCI_EXP_DPC_CTL_EN_FATAL && msg == PCIESW_PCI_ERR_FATAL);
+}
+
+/*
  * @fn sends @msg upstream, with h->lock held: through the bridges above it
  * (the downstream port above an endpoint, the upstream port), each of
  * which forwards it with SERR# Enable, over the upstream port's link to
- * the Root Port.
+ * the Root Port.  A downstream port whose DPC triggers on the message
+ * contains its link instead of forwarding it, its DPC Error Source ID
+ * the endpoint's.
  */
 static void pciesw_pci_signal(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 			      enum pciesw_pci_msg msg)
 {
-	if (fn->kind == PCIESW_PCI_EP &&
-	    !pciesw_pci_forwards(h->down[fn->port_id - 1]))
-		return;
+	struct pciesw_pci_fn *down;
+
+	if (fn->kind == PCIESW_PCI_EP) {
+		down = h->down[fn->port_id - 1];
+		if (down && pciesw_pci_dpc_receives(down, msg)) {
+			put16(down->cfg, ECAP_DPC + PCI_EXP_DPC_SOURCE_ID,
+			      pciesw_pci_fn_id(h, fn));
+			pciesw_pci_dpc_trigger(h, down,
+					       msg == PCIESW_PCI_ERR_FATAL ?
+					       DPC_RSN_FE : DPC_RSN_NFE);
+			return;
+		}
+		if (!pciesw_pci_forwards(down))
+			return;
+	}
 	if ((fn->kind == PCIESW_PCI_EP || fn->kind == PCIESW_PCI_DOWN) &&
 	    !pciesw_pci_forwards(h->up))
 		return;
@@ -194,16 +226,29 @@ static void pciesw_pci_signal(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
  * The Header Log of an uncorrectable TLP error: the TLP it was found in,
  * a one-dword memory write (3DW header, first byte enables 1111b) from
  * the other end of the function's link (the endpoint below a downstream
- * port, the Root Port above the upstream port) to address 0.
+ * port, the Root Port above the upstream port) to address 0.  An
+ * endpoint's: a request of the host's (the Root Port's requester ID, as
+ * the CPU's accesses carry), a one-dword memory write, poisoned (EP) for
+ * a Poisoned TLP, or the memory read it completed with UR for an
+ * advisory Unsupported Request (@err, the error logged).
  */
-static void pciesw_pci_header_log(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
+static void pciesw_pci_header_log(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
+				  u32 err)
 {
 	unsigned int k = fn->port_id - 1;
+	u32 dw0 = 0x40000001;	/* MWr, 3DW header, length 1 */
 	u16 req = 0;
 
 	if (fn->kind == PCIESW_PCI_DOWN)
 		req = PCI_DEVID(pciesw_pci_secondary(h->down[k]), 0);
-	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG, 0x40000001);
+	if (fn->kind == PCIESW_PCI_EP) {
+		req = pciesw_pci_fn_id(h, h->rp);
+		if (err == PCI_ERR_UNC_POISON_TLP)
+			dw0 |= 0x4000;		/* EP: poisoned */
+		else if (err & fn->aer_adv)
+			dw0 = 0x00000001;	/* MRd, 3DW, length 1 */
+	}
+	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG, dw0);
 	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG + 4, (u32)req << 16 | 0xf);
 	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG + 8, 0);
 	put32(fn->cfg, ECAP_AER + PCI_ERR_HEADER_LOG + 12, 0);
@@ -239,11 +284,13 @@ void pciesw_pci_report(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
 	u32 sev = get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER);
 	u32 cor, unc;
 
-	if (!fn->stats)
+	if (!fn->stats && fn->kind != PCIESW_PCI_EP)
 		return;
 	cor = pciesw_pci_aer_status(fn, true) &
 	      ~get32(fn->cfg, ECAP_AER + PCI_ERR_COR_MASK);
-	unc = pciesw_pci_aer_status(fn, false) & ~pciesw_pci_unc_mask(fn);
+	/* an advisory error is reported by ERR_COR alone (PCIe 6.2.3.2.4) */
+	unc = pciesw_pci_aer_status(fn, false) & ~pciesw_pci_unc_mask(fn) &
+	      ~fn->aer_adv;
 	if (cor && !fn->aer_sent_cor && (devctl & PCI_EXP_DEVCTL_CERE)) {
 		fn->aer_sent_cor = cor;
 		pciesw_pci_signal(h, fn, PCIESW_PCI_ERR_COR);
@@ -295,15 +342,46 @@ static bool pciesw_pci_dpc_triggers(const struct pciesw_pci_fn *fn, u32 unc)
 }
 
 /*
+ * With h->lock: @fn detected the errors @cor and @unc (their status bits
+ * set), @before the uncorrectable status it had, as PCIe's error flow
+ * goes (6.2.5): a masked error does nothing more; the first unmasked
+ * uncorrectable one (no unmasked status before) of a TLP type fills the
+ * Header Log; an error that triggers DPC contains the link; then @fn
+ * reports (pciesw_pci_report()).
+ */
+static void pciesw_pci_detected(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
+				u32 cor, u32 unc, u32 before)
+{
+	u32 umask;
+
+	cor &= ~get32(fn->cfg, ECAP_AER + PCI_ERR_COR_MASK);
+	umask = pciesw_pci_unc_mask(fn);
+	unc &= ~umask;
+	if ((unc & PCIESW_PCI_TLP_ERRORS) && !(before & ~umask) &&
+	    !fn->aer_sent_unc && __ffs(unc) == __ffs(unc & PCIESW_PCI_TLP_ERRORS))
+		pciesw_pci_header_log(h, fn, BIT(__ffs(unc)));
+	/*
+	 * An error that triggers DPC is logged but sends no message (PCIe
+	 * 6.2.10): the DPC driver reads the status and clears it, until
+	 * then no uncorrectable message goes
+	 */
+	if (pciesw_pci_dpc_triggers(fn, unc)) {
+		pciesw_pci_dpc_trigger(h, fn, DPC_RSN_UNCOR);
+		fn->aer_sent_unc |= pciesw_pci_aer_status(fn, false) & ~umask;
+		unc = 0;
+	}
+	if (cor || unc)
+		pciesw_pci_report(h, fn);
+}
+
+/*
  * With h->lock: the errors @fn's counters took since the last call, as
  * PCIe's error flow goes (6.2.5): every error sets its status bit (the
- * counters did), a masked one nothing else; the first unmasked
- * uncorrectable one (no unmasked status before) of a TLP type fills the
- * Header Log; then @fn reports (pciesw_pci_report()).
+ * counters did), then pciesw_pci_detected().
  */
 static void pciesw_pci_errors(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
 {
-	u32 cor = 0, unc = 0, before = 0, umask, bit;
+	u32 cor = 0, unc = 0, before = 0, bit;
 	unsigned int c;
 
 	if (!fn || !fn->stats)
@@ -328,24 +406,7 @@ static void pciesw_pci_errors(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
 		}
 		fn->aer_seen[c] = v;
 	}
-	cor &= ~get32(fn->cfg, ECAP_AER + PCI_ERR_COR_MASK);
-	umask = pciesw_pci_unc_mask(fn);
-	unc &= ~umask;
-	if ((unc & PCIESW_PCI_TLP_ERRORS) && !(before & ~umask) &&
-	    !fn->aer_sent_unc && __ffs(unc) == __ffs(unc & PCIESW_PCI_TLP_ERRORS))
-		pciesw_pci_header_log(h, fn);
-	/*
-	 * An error that triggers DPC is logged but sends no message (PCIe
-	 * 6.2.10): the DPC driver reads the status and clears it, until
-	 * then no uncorrectable message goes
-	 */
-	if (pciesw_pci_dpc_triggers(fn, unc)) {
-		pciesw_pci_dpc_trigger(h, fn, DPC_RSN_UNCOR);
-		fn->aer_sent_unc |= pciesw_pci_aer_status(fn, false) & ~umask;
-		unc = 0;
-	}
-	if (cor || unc)
-		pciesw_pci_report(h, fn);
+	pciesw_pci_detected(h, fn, cor, unc, before);
 }
 
 /* With sw->lock: signal the errors @port counted (by its function). */
@@ -359,6 +420,60 @@ void pciesw_pci_port_errors(struct pciesw_pci *h,
 		pciesw_pci_errors(h, h->up);
 	else if (port->id && port->id - 1 < h->max_down)
 		pciesw_pci_errors(h, h->down[port->id - 1]);
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+}
+
+/*
+ * With sw->lock: endpoint @ep detected @err (injected), as PCIe's error
+ * flow goes (6.2.5): its status bit is set, then pciesw_pci_detected().
+ * An Advisory Non-Fatal Error (6.2.3.2.4.1: it completed a request it
+ * does not support with UR) sets Unsupported Request status and, if that
+ * error's severity is non-fatal, Advisory Non-Fatal status, which ERR_COR
+ * reports; with a fatal severity it is an uncorrectable error as any.
+ * An endpoint the view does not show (its link down, not scanned yet)
+ * signals nothing.
+ */
+void pciesw_pci_ep_errors(struct pciesw_pci *h,
+			  const struct pciesw_endpoint *ep,
+			  enum pciesw_ep_aer_error err)
+{
+	static const u32 bits[] = {
+		[PCIESW_EP_AER_ERROR_COMPLETION_TIMEOUT] = PCI_ERR_UNC_COMP_TIME,
+		[PCIESW_EP_AER_ERROR_UNSUPPORTED_REQUEST] = PCI_ERR_UNC_UNSUP,
+		[PCIESW_EP_AER_ERROR_POISONED_TLP] = PCI_ERR_UNC_POISON_TLP,
+		[PCIESW_EP_AER_ERROR_UNCORRECTABLE_INTERNAL] = PCI_ERR_UNC_INTN,
+		[PCIESW_EP_AER_ERROR_CORRECTED_INTERNAL] = PCI_ERR_COR_INTERNAL,
+		[PCIESW_EP_AER_ERROR_ADVISORY_NON_FATAL] = PCI_ERR_UNC_UNSUP,
+	};
+	unsigned int k = ep->port->id - 1;
+	struct pciesw_pci_fn *fn;
+	u32 cor = 0, unc = 0, sta, before;
+	unsigned long flags;
+
+	lockdep_assert_held(&h->sw->lock);
+	if (err >= ARRAY_SIZE(bits) || k >= h->max_down)
+		return;
+	raw_spin_lock_irqsave(&h->lock, flags);
+	fn = h->ep[k];
+	if (!fn || !fn->active)
+		goto out;
+	if (err == PCIESW_EP_AER_ERROR_CORRECTED_INTERNAL)
+		cor = bits[err];
+	else
+		unc = bits[err];
+	sta = pciesw_pci_aer_status(fn, false);
+	before = sta & ~fn->aer_adv;
+	if (err == PCIESW_EP_AER_ERROR_ADVISORY_NON_FATAL &&
+	    !(unc & get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER))) {
+		/* a status bit an error already set stays that error's */
+		fn->aer_adv |= unc & ~sta;
+		cor = PCI_ERR_COR_ADV_NFAT;
+	}
+	put32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_STATUS, sta | unc);
+	put32(fn->cfg, ECAP_AER + PCI_ERR_COR_STATUS,
+	      pciesw_pci_aer_status(fn, true) | cor);
+	pciesw_pci_detected(h, fn, cor, unc, before);
+out:
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 }
 

@@ -139,9 +139,14 @@ void pciesw_pci_masks_init(enum pciesw_pci_kind kind)
 	 * pciesw_pci_req_resync()
 	 */
 	put16(w, CAP_EXP + PCI_EXP_LNKCTL2, 0xffff);
-	/* AER: masks, severity; status is handled in pciesw_pci_store() */
-	put32(w, ECAP_AER + PCI_ERR_UNCOR_MASK, 0x003ff030);
-	put32(w, ECAP_AER + PCI_ERR_UNCOR_SEVER, 0x003ff030);
+	/*
+	 * AER: masks, severity (endpoints: Uncorrectable Internal Error's
+	 * too); status is handled in pciesw_pci_store()
+	 */
+	put32(w, ECAP_AER + PCI_ERR_UNCOR_MASK, 0x003ff030 |
+	      (kind == PCIESW_PCI_EP ? PCI_ERR_UNC_INTN : 0));
+	put32(w, ECAP_AER + PCI_ERR_UNCOR_SEVER, 0x003ff030 |
+	      (kind == PCIESW_PCI_EP ? PCI_ERR_UNC_INTN : 0));
 	put32(w, ECAP_AER + PCI_ERR_COR_MASK, 0x0000f1c1);
 	/* ECRC generation and checking: the switch ports have both */
 	if (pciesw_pci_switch_port(kind))
@@ -462,6 +467,20 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	      PCI_ERR_UNC_SURPDN | PCI_ERR_UNC_FCP | PCI_ERR_UNC_RX_OVER |
 	      PCI_ERR_UNC_MALF_TLP);
 	put32(cfg, ECAP_AER + PCI_ERR_COR_MASK, PCI_ERR_COR_ADV_NFAT);
+	/*
+	 * An endpoint detects internal errors (PCIe 6.2.9), fatal by
+	 * default, and has the spec's default masks: internal errors,
+	 * Advisory Non-Fatal and Header Log Overflow masked (software
+	 * unmasks what it wants reported)
+	 */
+	if (kind == PCIESW_PCI_EP) {
+		put32(cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER,
+		      get32(cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER) |
+		      PCI_ERR_UNC_INTN);
+		put32(cfg, ECAP_AER + PCI_ERR_UNCOR_MASK, PCI_ERR_UNC_INTN);
+		put32(cfg, ECAP_AER + PCI_ERR_COR_MASK, PCI_ERR_COR_ADV_NFAT |
+		      PCI_ERR_COR_INTERNAL | PCI_ERR_COR_LOG_OVER);
+	}
 	if (pciesw_pci_switch_port(kind))
 		put32(cfg, ECAP_AER + PCI_ERR_CAP, PCI_ERR_CAP_ECRC_GENC |
 		      PCI_ERR_CAP_ECRC_CHKC);
@@ -610,7 +629,9 @@ void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 /*
  * AER status from the counters: bits whose counter moved since cleared,
  * and those an error message reported, until software clears them (the
- * AER driver must find what the message said, whatever the counters do)
+ * AER driver must find what the message said, whatever the counters do).
+ * An endpoint, which has no counters, keeps its status in the image
+ * (pciesw_pci_ep_error()).
  */
 u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr)
 {
@@ -621,6 +642,9 @@ u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr)
 	unsigned int c;
 	u32 status = 0;
 
+	if (fn->kind == PCIESW_PCI_EP)
+		return get32(fn->cfg, ECAP_AER + (corr ? PCI_ERR_COR_STATUS :
+						  PCI_ERR_UNCOR_STATUS));
 	if (!fn->stats)
 		return 0;
 	for (c = first; c <= last; c++) {
@@ -647,6 +671,13 @@ void pciesw_pci_aer_clear(struct pciesw_pci_fn *fn, bool corr, u32 bits)
 		fn->aer_sent_cor &= ~bits;
 	else
 		fn->aer_sent_unc &= ~bits;
+	if (!corr)
+		fn->aer_adv &= ~bits;
+	if (fn->kind == PCIESW_PCI_EP) {
+		c = ECAP_AER + (corr ? PCI_ERR_COR_STATUS : PCI_ERR_UNCOR_STATUS);
+		put32(fn->cfg, c, get32(fn->cfg, c) & ~bits);
+		return;
+	}
 	if (!fn->stats)
 		return;
 	for (c = first; c <= last; c++)
@@ -788,7 +819,9 @@ u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 			sta |= PCI_EXP_DEVSTA_CED;
 		if (uncor & get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER))
 			sta |= PCI_EXP_DEVSTA_FED;
-		if (uncor & ~get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER))
+		/* an advisory one is a correctable error (PCIe 6.2.3.2.4) */
+		if (uncor & ~fn->aer_adv &
+		    ~get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER))
 			sta |= PCI_EXP_DEVSTA_NFED;
 		if (uncor & PCI_ERR_UNC_UNSUP)
 			sta |= PCI_EXP_DEVSTA_URD;

@@ -8,6 +8,7 @@
  * the endpoints, with its error handlers.
  */
 
+#include <linux/aer.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -525,6 +526,14 @@ static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	 * error recovery's pci_restore_state() brings that back.
 	 */
 	pci_set_master(dev);
+#ifdef PCIESW_HAVE_PCI_ENABLE_ERR_REPORTING
+	/*
+	 * Before 6.4 a driver enables its function's error reporting (the
+	 * AER driver does it only for the devices there when it probes), or
+	 * the endpoint's errors send no message
+	 */
+	pci_enable_pcie_error_reporting(dev);
+#endif
 	pci_save_state(dev);
 	if (port_id)
 		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, true);
@@ -542,21 +551,44 @@ static void pciesw_pci_remove(struct pci_dev *dev)
 }
 
 /*
- * Error recovery (the AER and DPC drivers): nothing to stop or restart,
- * the endpoint has no registers; a reset (frozen link) is asked for.
+ * Error recovery (the AER and DPC drivers), as a driver of a real part
+ * does it: a non-fatal error (channel normal) leaves the function working,
+ * nothing to stop, and it recovers once its registers answer
+ * (mmio_enabled); a frozen channel (a fatal error, DPC) needs the reset
+ * of its link; a dead one is let go.
  */
 static pci_ers_result_t pciesw_pci_error_detected(struct pci_dev *dev,
 						  pci_channel_state_t state)
 {
 	pci_info(dev, "pciesw: error detected (channel state %d)\n", state);
-	return state == pci_channel_io_normal ? PCI_ERS_RESULT_CAN_RECOVER :
-						PCI_ERS_RESULT_NEED_RESET;
+	switch (state) {
+	case pci_channel_io_normal:
+		return PCI_ERS_RESULT_CAN_RECOVER;
+	case pci_channel_io_frozen:
+		return PCI_ERS_RESULT_NEED_RESET;
+	default:
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
 }
 
-/* the reset (the link went down) left config space at its defaults */
+/* after a non-fatal error: the function answers, nothing was lost */
+static pci_ers_result_t pciesw_pci_mmio_enabled(struct pci_dev *dev)
+{
+	return pci_device_is_present(dev) ? PCI_ERS_RESULT_RECOVERED :
+					    PCI_ERS_RESULT_DISCONNECT;
+}
+
+/*
+ * The reset (the link went down) left config space at its defaults: back
+ * to what the driver set up (Bus Master Enable, error reporting), saved
+ * again for the next recovery, since pci_restore_state() uses it up
+ */
 static pci_ers_result_t pciesw_pci_slot_reset(struct pci_dev *dev)
 {
+	if (!pci_device_is_present(dev))
+		return PCI_ERS_RESULT_DISCONNECT;
 	pci_restore_state(dev);
+	pci_save_state(dev);
 	return PCI_ERS_RESULT_RECOVERED;
 }
 
@@ -567,6 +599,7 @@ static void pciesw_pci_resume(struct pci_dev *dev)
 
 static const struct pci_error_handlers pciesw_pci_err_handler = {
 	.error_detected = pciesw_pci_error_detected,
+	.mmio_enabled = pciesw_pci_mmio_enabled,
 	.slot_reset = pciesw_pci_slot_reset,
 	.resume = pciesw_pci_resume,
 };

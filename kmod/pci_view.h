@@ -125,6 +125,8 @@
 #define DPC_STATUS_REASON	(PCI_EXP_DPC_STATUS_TRIGGER_RSN | \
 				 PCI_EXP_DPC_STATUS_TRIGGER_RSN_EXT)
 #define DPC_RSN_UNCOR		0x0000	/* an unmasked uncorrectable error */
+#define DPC_RSN_NFE		0x0002	/* ERR_NONFATAL received */
+#define DPC_RSN_FE		0x0004	/* ERR_FATAL received */
 #define DPC_RSN_SW		0x0026	/* in the extension: Software Trigger */
 /* what the receivers report: steps and offsets (PCIe 5.0 8.4.4) */
 #define LMR_TIMING_STEPS	16
@@ -186,6 +188,9 @@ enum pciesw_pci_kind {
  * @aer_sent_cor: correctable status bits an ERR_COR reported, set until
  *	software clears them (a message is outstanding while any is)
  * @aer_sent_unc: the same for uncorrectable ones (ERR_NONFATAL/FATAL)
+ * @aer_adv: uncorrectable status bits of endpoint errors handled as
+ *	Advisory Non-Fatal (reported by ERR_COR, not ERR_NONFATAL), until
+ *	software clears them
  * @vpd_addr: the VPD address register, F bit included
  * @vpd_data: the VPD data register
  * @cfg: config space as software wrote it, up to %PCIESW_PCI_CFG_LEN;
@@ -219,6 +224,7 @@ struct pciesw_pci_fn {
 	u64 aer_seen[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u32 aer_sent_cor;
 	u32 aer_sent_unc;
+	u32 aer_adv;
 	u16 vpd_addr;
 	u32 vpd_data;
 	u8 cfg[PCIESW_PCI_CFG_LEN];
@@ -447,6 +453,9 @@ void pciesw_pci_dpc_trigger(struct pciesw_pci *h,
 			    struct pciesw_pci_fn *fn, u16 reason);
 void pciesw_pci_port_errors(struct pciesw_pci *h,
 			    const struct pciesw_port *port);
+void pciesw_pci_ep_errors(struct pciesw_pci *h,
+			  const struct pciesw_endpoint *ep,
+			  enum pciesw_ep_aer_error err);
 void pciesw_pci_msi_fire(struct pciesw_pci *h);
 
 /* pci_access.c: the config accessors, where config reads and writes arrive */

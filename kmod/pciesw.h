@@ -177,6 +177,8 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  * @bus_master_off: software cleared Bus Master Enable in its PCI function:
  *	it may not start a transfer (a drive's commands wait); set through
  *	pciesw_ep_set_bus_master() only, clear while the PCI view is off
+ * @aer_errors: the errors it detected (injected), by enum
+ *	pciesw_ep_aer_error; under sw->lock, which pciesw_ep_inject_aer() holds
  * @node: entry in sw->endpoints, ordered by id
  */
 struct pciesw_endpoint {
@@ -196,6 +198,7 @@ struct pciesw_endpoint {
 	struct pciesw_nvme *nvme;
 	u64 map_pgoff;
 	bool bus_master_off;
+	u64 aer_errors[PCIESW_EP_AER_ERROR_MAX + 1];
 	struct list_head node;
 };
 
@@ -763,6 +766,10 @@ void pciesw_ep_disk_name(const struct pciesw_endpoint *ep, char *buf,
 			 size_t len);
 void pciesw_ep_del(struct pciesw_endpoint *ep);
 void pciesw_ep_set_bus_master(struct pciesw_endpoint *ep, bool on);
+int pciesw_ep_inject_aer(struct pciesw_endpoint *ep,
+			 enum pciesw_ep_aer_error err, u32 count,
+			 const char **why);
+const char *pciesw_ep_aer_error_name(enum pciesw_ep_aer_error err);
 void pciesw_ep_free(struct pciesw_endpoint *ep);
 struct pciesw_endpoint *pciesw_ep_find(struct pciesw_switch *sw, u32 id);
 struct pciesw_endpoint *pciesw_ep_find_map(struct pciesw_switch *sw,

@@ -216,11 +216,14 @@ static const struct nla_policy pciesw_threshold_set_nl_policy[PCIESW_A_THRESHOLD
 };
 
 /* PCIESW_CMD_INJECT - do */
-static const struct nla_policy pciesw_inject_nl_policy[PCIESW_A_INJECT_COUNT + 1] = {
+static const struct nla_policy pciesw_inject_nl_policy[PCIESW_A_EP_AER_ERROR + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_PORT_ID] = { .type = NLA_U32, },
 	[PCIESW_A_COUNTER_ID] = NLA_POLICY_MAX(NLA_U32, 31),
 	[PCIESW_A_INJECT_COUNT] = NLA_POLICY_FULL_RANGE(NLA_U32, &pciesw_a_inject_count_range),
+	[PCIESW_A_EP_ID] = { .type = NLA_U32, },
+	[PCIESW_A_EP_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[PCIESW_A_EP_AER_ERROR] = NLA_POLICY_MAX(NLA_U32, 5),
 };
 
 /* PCIESW_CMD_THERMAL_GET - do */
@@ -492,7 +495,7 @@ const struct genl_split_ops pciesw_nl_ops[35] = {
 		.doit		= pciesw_nl_inject_doit,
 		.post_doit	= pciesw_nl_post_doit,
 		.policy		= pciesw_inject_nl_policy,
-		.maxattr	= PCIESW_A_INJECT_COUNT,
+		.maxattr	= PCIESW_A_EP_AER_ERROR,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

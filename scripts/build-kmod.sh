@@ -184,6 +184,11 @@ mkdir -p "$out/generated"
 	if has 'void devlink_fmsg_obj_nest_start\(' include/net/devlink.h; then
 		echo "#define PCIESW_DEVLINK_FMSG_VOID 1"
 	fi
+	# a driver enables its function's AER reporting before 6.4; since,
+	# the PCI core does it for every function (and unexported it)
+	if has 'int pci_enable_pcie_error_reporting\(' include/linux/aer.h; then
+		echo "#define PCIESW_HAVE_PCI_ENABLE_ERR_REPORTING 1"
+	fi
 } > "$out/generated/pciesw_compat.h.new"
 # rewrite only on change, so an unchanged header does not rebuild everything
 if cmp -s "$out/generated/pciesw_compat.h.new" "$out/generated/pciesw_compat.h"; then

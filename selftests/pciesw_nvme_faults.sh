@@ -337,4 +337,41 @@ if command -v promtool >/dev/null; then
 	check_eq "export: promtool check metrics clean" "0 " "$RC $P"
 fi
 
+# ---- errors the drive reports through AER (the PCI view) ----
+# the recovery of an uncorrectable error leaves the disk working: a
+# non-fatal one without a reset, a fatal one once its link was reset
+# aer_wait N: until the kernel logged N "device recovery" lines for $dp
+# since the mark (10 s)
+aer_wait() {
+	deadline 10000
+	while :; do
+		R=$(dmesg | sed -n "/pciesw-selftest: mark aer\$/,\$p" |
+		    grep -c "$dp: AER: device recovery successful")
+		((R >= $1)) && return 0
+		before_deadline || return 1
+		nap 0.1
+	done
+}
+# disk_rw: a block written at block 8192 reads back
+disk_rw() {
+	dd if="$T_TMP/blk" of=$D bs=4096 seek=8192 oflag=direct status=none &&
+		dd if=$D of="$T_TMP/back" bs=4096 skip=8192 count=1 iflag=direct \
+			status=none && cmp -s "$T_TMP/blk" "$T_TMP/back"
+}
+sc ep show -j $ID nvme0
+[[ $OUT =~ \"ep-pci-name\":\"([^\"]*)\" ]]
+pcin=${BASH_REMATCH[1]:-}
+dp=$(readlink -f "/sys/bus/pci/devices/$pcin/..") && dp=${dp##*/}
+dd if=/dev/urandom of="$T_TMP/blk" bs=4096 count=1 status=none
+kmsg_mark aer
+sc_ok "inject nvme0 aer poisoned-tlp (non-fatal)" \
+	inject $ID nvme0 aer poisoned-tlp
+check "... the AER driver recovers it" aer_wait 1
+check "... the disk still writes and reads" disk_rw
+setpci -s "$pcin" ECAP_AER+0x08.l=0:0x400000
+sc_ok "inject nvme0 aer uncorrectable-internal (fatal, unmasked)" \
+	inject $ID nvme0 aer uncorrectable-internal
+check "... recovered after the reset of its link" aer_wait 2
+check "... the disk writes and reads again" disk_rw
+
 summary

@@ -13,7 +13,14 @@
 # endpoint driver's error handlers and the recovery succeeds; an error
 # masked in the port's AER Correctable Error Mask sets its status bit but
 # logs nothing; a surprise down with DPC off is an ERR_FATAL whose
-# recovery hot-resets the link.
+# recovery hot-resets the link.  Errors an endpoint detects (switchctl
+# inject SW EP aer ERROR) on gpu0 and nvme0: lspci decodes the endpoint's
+# AER, masked ones (the spec's default masks) set status and send nothing,
+# corrected-internal and advisory-non-fatal are ERR_COR, completion-
+# timeout, poisoned-tlp (its Header Log) and unsupported-request
+# ERR_NONFATAL with the driver's handlers and a successful recovery,
+# uncorrectable-internal ERR_FATAL (or DPC where enabled) whose recovery
+# resets the link; ep show counts them; bad input is refused.
 #
 # Skipped when the kernel has no PCI support or no AER driver, or pciutils
 # are missing; fails without switchctl.  Uses pciesw0, the runner's card.
@@ -149,4 +156,128 @@ check "... the recovery hot-reset the link" port_hist_has $SW 2 hot-reset
 check "... which trained again" wait_attr "$D/$SW-port2/ltssm_state" l0
 check "... and the endpoint answers" ep_ready "$EP2"
 setpci -s "$DP2" ECAP_DPC+6.w="$dpcctl"
+
+# ---- errors an endpoint detects: its AER capability ----
+# (pciesw_nvme_faults.sh checks a drive's disk across their recovery)
+# ep_of NAME: the endpoint's PCI name (P), the downstream port above it
+# (DP), both ERE-quoted (QP, QDP), its port number (PORTN)
+ep_of() {
+	sc ep show -j $SW "$1"
+	[[ $OUT =~ \"ep-pci-name\":\"([^\"]*)\" ]]
+	P=${BASH_REMATCH[1]:-}
+	[[ $OUT =~ \"port-id\":([0-9]+) ]]
+	PORTN=${BASH_REMATCH[1]:-}
+	DP=$(readlink -f "$PCI/$P/..") && DP=${DP##*/}
+	q "$P"; QP=$R
+	q "$DP"; QDP=$R
+}
+# has DESC ERE: one case, the log read last (R) matches ERE
+has() {
+	[[ $R =~ $2 ]]
+	check_eq "$1" 0 "$?" || diag "$R"
+}
+# sta DEV: its Uncorrectable and Correctable Error Status, into US and CS
+sta() {
+	local v
+	mapfile -t v < <(setpci -s "$1" ECAP_AER+0x04.l ECAP_AER+0x10.l)
+	US=$((0x${v[0]:-0})) CS=$((0x${v[1]:-0}))
+}
+
+ep_of gpu0; GPU=$P; QGPU=$QP
+
+# masked by default (the spec's masks): status set, no message
+log_mark
+for e in corrected-internal uncorrectable-internal advisory-non-fatal; do
+	sc_ok "inject gpu0 aer $e (masked)" inject $SW gpu0 aer $e
+done
+sta "$GPU"
+check_eq "... Correctable Status: CorrIntErr, AdvNonFatalErr" \
+	$((0x6000)) $((CS & 0x6000))
+check_eq "... Uncorrectable Status: UncorrIntErr, UnsupReq" \
+	$((0x500000)) $((US & 0x500000))
+lspci_out=$(lspci -vvv -s "$GPU" 2>&1)
+[[ $lspci_out == *"Advanced Error Reporting"* &&
+   $lspci_out =~ UESvrt:.*CmpltTO-.*UnsupReq- &&
+   $lspci_out =~ CESta:.*AdvNonFatalErr\+ && $lspci_out =~ CEMsk:.*AdvNonFatalErr\+ ]]
+check_eq "... lspci decodes gpu0's AER (CESta AdvNonFatalErr+, masked)" 0 "$?" ||
+	diag "$lspci_out"
+log_since
+[[ $R =~ received(:|\ from)\ $QGPU ]]
+check_eq "... and no message" 1 "$?" || diag "$R"
+setpci -s "$GPU" ECAP_AER+0x10.l=0xffffffff ECAP_AER+0x04.l=0xffffffff \
+	ECAP_AER+0x14.l=0:0x6000
+
+# correctable, unmasked: ERR_COR from the GPU
+log_mark
+sc_ok "inject gpu0 aer corrected-internal" inject $SW gpu0 aer corrected-internal
+sc_ok "inject gpu0 aer advisory-non-fatal" inject $SW gpu0 aer advisory-non-fatal
+logged "... ERR_COR, [13] NonFatalErr from gpu0" \
+	"$QGPU: (AER: )? +\[13\] NonFatalErr"
+has "... ERR_COR received from $GPU" \
+	"(Correctable|Corrected) error (message )?received(:| from) $QGPU"
+has "... [14] CorrIntErr" "$QGPU: (AER: )? +\[14\] CorrIntErr"
+[[ $R =~ $QGPU.*(Non-Fatal|Fatal\)) ]]
+check_eq "... no uncorrectable message for the advisory error" 1 "$?"
+sta "$GPU"
+check_eq "... its Unsupported Request status stays" $((1 << 20)) $((US & (1 << 20)))
+setpci -s "$GPU" ECAP_AER+0x04.l=0x100000
+
+# non-fatal: ERR_NONFATAL, the driver's handlers, recovery
+log_mark
+sc_ok "inject gpu0 aer completion-timeout" inject $SW gpu0 aer completion-timeout
+logged "... recovery successful" "$QDP: AER: device recovery successful"
+has "... the Non-Fatal line for gpu0, [14] CmpltTO" \
+	"$QGPU: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Non-Fatal\), type=Transaction Layer, \(Requester ID\).*$QGPU: (AER: )? +\[14\] CmpltTO"
+has "... gpu0's driver: error_detected and resume" \
+	"$QGPU: pciesw: error detected.*$QGPU: pciesw: resumed"
+
+ep_of nvme0; NV=$P; QNV=$QP; NVDP=$DP; QNVDP=$QDP; nvport=$PORTN
+log_mark
+sc_ok "inject nvme0 aer poisoned-tlp" inject $SW nvme0 aer poisoned-tlp
+logged "... recovery successful" "$QNVDP: AER: device recovery successful"
+has "... the Non-Fatal line for nvme0, the poisoned write's header" \
+	"$QNV: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Non-Fatal\).*$QNV: (AER: )? +TLP Header: 40004001 0000000f 00000000 00000000"
+log_mark
+sc_ok "inject nvme0 aer unsupported-request" inject $SW nvme0 aer unsupported-request
+logged "... recovery successful" "$QNVDP: AER: device recovery successful"
+has "... [20] UnsupReq" "$QNV: (AER: )? +\[20\] UnsupReq"
+sta "$NV"
+check_eq "... the AER driver cleared its status" "0 0" "$US $CS"
+
+# fatal: Uncorrectable Internal Error, unmasked; ERR_FATAL to the Root
+# Port, or DPC on the downstream port where the DPC driver enabled it
+# (6.1, or pcie_ports=dpc-native); either resets the link
+dpcctl=$(setpci -s "$NVDP" ECAP_DPC+6.w)
+setpci -s "$NV" ECAP_AER+0x08.l=0:0x400000
+port_hist_mark $SW $nvport
+log_mark
+sc_ok "inject nvme0 aer uncorrectable-internal" \
+	inject $SW nvme0 aer uncorrectable-internal
+logged "... recovery successful" "$QNVDP: AER: device recovery successful"
+if (((0x$dpcctl & 3) != 0)); then
+	has "... DPC on $NVDP: ERR_FATAL from $NV" \
+		"$QNVDP: DPC: (containment event, status:0x[0-9a-f]+ source:0x${NV:6:2}00|containment event, status:0x[0-9a-f]+, ERR_FATAL received from $QNV)"
+else
+	has "... ERR_FATAL received from $NV" \
+		"(Uncorrectable|Uncorrected) \(Fatal\) error (message )?received(:| from) $QNV"
+	has "... the AER line names it (Inaccessible: status not read)" \
+		"$QNV: (AER: )?PCIe Bus Error: severity=(Uncorrectable|Uncorrected) \(Fatal\)"
+fi
+check "... the link was reset" eval \
+	"port_hist_has $SW $nvport hot-reset || port_hist_has $SW $nvport disabled"
+check "... and nvme0 answers again" ep_ready "$NV"
+
+# counted per endpoint; bad input refused
+sc ep show -j $SW gpu0
+[[ $OUT =~ \"completion-timeout\":1, && $OUT =~ \"corrected-internal\":2, ]]
+check_eq "ep show: gpu0's AER errors counted" 0 "$?" || diag "$OUT"
+sc_err "unknown AER error: refused" 2 "unknown AER error" \
+	inject $SW gpu0 aer bogus
+sc_err "an endpoint that is not there: refused" 1 "" \
+	inject $SW gpu9 aer completion-timeout
+RC=0
+OUT=$(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+	"$SWITCHCTL" inject $SW gpu0 aer completion-timeout 2>&1) || RC=$?
+check "without CAP_SYS_ADMIN: refused" \
+	eval '((RC != 0)) && [[ $OUT == *CAP_SYS_ADMIN* ]]' || diag "$RC $OUT"
 summary

@@ -425,6 +425,51 @@ static int inject_nvme(uint32_t id, const char *ep_arg, int argc,
 	return finish(ret);
 }
 
+/* "inject SWITCH EP aer ERROR [--count N]": an error the endpoint detects */
+static int inject_ep_aer(uint32_t id, const char *ep_arg, int argc,
+			 char **argv, const char *count)
+{
+	struct nl_session *s;
+	struct nl_msg *req;
+	struct ep_ref ep;
+	unsigned long n = 1;
+	uint32_t err;
+	char *choices;
+	int ret;
+
+	ret = parse_ep_arg(ep_arg, &ep);
+	if (ret)
+		return ret;
+	if (argc < 2)
+		return usage_error("missing AER error: completion-timeout, unsupported-request, poisoned-tlp, uncorrectable-internal, corrected-internal or advisory-non-fatal");
+	if (argc > 2)
+		return usage_error("too many arguments: \"%s\"", argv[2]);
+	if (!enum_parse(&ep_aer_error_names, argv[1], 0, &err)) {
+		choices = enum_choices(&ep_aer_error_names, 0);
+		ret = usage_error("unknown AER error \"%s\": expected %s",
+				  argv[1], choices ? choices : "one of inject --help");
+		free(choices);
+		return ret;
+	}
+	if (count && (!parse_uint(count, 1000000, &n) || !n))
+		return usage_error("invalid count \"%s\": expected 1 to 1000000",
+				   count);
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, PCIESW_CMD_INJECT, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	put_ep_ref(req, &ep, false);
+	nl_put_u32(req, PCIESW_A_EP_AER_ERROR, err);
+	nl_put_u32(req, PCIESW_A_INJECT_COUNT, n);
+	ret = nl_request_run(s, req, NULL,
+			     "cannot inject %s into %s of switch %u", argv[1],
+			     ep_arg, id);
+	nl_session_close(s);
+	return finish(ret);
+}
+
 /* Faults of the link, set through port-set. */
 static bool is_link_fault(const char *word)
 {
@@ -480,6 +525,11 @@ int cmd_inject(int argc, char **argv)
 			return usage_error("--count is for error bursts");
 		ret = parse_switch_arg(argv[0], &id);
 		return ret ? ret : inject_temp(id, argc - 2, argv + 2);
+	}
+	if (argc >= 3 && !strcmp(argv[2], "aer")) {
+		ret = parse_switch_arg(argv[0], &id);
+		return ret ? ret : inject_ep_aer(id, argv[1], argc - 2,
+						 argv + 2, count);
 	}
 	if (argc >= 3 && is_nvme_fault(argv[2])) {
 		if (count)
@@ -540,6 +590,18 @@ const char inject_help[] =
 	"        Only Range 0x182), warning bit 3 set\n"
 	"  SWITCH EP self-test-fail\n"
 	"        the next device self-test fails its segment 6 (media check)\n"
+	"Errors an endpoint EP (name, e.g. gpu0 or nvme0, or id) detects,\n"
+	"reported through its AER capability as the endpoint reports them\n"
+	"and counted in its AER errors (ep show):\n"
+	"  SWITCH EP aer ERROR [--count N]\n"
+	"        N errors (default 1): its AER status bit is set and, unless\n"
+	"        masked, ERR_COR, or ERR_NONFATAL or ERR_FATAL by its\n"
+	"        Uncorrectable Error Severity, goes to the Root Port.\n"
+	"        ERROR: completion-timeout, unsupported-request, poisoned-tlp\n"
+	"        (non-fatal by default), uncorrectable-internal (fatal,\n"
+	"        masked by default), corrected-internal (correctable, masked\n"
+	"        by default), advisory-non-fatal (an Unsupported Request\n"
+	"        handled as Advisory Non-Fatal: ERR_COR, masked by default)\n"
 	"Error counters; correctable: "
 	ERROR_COUNTER_NAMES_HELP
 	"Prints nothing on success.\n";

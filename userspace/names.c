@@ -69,6 +69,7 @@ COVERS(spec_enum_alarm, PCIESW_ALARM_MAX);
 COVERS(spec_enum_p2p_route, PCIESW_P2P_ROUTE_MAX);
 COVERS(p2p_route_text, PCIESW_P2P_ROUTE_MAX);
 COVERS(spec_enum_dma_status, PCIESW_DMA_STATUS_MAX);
+COVERS(spec_enum_ep_aer_error, PCIESW_EP_AER_ERROR_MAX);
 
 /* text NULL: the text form is the spec name */
 const struct enum_table group_type_names = TABLE(spec_enum_group_type, NULL);
@@ -88,6 +89,8 @@ const struct enum_table dma_status_names = TABLE(spec_enum_dma_status, NULL);
 const struct enum_table fw_state_names = TABLE(spec_enum_fw_state, NULL);
 /* text = spec name: media-error, temp, spare, read-only, self-test-fail */
 const struct enum_table nvme_fault_names = TABLE(spec_enum_nvme_fault, NULL);
+/* text = spec name: completion-timeout, ..., advisory-non-fatal */
+const struct enum_table ep_aer_error_names = TABLE(spec_enum_ep_aer_error, NULL);
 
 bool enum_lookup(const struct enum_table *t, uint32_t v, struct enum_name *n)
 {

@@ -30,6 +30,7 @@ extern const struct enum_table ltssm_names;
 extern const struct enum_table link_speed_names;
 extern const struct enum_table ep_type_names;
 extern const struct enum_table nvme_fault_names;
+extern const struct enum_table ep_aer_error_names;
 /* counters and alarm levels: text = spec name */
 extern const struct enum_table counter_names;
 extern const struct enum_table alarm_names;

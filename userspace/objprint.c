@@ -734,6 +734,36 @@ void print_ep_line(struct nlattr **tb)
 	close_object();
 }
 
+/*
+ * The errors the endpoint detected (ep-aer-counts): an object of the
+ * spec's names in JSON, one line in text; entries this switchctl does not
+ * know are left out
+ */
+static void print_ep_aer_counts(const struct nlattr *a)
+{
+	const char *sep = "  AER errors: ";
+	size_t n, i;
+	uint64_t v;
+
+	if (!a)
+		return;
+	n = nla_len(a) / sizeof(uint64_t);
+	open_object("ep-aer-counts");
+	for (i = 0; i < n; i++) {
+		const char *name = enum_spec(&ep_aer_error_names, i);
+
+		if (!name)
+			continue;
+		memcpy(&v, (const char *)nla_data(a) + i * sizeof(v), sizeof(v));
+		print_text("%s%s ", sep, name);
+		print_uint(PRINT_ANY, name, "%s", v);
+		sep = ", ";
+	}
+	close_object();
+	if (n)
+		print_text("\n");
+}
+
 void print_ep_detail(struct nlattr **tb)
 {
 	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
@@ -754,6 +784,7 @@ void print_ep_detail(struct nlattr **tb)
 	print_attr_flag(PRINT_ANY, "ep-bus-master", ", bus master %s",
 			tb[PCIESW_A_EP_BUS_MASTER], "on", "off");
 	print_text("\n");
+	print_ep_aer_counts(tb[PCIESW_A_EP_AER_COUNTS]);
 	/* NVMe drives: the block device they are while their link is up */
 	if (tb[PCIESW_A_EP_DISK_NAME])
 		print_attr_string(PRINT_ANY, "ep-disk-name", "  disk /dev/%s,",

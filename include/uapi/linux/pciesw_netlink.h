@@ -277,6 +277,40 @@ enum pciesw_nvme_fault {
 	PCIESW_NVME_FAULT_MAX = (__PCIESW_NVME_FAULT_MAX - 1)
 };
 
+/**
+ * enum pciesw_ep_aer_error - An error an endpoint detects and reports with its
+ *   AER capability (inject with ep-id or ep-name): its AER status bit is set
+ *   and, unless masked, it sends ERR_COR, or ERR_NONFATAL or ERR_FATAL by its
+ *   Uncorrectable Error Severity.
+ * @PCIESW_EP_AER_ERROR_COMPLETION_TIMEOUT: uncorrectable (non-fatal by
+ *   default), a request it sent got no completion
+ * @PCIESW_EP_AER_ERROR_UNSUPPORTED_REQUEST: uncorrectable (non-fatal by
+ *   default), it received a posted request it does not support (header logged)
+ * @PCIESW_EP_AER_ERROR_POISONED_TLP: uncorrectable (non-fatal by default), it
+ *   received a poisoned memory write (header logged)
+ * @PCIESW_EP_AER_ERROR_UNCORRECTABLE_INTERNAL: uncorrectable (fatal by
+ *   default; masked by default), an internal error
+ * @PCIESW_EP_AER_ERROR_CORRECTED_INTERNAL: correctable (masked by default), an
+ *   internal error it corrected
+ * @PCIESW_EP_AER_ERROR_ADVISORY_NON_FATAL: correctable (masked by default): it
+ *   completed a non-posted request it does not support with UR, an Unsupported
+ *   Request handled as an Advisory Non-Fatal Error (PCIe 6.2.3.2.4.1) -
+ *   Unsupported Request status and Advisory Non-Fatal status, ERR_COR; if
+ *   Unsupported Request's severity is fatal, an ERR_FATAL instead
+ */
+enum pciesw_ep_aer_error {
+	PCIESW_EP_AER_ERROR_COMPLETION_TIMEOUT,
+	PCIESW_EP_AER_ERROR_UNSUPPORTED_REQUEST,
+	PCIESW_EP_AER_ERROR_POISONED_TLP,
+	PCIESW_EP_AER_ERROR_UNCORRECTABLE_INTERNAL,
+	PCIESW_EP_AER_ERROR_CORRECTED_INTERNAL,
+	PCIESW_EP_AER_ERROR_ADVISORY_NON_FATAL,
+
+	/* private: */
+	__PCIESW_EP_AER_ERROR_MAX,
+	PCIESW_EP_AER_ERROR_MAX = (__PCIESW_EP_AER_ERROR_MAX - 1)
+};
+
 enum pciesw_a {
 	PCIESW_A_PAD = 1,
 	PCIESW_A_SWITCH_ID,
@@ -419,6 +453,8 @@ enum pciesw_a {
 	PCIESW_A_NVME_TEMP_CRIT,
 	PCIESW_A_COUNTER_VALUES,
 	PCIESW_A_COUNTER_PACKED,
+	PCIESW_A_EP_AER_ERROR,
+	PCIESW_A_EP_AER_COUNTS,
 
 	__PCIESW_A_MAX,
 	PCIESW_A_MAX = (__PCIESW_A_MAX - 1)
