@@ -30,26 +30,39 @@ unsigned int pciesw_pci_max_down(const struct pciesw_profile *profile)
 	return pciesw_profile_nr_slots(profile) - 1;
 }
 
+/*
+ * A PEX890xx's downstream ports sit at device number = their port number
+ * on the internal bus, with gaps where a bifurcation has no port (a DGX
+ * A100's PEX88096 shows 02:00.0, 02:04.0, 02:08.0, 02:1c.0).  The card's
+ * port numbers are its slots, fixed whatever the bifurcation, so port
+ * number n is device n: what switchctl calls port 6 lspci calls 02:06.0,
+ * and no address moves when a group is re-bifurcated.  Device 0 stays free
+ * (port 0 is the upstream port) and so does device 0x1f, where Broadcom
+ * puts its management endpoint's port.  Only profiles with more port
+ * numbers than that (pex89144) fall back to 8 functions per device, in
+ * port order from 02:00.0.
+ */
+#define PCIESW_PCI_MAX_DEVNUM	0x1e
+
 bool pciesw_pci_multifunction(const struct pciesw_profile *profile)
 {
-	return pciesw_pci_max_down(profile) > 32;
+	return pciesw_pci_max_down(profile) > PCIESW_PCI_MAX_DEVNUM;
 }
 
 /* devfn on the internal bus of downstream port k (port id k + 1) */
 u8 pciesw_pci_down_devfn(const struct pciesw_profile *profile, unsigned int k)
 {
-	return pciesw_pci_multifunction(profile) ? k : PCI_DEVFN(k, 0);
+	return pciesw_pci_multifunction(profile) ? k : PCI_DEVFN(k + 1, 0);
 }
 
 /* k of the downstream port at @devfn on the internal bus, or -1 */
 int pciesw_pci_down_index(const struct pciesw_profile *profile, u8 devfn)
 {
-	unsigned int k = pciesw_pci_multifunction(profile) ? devfn :
-			 PCI_SLOT(devfn);
+	int k = devfn;
 
-	if (!pciesw_pci_multifunction(profile) && PCI_FUNC(devfn))
-		return -1;
-	return k < pciesw_pci_max_down(profile) ? k : -1;
+	if (!pciesw_pci_multifunction(profile))
+		k = PCI_FUNC(devfn) ? -1 : PCI_SLOT(devfn) - 1;
+	return k >= 0 && k < pciesw_pci_max_down(profile) ? k : -1;
 }
 
 void pciesw_port_pci_name(const struct pciesw_port *port, char *buf,

@@ -42,9 +42,10 @@ dom() {
 }
 
 # pci_layout SW: how the switch places its downstream ports on its internal
-# bus, into PCI_MF[SW]: a profile that can have more than 32 downstream
+# bus, into PCI_MF[SW]: a profile that can have more than 30 downstream
 # ports (the most of each non-host group's allowed_configs, summed) puts
-# port k+1 at function k (01:k/8.k%8), the others at device k (01:k.0)
+# port k+1 at function k (02:k/8.k%8), the others at device = port number
+# (port n at 02:n.0; devices 0 and 0x1f stay free)
 declare -A PCI_MF
 pci_layout() {
 	local g c most n=0
@@ -59,7 +60,7 @@ pci_layout() {
 		done
 		n=$((n + most))
 	done
-	PCI_MF[$1]=$((n > 32))
+	PCI_MF[$1]=$((n > 30))
 }
 
 # pci_rp SW: PCI name of the Root Port above the card's upstream port:
@@ -89,7 +90,8 @@ pci_sec() {
 
 # pci_port SW PORT: PCI name of a port, found as the kernel numbered the
 # bridges above it: the upstream port on the Root Port's secondary bus,
-# the downstream ports (at device or function k) on the upstream port's;
+# the downstream ports (at device n, or function n - 1) on the upstream
+# port's;
 # where a bridge is missing, the bus numbers the card's firmware gives
 # (1, 2; see pciesw(4))
 pci_port() {
@@ -105,7 +107,7 @@ pci_port() {
 	if ((PCI_MF[$1])); then
 		printf -v P '%s:%s:%02x.%u' "$PD" "$R" $((k / 8)) $((k % 8))
 	else
-		printf -v P '%s:%s:%02x.0' "$PD" "$R" "$k"
+		printf -v P '%s:%s:%02x.0' "$PD" "$R" "$2"
 	fi
 }
 

@@ -1134,17 +1134,21 @@ static int pci_lnkcap_port(const char *name)
 	return ret;
 }
 
-/* Downstream port @id's address: device (id - 1) on bus 02, or function. */
+/*
+ * Downstream port @id's address on bus 02: device @id (the port number), or
+ * in port order over 8 functions per device when there are more port
+ * numbers than devices 1-0x1e.
+ */
 static void down_pci_name(const struct exp_profile *exp, unsigned int id,
 			  const char *domain, char *buf, size_t len)
 {
 	unsigned int slots, k = id - 1;
 
 	exp_port_at(exp, 0, &slots);
-	if (slots - 1 > 32)
+	if (slots - 1 > 0x1e)
 		snprintf(buf, len, "%s:02:%02x.%u", domain, k >> 3, k & 7);
 	else
-		snprintf(buf, len, "%s:02:%02x.0", domain, k);
+		snprintf(buf, len, "%s:02:%02x.0", domain, id);
 }
 
 /* The gpu group's ports now: the documented numbers, devices, addresses. */

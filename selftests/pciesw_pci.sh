@@ -535,7 +535,7 @@ tree_ok "back to 1x16 / 4x4" $SW
 
 # stable port numbers: gpu 4x4 and back leaves every nvme port's PCI
 # device where it was (same address, same pci_dev: same sysfs inode), and
-# the gpu group's new ports 6-8 (lanes 20, 24, 28) sit at 01:05.0-01:07.0
+# the gpu group's new ports 6-8 (lanes 20, 24, 28) sit at 02:06.0-02:08.0
 # with their number in Link Capabilities
 # (nvme 2x8 earlier unplugged nvme2-3: ports 4 and 5 are empty)
 declare -A PINO EINO

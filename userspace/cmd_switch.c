@@ -179,7 +179,7 @@ const char status_help[] =
 	"ports), degraded (negotiated width below what both ends can do),\n"
 	"failed lanes (bit n: lane n of the port is dead; none), the\n"
 	"port's PCI name (domain:bus:dev.fn as lspci, dmesg and AER\n"
-	"write it, e.g. 10000:02:00.0; \"-\" without the PCI view) and the\n"
+	"write it, e.g. 10000:02:01.0; \"-\" without the PCI view) and the\n"
 	"attached endpoint.\n"
 	"With -j: {\"switch\": NAME, \"ports\": [...]} where each port has\n"
 	"the port-get attributes but the LTSSM history (see port show;\n"

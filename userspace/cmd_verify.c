@@ -10,7 +10,7 @@
  *       "part-number": "...", "serial": "...", "firmware": "...",
  *       "lanes": { "host": "1x16", "nvme": "4x4" },
  *       "ports": [ { "port": 1, "role": "downstream", "speed": "gen5",
- *                    "width": 16, "pci-name": "10000:02:00.0",
+ *                    "width": 16, "pci-name": "10000:02:01.0",
  *                    "ep": "gpu0", "ep-type": "gpu",
  *                    "ep-pci-name": "10000:03:00.0" } ]
  *     } ]
