@@ -373,5 +373,17 @@ sc_ok "inject nvme0 aer uncorrectable-internal (fatal, unmasked)" \
 	inject $ID nvme0 aer uncorrectable-internal
 check "... recovered after the reset of its link" aer_wait 2
 check "... the disk writes and reads again" disk_rw
+if command -v promtool >/dev/null; then
+	sc export $ID
+	m='pciesw_ep_aer_errors_total{switch="'$SW'",ep="nvme0",error='
+	check "export: the drive's AER errors, by error" \
+		eval '[[ $OUT == *"${m}\"poisoned-tlp\"} 1"* &&
+			$OUT == *"${m}\"uncorrectable-internal\"} 1"* &&
+			$OUT == *"${m}\"completion-timeout\"} 0"* ]]' ||
+		diag "$(grep pciesw_ep_aer <<<"$OUT" | head -n 8)"
+	RC=0
+	P=$(promtool check metrics <<<"$OUT" 2>&1) || RC=$?
+	check_eq "export with AER counts: promtool check metrics clean" "0 " "$RC $P"
+fi
 
 summary

@@ -577,6 +577,39 @@ static void export_nvme(FILE *f, const struct export_data *d)
 	}
 }
 
+/*
+ * What each endpoint's AER capability detected (ep-aer-counts), by the
+ * spec's error names: a u64 array indexed by enum ep-aer-error, entries
+ * this switchctl does not know left out.
+ */
+static void export_ep_aer(FILE *f, const struct export_data *d)
+{
+	size_t i, k, n;
+	uint64_t v;
+
+	family(f, "pciesw_ep_aer_errors_total", "counter",
+	       "Errors an endpoint detected and reported through its AER capability, by error.");
+	for (i = 0; i < d->eps.n; i++) {
+		const struct nlattr *a = d->eps.tb[i][PCIESW_A_EP_AER_COUNTS];
+
+		if (!a)
+			continue;
+		n = nla_len(a) / sizeof(v);
+		for (k = 0; k < n; k++) {
+			const char *name = enum_spec(&ep_aer_error_names, k);
+
+			if (!name)
+				continue;
+			memcpy(&v, (const char *)nla_data(a) + k * sizeof(v),
+			       sizeof(v));
+			fputs("pciesw_ep_aer_errors_total", f);
+			ep_labels(f, d->eps.tb[i]);
+			fprintf(f, ",error=\"%s\"} %llu\n", name,
+				(unsigned long long)v);
+		}
+	}
+}
+
 static void export_write(FILE *f, const struct export_data *d)
 {
 	export_switches(f, d);
@@ -588,6 +621,7 @@ static void export_write(FILE *f, const struct export_data *d)
 	export_thresholds(f, d);
 	export_thermal(f, d);
 	export_nvme(f, d);
+	export_ep_aer(f, d);
 }
 
 static int export_fetch(const struct target *t, struct export_data *d)
@@ -757,6 +791,8 @@ const char export_help[] =
 	"  pciesw_nvme_percentage_used_ratio, pciesw_nvme_critical_warning,\n"
 	"  pciesw_nvme_media_errors_total, pciesw_nvme_unsafe_shutdowns_total,\n"
 	"  pciesw_nvme_data_units_read_total, _written_total (512000 bytes).\n"
+	"Endpoints (labels switch, ep, error: the names inject ... aer takes):\n"
+	"  pciesw_ep_aer_errors_total, the errors each reported through AER.\n"
 	"The temperatures are also on hwmon (chip \"pciesw\"), which\n"
 	"node_exporter's hwmon collector already reads\n"
 	"(node_hwmon_temp_celsius{chip=...}); the export has them per\n"
