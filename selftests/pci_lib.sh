@@ -70,6 +70,9 @@ pci_rp() {
 	local b
 	pci_dom "${1#pciesw}"
 	P=$PD:00:00.0
+	# bus 00 is the lowest when it is there: no need to list the domain's
+	# buses (a pex89144 has 85), which the per-port helpers do per port
+	[[ -e /sys/class/pci_bus/$PD:00 ]] && return
 	for b in /sys/class/pci_bus/"$PD":*; do
 		[[ -e $b ]] || break
 		P=${b##*/}:00.0
