@@ -177,23 +177,24 @@ report() {
 # (run.sh --queue): each takes the next test nobody has taken, costliest
 # first, so the guests end within about one short test of each other.
 # The order: the tests' cost there (seconds, measured on this machine in
-# two one-vCPU guests side by side; a test not listed counts as 60).
+# two one-vCPU guests side by side, fresh-clone make check of December
+# 2026; a test not listed counts as 60).
 declare -A debug_cost=(
-	[pciesw_pci.sh]=205 [pciesw_pci_churn.sh]=190 [pciesw_block.sh]=170
-	[pciesw_module.sh]=105 [pciesw_vpd]=100 [pciesw_dma]=95
-	[pciesw_block_conformance.sh]=95 [pciesw_nvme.sh]=125 [pciesw_nvme_ioctl]=30
-	[pciesw_nvme_faults.sh]=90
-	[pciesw_health_switchctl.sh]=90 [pciesw_dma_switchctl.sh]=80
-	[pciesw_top_switchctl.sh]=90
-	[pciesw_health]=80 [pciesw_netlink]=65 [pciesw_devlink.sh]=65
-	[pciesw_views.sh]=70 [pciesw_lanes]=60 [pciesw_faults.sh]=60
-	[pciesw_ops_switchctl.sh]=50 [pciesw_pci_aer.sh]=45 [pciesw_ioctl]=40
-	[pciesw_bus.sh]=40 [pciesw_pci_hotplug.sh]=40 [pciesw_pci_dpc.sh]=40
-	[pciesw_switchctl.sh]=35 [pciesw_stress]=35 [pciesw_topo_switchctl.sh]=35
-	[pciesw_link]=35 [pciesw_thermal]=30 [pciesw_debugfs]=25
-	[pciesw_soak]=25 [pciesw_mem]=25 [pciesw_unpriv]=20
-	[pciesw_topo_unpriv]=15 [pciesw_fuzz]=15 [pciesw_hotplug]=10
-	[pciesw_events]=10
+	[pciesw_pci_churn.sh]=260 [pciesw_pci.sh]=250 [pciesw_block.sh]=190
+	[pciesw_dma]=125 [pciesw_block_conformance.sh]=125
+	[pciesw_nvme.sh]=120 [pciesw_vpd]=105
+	[pciesw_health_switchctl.sh]=105 [pciesw_health]=95
+	[pciesw_nvme_faults.sh]=90 [pciesw_top_switchctl.sh]=85
+	[pciesw_netlink]=80 [pciesw_module.sh]=80 [pciesw_switchctl.sh]=75
+	[pciesw_pci_aer.sh]=70 [pciesw_ioctl]=70 [pciesw_dma_switchctl.sh]=65
+	[pciesw_faults.sh]=60 [pciesw_bus.sh]=60 [pciesw_lanes]=55
+	[pciesw_devlink.sh]=55 [pciesw_pci_dpc.sh]=50 [pciesw_views.sh]=45
+	[pciesw_topo_switchctl.sh]=45 [pciesw_stress]=40 [pciesw_link]=40
+	[pciesw_thermal]=35 [pciesw_pci_ident.sh]=35 [pciesw_mem]=35
+	[pciesw_soak]=25 [pciesw_ops_switchctl.sh]=25 [pciesw_fuzz]=15
+	[pciesw_debugfs]=15 [pciesw_unpriv]=10 [pciesw_topo_unpriv]=10
+	[pciesw_nvme_ioctl]=10 [pciesw_hotplug]=10 [pciesw_events]=10
+	[pciesw_pci_fidelity.sh]=5
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the
