@@ -154,7 +154,7 @@ static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
 	unsigned long flags, k;
 
 	/* small, and a removal the view missed would leave stale devices */
-	g = kzalloc(struct_size(g, fns, 2 * h->max_down + 1),
+	g = kzalloc(struct_size(g, fns, 2 * h->max_down + 3),
 		    GFP_KERNEL | __GFP_NOFAIL);
 	bitmap_copy(g->ports, ports, PCIESW_MAX_PORTS);
 	raw_spin_lock_irqsave(&h->lock, flags);
@@ -169,7 +169,12 @@ static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
 		h->ep[k] = NULL;
 	}
 	if (g->all) {
+		/* the management port and endpoint go with the upstream port */
+		g->fns[g->n++] = h->mep;
+		g->fns[g->n++] = h->mdown;
 		g->fns[g->n++] = h->up;
+		h->mep = NULL;
+		h->mdown = NULL;
 		h->up = NULL;
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);

@@ -73,6 +73,13 @@ static void pciesw_pci_store_model(struct pciesw_pci *h,
 	bool down = fn->kind == PCIESW_PCI_DOWN;
 	u32 v;
 
+	/* no model port behind it: an FLR resets its image, that is all */
+	if (fn->virt) {
+		if (fn->kind == PCIESW_PCI_EP && off == CAP_EXP + PCI_EXP_DEVCTL &&
+		    (mask & val & PCI_EXP_DEVCTL_BCR_FLR))
+			pciesw_pci_flr(fn);
+		return;
+	}
 	switch (off) {
 	case PCI_COMMAND:
 		if (fn->kind == PCIESW_PCI_EP && (mask & PCI_COMMAND_MASTER) &&
@@ -222,7 +229,7 @@ static void pciesw_pci_store(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 	put32(fn->cfg, off, v);
 	pciesw_pci_store_model(h, fn, off, old, val, mask);
 	/* a hot-plug slot completes every Slot Control command at once */
-	if (h->hotplug && fn->kind == PCIESW_PCI_DOWN &&
+	if (h->hotplug && fn->kind == PCIESW_PCI_DOWN && !fn->virt &&
 	    off == CAP_EXP + PCI_EXP_SLTCTL && (mask & 0xffff))
 		or16(fn->cfg, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_CC);
 	/* the interrupt is sent from process context, by the request work */
@@ -257,9 +264,13 @@ static struct pciesw_pci_fn *pciesw_pci_fn_find(struct pciesw_pci *h,
 	if (!sec || busnr < sec || busnr > sub)
 		return NULL;
 	if (busnr == sec) {
+		if (h->mdown && devfn == PCIESW_PCI_MGMT_DEVFN)
+			return h->mdown;
 		i = pciesw_pci_down_index(h->profile, devfn);
 		return i < 0 ? NULL : h->down[i];
 	}
+	if (h->mdown && busnr == h->mdown->cfg[PCI_SECONDARY_BUS])
+		return devfn ? NULL : h->mep;
 	/*
 	 * An endpoint behind a link that is down does not answer; one whose
 	 * first training is firmware's (@boot) was up before software looked

@@ -284,7 +284,8 @@ void pciesw_pci_report(struct pciesw_pci *h, struct pciesw_pci_fn *fn)
 	u32 sev = get32(fn->cfg, ECAP_AER + PCI_ERR_UNCOR_SEVER);
 	u32 cor, unc;
 
-	if (!fn->stats && fn->kind != PCIESW_PCI_EP)
+	/* the switch's own functions detect no errors */
+	if (fn->virt || (!fn->stats && fn->kind != PCIESW_PCI_EP))
 		return;
 	cor = pciesw_pci_aer_status(fn, true) &
 	      ~get32(fn->cfg, ECAP_AER + PCI_ERR_COR_MASK);

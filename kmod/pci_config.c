@@ -295,7 +295,18 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
 	cfg[PCI_REVISION_ID] = PCIESW_PCI_REVISION;
 	cfg[PCI_CAPABILITY_LIST] = CAP_PM;
-	if (kind == PCIESW_PCI_EP) {
+	if (kind == PCIESW_PCI_EP && !ep) {
+		/* the switch's management endpoint (pciesw_pci_mgmt_new()) */
+		put16(cfg, PCI_DEVICE_ID, PCIESW_PCI_MGMT_DEVICE);
+		put32(cfg, PCI_CLASS_REVISION,
+		      PCIESW_PCI_MGMT_CLASS << 8 | PCIESW_PCI_REVISION);
+		cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_NORMAL;
+		put16(cfg, PCI_SUBSYSTEM_VENDOR_ID, PCIESW_PCI_VENDOR);
+		put16(cfg, PCI_SUBSYSTEM_ID, prof->pci_subdevice);
+		fn->max_speed = port->max_speed;
+		max_width = 1;
+		type = PCI_EXP_TYPE_ENDPOINT;
+	} else if (kind == PCIESW_PCI_EP) {
 		const struct pciesw_ep_ident *id = &ep->ident;
 
 		/* the IDs it was plugged in with (the type's by default) */
@@ -320,14 +331,12 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 		if (kind == PCIESW_PCI_RP) {
 			cfg[PCI_PRIMARY_BUS] = 0;
 			cfg[PCI_SECONDARY_BUS] = PCIESW_PCI_UP_BUS;
-			cfg[PCI_SUBORDINATE_BUS] =
-				PCIESW_PCI_EP_BUS(h->max_down - 1);
+			cfg[PCI_SUBORDINATE_BUS] = h->busn.end;
 			type = PCI_EXP_TYPE_ROOT_PORT;
 		} else if (kind == PCIESW_PCI_UP) {
 			cfg[PCI_PRIMARY_BUS] = PCIESW_PCI_UP_BUS;
 			cfg[PCI_SECONDARY_BUS] = PCIESW_PCI_INT_BUS;
-			cfg[PCI_SUBORDINATE_BUS] =
-				PCIESW_PCI_EP_BUS(h->max_down - 1);
+			cfg[PCI_SUBORDINATE_BUS] = h->busn.end;
 			type = PCI_EXP_TYPE_UPSTREAM;
 		} else {
 			if (pciesw_pci_multifunction(prof) && !(k % 8))
@@ -445,7 +454,8 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	 */
 	if (kind == PCIESW_PCI_RP)
 		put32(cfg, ECAP_DSN, ECAP_AER << 20);
-	if (pciesw_pci_switch_port(kind)) {
+	/* the management endpoint is the switch's too: its DSN */
+	if (pciesw_pci_switch_port(kind) || (kind == PCIESW_PCI_EP && !ep)) {
 		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
 		      ECAP_AER << 20);
 		put32(cfg, ECAP_DSN + 4, lower_32_bits(h->dsn));
@@ -455,7 +465,7 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 	 * An endpoint's DSN: the card's serial number above the endpoint's
 	 * (unique in the switch for ever), as a part's DSN is its own
 	 */
-	if (kind == PCIESW_PCI_EP) {
+	if (kind == PCIESW_PCI_EP && ep) {
 		put32(cfg, ECAP_DSN, PCI_EXT_CAP_ID_DSN | 1 << 16 |
 		      ECAP_AER << 20);
 		put32(cfg, ECAP_DSN + 4, lower_32_bits(ep->serial));
@@ -514,6 +524,50 @@ void pciesw_pci_fn_free(struct pciesw_pci_fn *fn)
 	if (fn)
 		kfree(fn->cfg0);
 	kfree(fn);
+}
+
+/*
+ * The management port (@kind PCIESW_PCI_DOWN) or endpoint (PCIESW_PCI_EP)
+ * of pci_mgmt_ep, as firmware leaves them; @up is the upstream port, whose
+ * fastest speed they run at.  The port is the switch's own, at device
+ * 0x1f of the internal bus with Port Number 0x1f: no slot (not
+ * hot-pluggable), no DPC, no counters; its x1 link to the endpoint is
+ * always up.  The endpoint: PM, MSI, PCI Express; the switch's DSN, AER.
+ */
+struct pciesw_pci_fn *pciesw_pci_mgmt_new(struct pciesw_pci *h,
+					  enum pciesw_pci_kind kind,
+					  const struct pciesw_port *up)
+{
+	struct pciesw_pci_fn *fn;
+	u8 *cfg;
+
+	fn = pciesw_pci_fn_new(h, kind, h->max_down, up, NULL);
+	if (!fn)
+		return NULL;
+	cfg = fn->cfg;
+	fn->virt = true;
+	fn->stats = NULL;
+	fn->active = true;
+	fn->speed = fn->max_speed;
+	fn->width = 1;
+	fn->target = fn->max_speed;
+	if (kind == PCIESW_PCI_DOWN) {
+		cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_BRIDGE;
+		put16(cfg, CAP_EXP + PCI_EXP_FLAGS,
+		      get16(cfg, CAP_EXP + PCI_EXP_FLAGS) & ~PCI_EXP_FLAGS_SLOT);
+		put32(cfg, CAP_EXP + PCI_EXP_SLTCAP, 0);
+		put16(cfg, CAP_EXP + PCI_EXP_SLTCTL, 0);
+		put32(cfg, CAP_EXP + PCI_EXP_LNKCAP, fn->max_speed | 1 << 4 |
+		      PCI_EXP_LNKCAP_DLLLARC | PCI_EXP_LNKCAP_LBNC |
+		      PCIESW_PCI_MGMT_PORT << 24);
+		put16(cfg, CAP_EXP + PCI_EXP_LNKCTL2, fn->target);
+		put32(cfg, ECAP_AER + PCI_ERR_UNCOR_MASK, 0);
+		/* ACS ends the chain: no containment of a link that stays */
+		put32(cfg, ECAP_ACS, PCI_EXT_CAP_ID_ACS | 1 << 16);
+		put32(cfg, ECAP_DPC, 0);
+		put16(cfg, ECAP_DPC + PCI_EXP_DPC_CAP, 0);
+	}
+	return fn;
 }
 
 /*

@@ -27,6 +27,16 @@ module_param(pci_hotplug, bool, 0444);
 MODULE_PARM_DESC(pci_hotplug,
 		 "Downstream ports of new PCI views are hot-plug slots that pciehp drives, default 1");
 
+/*
+ * Broadcom's switches have a management endpoint (1000:00b2) behind a
+ * downstream port of their own at device 0x1f of the internal bus; off by
+ * default, as it is no model port.  Taken when a switch's view is made.
+ */
+static bool pci_mgmt_ep;
+module_param(pci_mgmt_ep, bool, 0444);
+MODULE_PARM_DESC(pci_mgmt_ep,
+		 "New PCI views have the switch management endpoint 1000:00b2 behind a port at device 0x1f, default 0");
+
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
 #include "pci_view.h"
@@ -68,7 +78,7 @@ void pciesw_pci_vpd_load(struct pciesw_pci *h)
 bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 {
 	struct pciesw_switch *sw = h->sw;
-	struct pciesw_pci_fn *fn, *efn;
+	struct pciesw_pci_fn *fn, *efn, *mdown, *mep;
 	struct pciesw_port *port;
 	unsigned long flags;
 	unsigned int k;
@@ -84,12 +94,26 @@ bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports)
 				all = false;
 				continue;
 			}
+			/* the management port and endpoint come with it */
+			mdown = h->mgmt ? pciesw_pci_mgmt_new(h, PCIESW_PCI_DOWN,
+							      port) : NULL;
+			mep = mdown ? pciesw_pci_mgmt_new(h, PCIESW_PCI_EP,
+							  port) : NULL;
+			if (h->mgmt && !mep) {
+				all = false;
+				pciesw_pci_fn_free(mdown);
+				mdown = NULL;
+			}
 			raw_spin_lock_irqsave(&h->lock, flags);
 			pciesw_pci_fn_link(fn, port);
 			if (h->rp)
 				pciesw_pci_fn_link(h->rp, port);
 			swap(h->up, fn);
+			swap(h->mdown, mdown);
+			swap(h->mep, mep);
 			raw_spin_unlock_irqrestore(&h->lock, flags);
+			pciesw_pci_fn_free(mep);
+			pciesw_pci_fn_free(mdown);
 			pciesw_pci_fn_free(fn);
 			continue;
 		}
@@ -158,7 +182,7 @@ void pciesw_pci_unbind_ports(struct pciesw_pci *h, unsigned int busnr,
 			     const unsigned long *ports, bool all)
 {
 	struct pci_dev *dev, **devs;
-	unsigned int n = 0, max = h->max_down + 2;
+	unsigned int n = 0, max = pciesw_pci_nr_bridges(h);
 	struct pci_bus *bus;
 	int k;
 
@@ -198,8 +222,9 @@ void pciesw_pci_later_begin(struct pciesw_pci *h)
 {
 	if (!h->hotplug)
 		return;
-	/* the Root Port, the upstream port and the downstream ports */
-	h->later = kcalloc(h->max_down + 2, sizeof(*h->later), GFP_KERNEL);
+	/* the Root Port, the upstream, downstream and management ports */
+	h->later = kcalloc(pciesw_pci_nr_bridges(h), sizeof(*h->later),
+			   GFP_KERNEL);
 	h->nr_later = 0;
 }
 
@@ -258,6 +283,8 @@ void pciesw_pci_free(struct pciesw_pci *h)
 		pciesw_pci_fn_free(h->down[k]);
 		pciesw_pci_fn_free(h->ep[k]);
 	}
+	pciesw_pci_fn_free(h->mep);
+	pciesw_pci_fn_free(h->mdown);
 	pciesw_pci_fn_free(h->up);
 	pciesw_pci_fn_free(h->rp);
 	kfree(h->vpd);
@@ -306,6 +333,7 @@ struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	h->domain = pciesw_pci_domain(sw);
 	h->max_down = max_down;
 	h->hotplug = pci_hotplug;
+	h->mgmt = pci_mgmt_ep;
 	h->down = h->fns;
 	h->ep = h->fns + max_down;
 	h->sysdata.domain = h->domain;
@@ -313,7 +341,8 @@ struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	h->dsn = pciesw_pci_dsn(sw);
 	h->busn.name = "pciesw";
 	h->busn.start = 0;
-	h->busn.end = PCIESW_PCI_EP_BUS(h->max_down - 1);
+	/* the management endpoint's bus is the last */
+	h->busn.end = PCIESW_PCI_EP_BUS(h->max_down - 1 + h->mgmt);
 	h->busn.flags = IORESOURCE_BUS | IORESOURCE_PCI_FIXED;
 	raw_spin_lock_init(&h->lock);
 	INIT_WORK(&h->req_work, pciesw_pci_req_work);
@@ -501,7 +530,8 @@ static u32 pciesw_pci_ep_port(struct pci_dev *dev)
 	int k;
 
 	if (!port || port->bus->ops != &pciesw_pci_ops ||
-	    pci_pcie_type(port) != PCI_EXP_TYPE_DOWNSTREAM)
+	    pci_pcie_type(port) != PCI_EXP_TYPE_DOWNSTREAM ||
+	    port->devfn == PCIESW_PCI_MGMT_DEVFN)
 		return 0;
 	k = pciesw_pci_down_index(pciesw_pci_of(dev->bus)->profile,
 				  port->devfn);
@@ -622,7 +652,7 @@ static int pciesw_pci_notify(struct notifier_block *nb, unsigned long action,
 	if (dev->hdr_type != PCI_HEADER_TYPE_NORMAL) {
 		/* in the view's own scan (rescan lock): bound after it */
 		h = pciesw_pci_of(dev->bus);
-		if (!h->later || h->nr_later >= h->max_down + 2)
+		if (!h->later || h->nr_later >= pciesw_pci_nr_bridges(h))
 			return NOTIFY_DONE;
 		if (pciesw_pci_set_override(dev, "pciesw-later"))
 			return NOTIFY_DONE;

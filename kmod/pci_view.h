@@ -34,6 +34,15 @@
 #define PCIESW_PCI_REVISION	0xb0
 /* the upper half of the switch ports' DSN, as Broadcom's parts have it */
 #define PCIESW_PCI_DSN_HI	0x0080ee00
+/*
+ * Broadcom's own endpoint (pci.ids): the switch management endpoint, a
+ * Serial Attached SCSI controller behind the downstream port at device
+ * 0x1f of the internal bus (pci_mgmt_ep)
+ */
+#define PCIESW_PCI_MGMT_DEVICE	0x00b2
+#define PCIESW_PCI_MGMT_CLASS	0x010700
+#define PCIESW_PCI_MGMT_DEVFN	PCI_DEVFN(0x1f, 0)
+#define PCIESW_PCI_MGMT_PORT	0x1f	/* its port's Port Number */
 
 /*
  * Where the capabilities are, the same in every function: the offsets of
@@ -181,6 +190,9 @@ enum pciesw_pci_kind {
  *	take it for a link that bounced and re-add the endpoint)
  * @ready_at: an endpoint answers config requests with Retry Status until
  *	then (ktime ns), after its link came up from a reset
+ * @virt: a function of the switch's own with no model port behind it (the
+ *	management port and endpoint): writes stay in its image, none goes
+ *	to the model, it sends no message
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
@@ -219,6 +231,7 @@ struct pciesw_pci_fn {
 	bool msi_send;
 	bool boot;
 	u64 ready_at;
+	bool virt;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u64 aer_seen[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
@@ -272,6 +285,7 @@ struct pciesw_pci_req {
  * @domain: PCI domain number
  * @max_down: downstream ports the profile can have (bounds @down, @ep)
  * @hotplug: the downstream ports are hot-plug slots (pci_hotplug)
+ * @mgmt: the hierarchy has the management port and endpoint (pci_mgmt_ep)
  * @later: with the rescan lock: the ports the view's own scan added,
  *	whose drivers pciesw_pci_bind_later() binds after it (NULL: not
  *	scanning); the references are the view's
@@ -302,6 +316,9 @@ struct pciesw_pci_req {
  * @vpd_len: bytes of @vpd in use
  * @rp: the Root Port, from pciesw_pci_new() to pciesw_pci_free()
  * @up: the upstream port
+ * @mdown: the management port at %PCIESW_PCI_MGMT_DEVFN of the internal
+ *	bus, with @mgmt; it comes and goes with @up
+ * @mep: the management endpoint behind @mdown, on the hierarchy's last bus
  * @down: downstream port k (port id k + 1), @max_down entries of @fns
  * @ep: the endpoint behind downstream port k, the @max_down after them
  * @fns: @down and @ep, as many as the profile can have
@@ -313,6 +330,7 @@ struct pciesw_pci {
 	u32 domain;
 	unsigned int max_down;
 	bool hotplug;
+	bool mgmt;
 	struct pci_dev **later;
 	unsigned int nr_later;
 	struct resource busn;
@@ -336,6 +354,8 @@ struct pciesw_pci {
 	unsigned int vpd_len;
 	struct pciesw_pci_fn *rp;
 	struct pciesw_pci_fn *up;
+	struct pciesw_pci_fn *mdown;
+	struct pciesw_pci_fn *mep;
 	struct pciesw_pci_fn **down;
 	struct pciesw_pci_fn **ep;
 	struct pciesw_pci_fn *fns[];
@@ -400,6 +420,12 @@ static inline u64 pciesw_pci_acs_egress(const struct pciesw_pci_fn *fn)
 	       (u64)get32(fn->cfg, ECAP_ACS + PCI_ACS_EGRESS_CTL_V + 4) << 32;
 }
 
+/* The bridges a hierarchy can have: Root Port, ports, management port */
+static inline unsigned int pciesw_pci_nr_bridges(const struct pciesw_pci *h)
+{
+	return h->max_down + 2 + h->mgmt;
+}
+
 /* Queue a request for the model; with h->lock held. */
 static inline void pciesw_pci_req(struct pciesw_pci *h,
 				  const struct pciesw_pci_fn *fn,
@@ -435,6 +461,9 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 					const struct pciesw_port *port,
 					const struct pciesw_endpoint *ep);
 void pciesw_pci_fn_free(struct pciesw_pci_fn *fn);
+struct pciesw_pci_fn *pciesw_pci_mgmt_new(struct pciesw_pci *h,
+					  enum pciesw_pci_kind kind,
+					  const struct pciesw_port *up);
 void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 			const struct pciesw_port *port);
 u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr);
