@@ -50,6 +50,7 @@
  * the rest.
  */
 
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -69,6 +70,18 @@ static unsigned int pci_ready_ms = 200;
 module_param(pci_ready_ms, uint, 0444);
 MODULE_PARM_DESC(pci_ready_ms,
 		 "An endpoint answers config reads with Retry Status for this long after its link comes up from a reset, ms (0-10000), default 200");
+
+/*
+ * Broadcom's PEX890xx in synthetic mode answers for an endpoint whose link
+ * came up from a reset with a placeholder, 1000:02b2, until the link to
+ * the real one is active; then it reports the change (Data Link Layer
+ * State Changed).  Off by default; fixed for the module's life, so every
+ * placeholder lasts as long (pciesw_pci_ph_work() relies on it).
+ */
+static unsigned int pci_placeholder_ms;
+module_param(pci_placeholder_ms, uint, 0444);
+MODULE_PARM_DESC(pci_placeholder_ms,
+		 "After a link reset an endpoint answers as Broadcom's placeholder 1000:02b2 for this long before it shows, ms (0-10000), default 0 (off)");
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
@@ -129,12 +142,21 @@ static void pciesw_pci_gone_apply(struct pciesw_pci *h,
 	pciesw_pci_gone_free(g);
 }
 
-/* As pciehp_configure_device(): find what is new below @busnr (0: root). */
-static void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr)
+/*
+ * As pciehp_configure_device(): find what is new below @busnr (0: root),
+ * not before @at (ktime ns; 0: now), when a placeholder gives way to the
+ * real endpoint: pciehp would add that one, after the link change.
+ */
+static void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr,
+			      u64 at)
 {
 	struct pci_dev **later;
 	struct pci_bus *bus;
 	unsigned int n;
+	s64 wait = at - ktime_get_ns();
+
+	if (at && wait > 0)
+		msleep(DIV_ROUND_UP_ULL(wait, NSEC_PER_MSEC));
 
 	pci_lock_rescan_remove();
 	pciesw_pci_later_begin(h);
@@ -205,6 +227,8 @@ static void *pciesw_pci_ep_attach(struct pciesw_pci *h,
 	fn = pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, ev->port, ev->ep);
 	raw_spin_lock_irqsave(&h->lock, flags);
 	pciesw_pci_fn_link(h->down[k], ev->port);
+	/* a new endpoint's first link-up resets nothing */
+	h->down[k]->ph_arm = false;
 	if (fn) {
 		pciesw_pci_fn_link(fn, ev->port);
 		swap(h->ep[k], fn);
@@ -263,28 +287,60 @@ static bool pciesw_pci_ep_resets(struct pciesw_pci *h, unsigned int k,
 }
 
 /*
+ * With sw->lock and h->lock: the link of downstream port @k comes back up
+ * to its endpoint after a link reset (not firmware's first training, not
+ * a power-up, not a new endpoint's): its placeholder answers first.
+ */
+static bool pciesw_pci_ph_comes_up(struct pciesw_pci *h, unsigned int k,
+				   const struct pciesw_port *port)
+{
+	return h->down[k] && h->ep[k] && port->ep && !h->down[k]->active &&
+	       !h->down[k]->boot && h->down[k]->ph_arm &&
+	       pciesw_link_active(port);
+}
+
+/*
  * With sw->lock: a port's link or setting, into its config space.  When a
  * downstream port's link came up to an endpoint that the module adds
- * itself (no pciehp drives the slot), the bus to scan, else 0.
+ * itself (no pciehp drives the slot), the bus to scan, else 0, and in
+ * @at when (0: at once; after the placeholder, with pci_placeholder_ms).
  */
 static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
-					   const struct pciesw_port *port)
+					   const struct pciesw_port *port,
+					   u64 *at)
 {
-	struct pciesw_pci_fn *fresh = NULL;
+	struct pciesw_pci_fn *fresh = NULL, *ph = NULL;
+	unsigned int ph_ms = min(pci_placeholder_ms, 10000U);
 	unsigned long flags;
 	unsigned int k = port->id - 1;
 	unsigned int scan = 0;
-	bool reset = false;
+	bool reset = false, comes_up = false;
+	u64 now;
 
 	lockdep_assert_held(&h->sw->lock);
+	*at = 0;
 	if (port->role != PCIESW_PORT_ROLE_UPSTREAM && k < h->max_down) {
 		/* only sw->lock holders change what it looks at */
 		raw_spin_lock_irqsave(&h->lock, flags);
 		reset = pciesw_pci_ep_resets(h, k, port);
+		/*
+		 * A link reset (hot reset, disable, DPC, surprise down) brings
+		 * the placeholder, a power-up not: pciehp powers a slot off and
+		 * on as it removes and adds a function, and would remove the
+		 * one it added at the swap for ever
+		 */
+		if (h->down[k] && port->power_off)
+			h->down[k]->ph_arm = false;
+		else if (h->down[k] && reset)
+			h->down[k]->ph_arm = true;
+		comes_up = pciesw_pci_ph_comes_up(h, k, port);
 		raw_spin_unlock_irqrestore(&h->lock, flags);
 		if (reset)
 			fresh = pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port,
 						  port->ep);
+		/* without memory the real endpoint answers at once */
+		if (comes_up && ph_ms)
+			ph = pciesw_pci_ph_new(h, k, port);
 	}
 	raw_spin_lock_irqsave(&h->lock, flags);
 	if (port->role == PCIESW_PORT_ROLE_UPSTREAM) {
@@ -297,9 +353,24 @@ static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
 		if (fresh && h->ep[k])
 			swap(h->ep[k], fresh);
 		pciesw_pci_fn_link(h->down[k], port);
-		/* up from a reset or power-up that software saw: initialising */
+		/*
+		 * up from a reset or power-up that software saw: initialising,
+		 * after its placeholder's time if it has one
+		 */
 		if (h->ep[k] && !up && !boot && h->down[k]->active) {
-			h->ep[k]->ready_at = ktime_get_ns() +
+			h->down[k]->ph_arm = false;
+			now = ktime_get_ns();
+			if (ph) {
+				now += (u64)ph_ms * NSEC_PER_MSEC;
+				swap(h->ep[k]->ph, ph);
+				pciesw_pci_fn_link(h->ep[k]->ph, port);
+				h->ep[k]->ph_until = now;
+				h->ep[k]->ph_due = true;
+				*at = now;
+				queue_delayed_work(system_wq, &h->ph_work,
+						   msecs_to_jiffies(ph_ms) + 1);
+			}
+			h->ep[k]->ready_at = now +
 				(u64)min(pci_ready_ms, 10000U) * NSEC_PER_MSEC;
 			if (!pciesw_pci_slot_driven(h, k))
 				scan = pciesw_pci_secondary(h->down[k]);
@@ -309,6 +380,7 @@ static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 	pciesw_pci_fn_free(fresh);
+	pciesw_pci_fn_free(ph);
 	return scan;
 }
 
@@ -324,6 +396,7 @@ struct pciesw_pci_job {
 	enum pciesw_pci_op op;
 	struct pciesw_pci *h;
 	unsigned int bus;
+	u64 at;		/* a rescan: not before then (ktime ns), 0: now */
 	struct pciesw_pci_gone *gone;
 };
 
@@ -343,6 +416,7 @@ static struct pciesw_pci_job *pciesw_pci_job(enum pciesw_pci_op op,
 	job->h = h;
 	atomic_inc(&h->jobs);
 	job->bus = bus;
+	job->at = 0;
 	job->gone = gone;
 	return job;
 }
@@ -367,10 +441,12 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 {
 	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
 	struct pciesw_pci *h = pdev ? pdev->pci : NULL;
+	struct pciesw_pci_job *job;
 	struct pciesw_pci_gone *gone;
 	unsigned long flags;
 	unsigned int bus;
 	bool on;
+	u64 at;
 
 	if (!pdev)
 		return NULL;
@@ -439,12 +515,15 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 			      NULL;
 	case PCIESW_EV_PORT_CHANGE:
 	case PCIESW_EV_LINK_TRAINING:
-		bus = pciesw_pci_port_change(h, ev->port);
+		bus = pciesw_pci_port_change(h, ev->port, &at);
 		/* a surprise down counts its error as the link goes */
 		if (ev->type == PCIESW_EV_PORT_CHANGE)
 			pciesw_pci_port_errors(h, ev->port);
-		return bus ? pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL) :
-			     NULL;
+		if (!bus)
+			return NULL;
+		job = pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL);
+		job->at = at;
+		return job;
 	case PCIESW_EV_PORT_ERRORS:
 		pciesw_pci_port_errors(h, ev->port);
 		return NULL;
@@ -545,7 +624,7 @@ static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 	atomic_dec(&h->jobs);
 	switch (job->op) {
 	case PCIESW_PCI_RESCAN:
-		pciesw_pci_rescan(h, job->bus);
+		pciesw_pci_rescan(h, job->bus, job->at);
 		break;
 	case PCIESW_PCI_REMOVE:
 		pciesw_pci_gone_apply(h, job->gone);

@@ -521,8 +521,10 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 
 void pciesw_pci_fn_free(struct pciesw_pci_fn *fn)
 {
-	if (fn)
+	if (fn) {
+		pciesw_pci_fn_free(fn->ph);
 		kfree(fn->cfg0);
+	}
 	kfree(fn);
 }
 
@@ -567,6 +569,37 @@ struct pciesw_pci_fn *pciesw_pci_mgmt_new(struct pciesw_pci *h,
 		put32(cfg, ECAP_DPC, 0);
 		put16(cfg, ECAP_DPC + PCI_EXP_DPC_CAP, 0);
 	}
+	return fn;
+}
+
+/*
+ * The placeholder Broadcom's PEX890xx shows in synthetic mode after a
+ * link reset, before the link to the real endpoint behind downstream port
+ * @k is active: 1000:02b2, class ff:00, the switch's revision, no
+ * subsystem and no DSN (the extended capabilities start with a null one,
+ * as the Root Port's); an endpoint otherwise, which takes software's
+ * writes into its own image.
+ */
+struct pciesw_pci_fn *pciesw_pci_ph_new(struct pciesw_pci *h, unsigned int k,
+					const struct pciesw_port *port)
+{
+	struct pciesw_pci_fn *fn;
+	u8 *cfg;
+
+	fn = pciesw_pci_fn_new(h, PCIESW_PCI_EP, k, port, port->ep);
+	if (!fn)
+		return NULL;
+	cfg = fn->cfg;
+	fn->virt = true;
+	put16(cfg, PCI_VENDOR_ID, PCIESW_PCI_VENDOR);
+	put16(cfg, PCI_DEVICE_ID, PCIESW_PCI_PH_DEVICE);
+	put32(cfg, PCI_CLASS_REVISION,
+	      PCIESW_PCI_PH_CLASS << 8 | PCIESW_PCI_REVISION);
+	put32(cfg, PCI_SUBSYSTEM_VENDOR_ID, 0);
+	put32(cfg, ECAP_DSN, ECAP_AER << 20);
+	put32(cfg, ECAP_DSN + 4, 0);
+	put32(cfg, ECAP_DSN + 8, 0);
+	memcpy(fn->cfg0, cfg, PCIESW_PCI_CFG_LEN);
 	return fn;
 }
 

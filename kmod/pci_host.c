@@ -279,6 +279,8 @@ void pciesw_pci_free(struct pciesw_pci *h)
 {
 	unsigned int k;
 
+	/* a view that never was on the bus may have armed it */
+	cancel_delayed_work_sync(&h->ph_work);
 	for (k = 0; k < h->max_down; k++) {
 		pciesw_pci_fn_free(h->down[k]);
 		pciesw_pci_fn_free(h->ep[k]);
@@ -346,6 +348,7 @@ struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	h->busn.flags = IORESOURCE_BUS | IORESOURCE_PCI_FIXED;
 	raw_spin_lock_init(&h->lock);
 	INIT_WORK(&h->req_work, pciesw_pci_req_work);
+	INIT_DELAYED_WORK(&h->ph_work, pciesw_pci_ph_work);
 	h->mps = pciesw_switch_setting(sw, PCIESW_SETTING_MPS);
 	h->mrrs = pciesw_switch_mrrs(sw);
 	pciesw_pci_vpd_load(h);
@@ -420,7 +423,11 @@ void pciesw_pci_destroy(struct pciesw_pci *h)
 	h->dead = true;
 	h->root = NULL;
 	raw_spin_unlock_irqrestore(&h->lock, flags);
-	/* no config cycle reaches it now: no new request */
+	/*
+	 * no config cycle reaches it now: no new request; the placeholders'
+	 * work queues none once it sees @dead
+	 */
+	cancel_delayed_work_sync(&h->ph_work);
 	cancel_work_sync(&h->req_work);
 	/*
 	 * If something still holds one of its pci_devs, they read as absent
@@ -539,6 +546,27 @@ static u32 pciesw_pci_ep_port(struct pci_dev *dev)
 }
 
 /*
+ * Is @dev, behind downstream port @port_id, a placeholder (its IDs not the
+ * endpoint's, pci_placeholder_ms) that pciehp or a scan found before the
+ * real endpoint showed?
+ */
+static bool pciesw_pci_is_placeholder(struct pci_dev *dev, u32 port_id)
+{
+	struct pciesw_pci *h = pciesw_pci_of(dev->bus);
+	struct pciesw_pci_fn *fn;
+	unsigned long flags;
+	bool ph = false;
+
+	raw_spin_lock_irqsave(&h->lock, flags);
+	fn = port_id <= h->max_down ? h->ep[port_id - 1] : NULL;
+	if (fn)
+		ph = get16(fn->cfg, PCI_VENDOR_ID) != dev->vendor ||
+		     get16(fn->cfg, PCI_DEVICE_ID) != dev->device;
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	return ph;
+}
+
+/*
  * The endpoints are claimed by this placeholder driver: a driver override
  * set before the PCI core matches drivers keeps nvme (class 01:08:02) and
  * the like from probing devices that have no registers behind them.
@@ -550,6 +578,12 @@ static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	if (dev->bus->ops != &pciesw_pci_ops)
 		return -ENODEV;
 	port_id = pciesw_pci_ep_port(dev);
+	/*
+	 * A placeholder is claimed too, so that no other driver takes it,
+	 * but what hangs off the endpoint (a disk) waits for the endpoint
+	 */
+	if (port_id && pciesw_pci_is_placeholder(dev, port_id))
+		port_id = 0;
 	/*
 	 * As a driver of a real part: the function masters the bus (a drive
 	 * whose Bus Master Enable software clears again moves no data), and
@@ -565,8 +599,11 @@ static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	pci_enable_pcie_error_reporting(dev);
 #endif
 	pci_save_state(dev);
-	if (port_id)
+	if (port_id) {
+		/* bound to the endpoint: remove says it goes */
+		pci_set_drvdata(dev, pciesw_pci_of(dev->bus));
 		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, true);
+	}
 	return 0;
 }
 
@@ -575,7 +612,7 @@ static void pciesw_pci_remove(struct pci_dev *dev)
 {
 	u32 port_id = pciesw_pci_ep_port(dev);
 
-	if (port_id)
+	if (port_id && pci_get_drvdata(dev))
 		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, false);
 	pci_clear_master(dev);
 }

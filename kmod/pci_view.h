@@ -35,14 +35,17 @@
 /* the upper half of the switch ports' DSN, as Broadcom's parts have it */
 #define PCIESW_PCI_DSN_HI	0x0080ee00
 /*
- * Broadcom's own endpoint (pci.ids): the switch management endpoint, a
+ * Broadcom's own endpoints (pci.ids): the switch management endpoint, a
  * Serial Attached SCSI controller behind the downstream port at device
- * 0x1f of the internal bus (pci_mgmt_ep)
+ * 0x1f of the internal bus (pci_mgmt_ep), and the placeholder a PEX890xx
+ * in synthetic mode shows after a link reset (pci_placeholder_ms)
  */
 #define PCIESW_PCI_MGMT_DEVICE	0x00b2
 #define PCIESW_PCI_MGMT_CLASS	0x010700
 #define PCIESW_PCI_MGMT_DEVFN	PCI_DEVFN(0x1f, 0)
 #define PCIESW_PCI_MGMT_PORT	0x1f	/* its port's Port Number */
+#define PCIESW_PCI_PH_DEVICE	0x02b2
+#define PCIESW_PCI_PH_CLASS	0xff0000
 
 /*
  * Where the capabilities are, the same in every function: the offsets of
@@ -191,8 +194,16 @@ enum pciesw_pci_kind {
  * @ready_at: an endpoint answers config requests with Retry Status until
  *	then (ktime ns), after its link came up from a reset
  * @virt: a function of the switch's own with no model port behind it (the
- *	management port and endpoint): writes stay in its image, none goes
- *	to the model, it sends no message
+ *	management port and endpoint, a placeholder): writes stay in its
+ *	image, none goes to the model, it sends no message
+ * @ph: an endpoint's placeholder (pci_placeholder_ms), which answers in
+ *	its stead until @ph_until (ktime ns) after its link came up from a
+ *	reset; kept until the next one or the endpoint's function goes
+ * @ph_until: see @ph
+ * @ph_due: the real endpoint's arrival at @ph_until is still to be
+ *	signalled (pciesw_pci_ph_work())
+ * @ph_arm: a downstream port whose link went down by a link reset, not
+ *	by slot power: the placeholder answers when it comes back
  * @stats: the port's error counters, NULL for endpoints; they live as
  *	long as the switch, which the hierarchy references
  * @aer_base: counter values when software last cleared each status bit
@@ -232,6 +243,10 @@ struct pciesw_pci_fn {
 	bool boot;
 	u64 ready_at;
 	bool virt;
+	struct pciesw_pci_fn *ph;
+	u64 ph_until;
+	bool ph_due;
+	bool ph_arm;
 	struct pciesw_port_stats *stats;
 	u64 aer_base[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
 	u64 aer_seen[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
@@ -299,6 +314,8 @@ struct pciesw_pci_req {
  * @jobs: the event jobs queued that name it (pciesw_pci_job())
  * @failed: pciesw_pci_attach() failed: the last job frees it
  * @req_work: applies @req to the model (pciesw_pci_req_work())
+ * @ph_work: signals the real endpoints' arrival when their placeholders'
+ *	time is up (pciesw_pci_ph_work())
  * @lock: protects everything below it; taken by the config accessors,
  *	which may run in atomic context, so a raw spinlock
  * @dead: the root bus is gone: config cycles find no device
@@ -341,6 +358,7 @@ struct pciesw_pci {
 	atomic_t jobs;		/* event jobs queued that name it */
 	bool failed;		/* not put on the bus; only the event work */
 	struct work_struct req_work;
+	struct delayed_work ph_work;
 	raw_spinlock_t lock;	/* protects all fields below */
 	bool dead;
 	struct pciesw_pci_req req[PCIESW_PCI_NR_REQS];
@@ -464,6 +482,8 @@ void pciesw_pci_fn_free(struct pciesw_pci_fn *fn);
 struct pciesw_pci_fn *pciesw_pci_mgmt_new(struct pciesw_pci *h,
 					  enum pciesw_pci_kind kind,
 					  const struct pciesw_port *up);
+struct pciesw_pci_fn *pciesw_pci_ph_new(struct pciesw_pci *h, unsigned int k,
+					const struct pciesw_port *port);
 void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 			const struct pciesw_port *port);
 u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr);
@@ -489,6 +509,7 @@ void pciesw_pci_msi_fire(struct pciesw_pci *h);
 
 /* pci_access.c: the config accessors, where config reads and writes arrive */
 extern struct pci_ops pciesw_pci_ops;
+void pciesw_pci_ph_work(struct work_struct *work);
 
 /* pci_req.c: the request queue, the config writes the model takes */
 void pciesw_pci_req_work(struct work_struct *work);
