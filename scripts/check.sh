@@ -194,7 +194,7 @@ declare -A debug_cost=(
 	[pciesw_soak]=25 [pciesw_ops_switchctl.sh]=25 [pciesw_fuzz]=15
 	[pciesw_debugfs]=15 [pciesw_unpriv]=10 [pciesw_topo_unpriv]=10
 	[pciesw_nvme_ioctl]=10 [pciesw_hotplug]=10 [pciesw_events]=10
-	[pciesw_pci_fidelity.sh]=5
+	[pciesw_pci_fidelity.sh]=5 [pciesw_pci_quirks.sh]=60
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the

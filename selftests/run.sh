@@ -69,7 +69,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_topo_unpriv pciesw_topo_switchctl.sh pciesw_stress
 	   pciesw_health pciesw_thermal pciesw_vpd pciesw_health_switchctl.sh
 	   pciesw_dma_switchctl.sh pciesw_top_switchctl.sh pciesw_dma pciesw_debugfs pciesw_pci.sh pciesw_pci_churn.sh
-	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_pci_ident.sh pciesw_pci_fidelity.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
+	   pciesw_pci_hotplug.sh pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh pciesw_pci_ras.sh pciesw_pci_ident.sh pciesw_pci_fidelity.sh pciesw_pci_quirks.sh pciesw_views.sh pciesw_ops_switchctl.sh pciesw_install.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_block_conformance.sh
 	   pciesw_nvme_ioctl pciesw_nvme.sh pciesw_nvme_faults.sh
 	   pciesw_devlink.sh pciesw_fuzz pciesw_soak
@@ -98,7 +98,8 @@ NAMED_TESTS=()
 PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh
 		pciesw_pci_ident.sh pciesw_pci_fidelity.sh pciesw_views.sh
-		pciesw_block_conformance.sh pciesw_nvme_faults.sh)
+		pciesw_block_conformance.sh pciesw_nvme_faults.sh
+		pciesw_pci_quirks.sh)
 
 # Tests of the model's own fault behaviour: they inject errors and
 # surprise downs and check what the model does with them (a link that
@@ -236,7 +237,7 @@ unload() {
 # pciesw_install.sh checks the udev links of the disks.
 BLK_TESTS=(pciesw_block.sh pciesw_block_conformance.sh pciesw_install.sh
 	   pciesw_pci_faults.sh pciesw_nvme_ioctl pciesw_nvme.sh
-	   pciesw_nvme_faults.sh)
+	   pciesw_nvme_faults.sh pciesw_pci_quirks.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {
