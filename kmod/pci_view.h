@@ -8,6 +8,7 @@
  * the model, pci_msi.c):
  *
  * pci_config.c: the config space images;
+ * pci_quirks.c: the real part's quirks, built on those images;
  * pci_aer.c: error messages (AER), DPC and the ports' MSI;
  * pci_access.c: the config accessors, where config reads and writes arrive;
  * pci_req.c: the request queue, the config writes the model takes;
@@ -479,11 +480,6 @@ struct pciesw_pci_fn *pciesw_pci_fn_new(struct pciesw_pci *h,
 					const struct pciesw_port *port,
 					const struct pciesw_endpoint *ep);
 void pciesw_pci_fn_free(struct pciesw_pci_fn *fn);
-struct pciesw_pci_fn *pciesw_pci_mgmt_new(struct pciesw_pci *h,
-					  enum pciesw_pci_kind kind,
-					  const struct pciesw_port *up);
-struct pciesw_pci_fn *pciesw_pci_ph_new(struct pciesw_pci *h, unsigned int k,
-					const struct pciesw_port *port);
 void pciesw_pci_fn_link(struct pciesw_pci_fn *fn,
 			const struct pciesw_port *port);
 u32 pciesw_pci_aer_status(struct pciesw_pci_fn *fn, bool corr);
@@ -494,6 +490,13 @@ u16 pciesw_pci_margin(struct pciesw_pci_fn *fn, unsigned int lane,
 u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		     unsigned int off);
 void pciesw_pci_flr(struct pciesw_pci_fn *fn);
+
+/* pci_quirks.c: the real part's quirks (off by default) */
+struct pciesw_pci_fn *pciesw_pci_mgmt_new(struct pciesw_pci *h,
+					  enum pciesw_pci_kind kind,
+					  const struct pciesw_port *up);
+struct pciesw_pci_fn *pciesw_pci_ph_new(struct pciesw_pci *h, unsigned int k,
+					const struct pciesw_port *port);
 
 /* pci_aer.c: error messages (AER), DPC and the ports' MSI */
 bool pciesw_pci_msi_eval(struct pciesw_pci_fn *fn);
