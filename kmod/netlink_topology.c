@@ -203,6 +203,23 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 	return 0;
 }
 
+/*
+ * ep-brief: what changes without a notification, the window's resident
+ * memory (top asks for every endpoint's once a refresh).
+ */
+static int pciesw_nl_fill_ep_brief(struct sk_buff *msg, const void *obj)
+{
+	const struct pciesw_endpoint *ep = obj;
+
+	lockdep_assert_held(&ep->sw->lock);
+	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, ep->sw->id) ||
+	    nla_put_u32(msg, PCIESW_A_EP_ID, ep->id) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_RESIDENT,
+			      pciesw_mem_resident(ep->mem), PCIESW_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj)
 {
 	return pciesw_nl_fill_switch(msg, (struct pciesw_switch *)obj, false);
@@ -642,6 +659,19 @@ static const struct pciesw_nl_obj pciesw_nl_ep_serial_obj = {
 	.fill = pciesw_nl_fill_ep_dump_serial,
 };
 
+static int pciesw_nl_fill_ep_dump_brief(struct sk_buff *msg,
+					struct pciesw_switch *sw,
+					const void *obj)
+{
+	return pciesw_nl_fill_ep_brief(msg, obj);
+}
+
+static const struct pciesw_nl_obj pciesw_nl_ep_brief_obj = {
+	.cmd = PCIESW_CMD_EP_GET,
+	.find = pciesw_nl_find_ep_next,
+	.fill = pciesw_nl_fill_ep_dump_brief,
+};
+
 int pciesw_nl_ep_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct pciesw_endpoint *ep = pciesw_nl_find_ep(pciesw_nl_sw(info), info);
@@ -649,13 +679,20 @@ int pciesw_nl_ep_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(ep))
 		return PTR_ERR(ep);
 	return pciesw_nl_reply(info, PCIESW_CMD_EP_GET,
+			       nla_get_flag(info->attrs[PCIESW_A_EP_BRIEF]) ?
+			       pciesw_nl_fill_ep_brief :
 			       netlink_capable(skb, CAP_SYS_ADMIN) ?
 			       pciesw_nl_fill_ep_serial :
 			       pciesw_nl_fill_ep_any, ep);
 }
 
+/* ep-brief is read in every round, as counter-packed is (counter-get) */
 int pciesw_nl_ep_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct nlattr **attrs = pciesw_dump_attrs(cb);
+
+	if (attrs && nla_get_flag(attrs[PCIESW_A_EP_BRIEF]))
+		return pciesw_nl_dumpit(&pciesw_nl_ep_brief_obj, skb, cb);
 	return pciesw_nl_dumpit(netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
 				&pciesw_nl_ep_serial_obj : &pciesw_nl_ep_obj,
 				skb, cb);

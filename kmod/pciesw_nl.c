@@ -141,15 +141,17 @@ static const struct nla_policy pciesw_port_set_nl_policy[PCIESW_A_PORT_BER + 1] 
 };
 
 /* PCIESW_CMD_EP_GET - do */
-static const struct nla_policy pciesw_ep_get_do_nl_policy[PCIESW_A_EP_NAME + 1] = {
+static const struct nla_policy pciesw_ep_get_do_nl_policy[PCIESW_A_EP_BRIEF + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
 	[PCIESW_A_EP_ID] = { .type = NLA_U32, },
 	[PCIESW_A_EP_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[PCIESW_A_EP_BRIEF] = { .type = NLA_FLAG, },
 };
 
 /* PCIESW_CMD_EP_GET - dump */
-static const struct nla_policy pciesw_ep_get_dump_nl_policy[PCIESW_A_SWITCH_ID + 1] = {
+static const struct nla_policy pciesw_ep_get_dump_nl_policy[PCIESW_A_EP_BRIEF + 1] = {
 	[PCIESW_A_SWITCH_ID] = NLA_POLICY_MAX(NLA_U32, PCIESW_MAX_SWITCH_ID),
+	[PCIESW_A_EP_BRIEF] = { .type = NLA_FLAG, },
 };
 
 /* PCIESW_CMD_EP_ADD - do */
@@ -411,14 +413,14 @@ const struct genl_split_ops pciesw_nl_ops[35] = {
 		.doit		= pciesw_nl_ep_get_doit,
 		.post_doit	= pciesw_nl_post_doit,
 		.policy		= pciesw_ep_get_do_nl_policy,
-		.maxattr	= PCIESW_A_EP_NAME,
+		.maxattr	= PCIESW_A_EP_BRIEF,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= PCIESW_CMD_EP_GET,
 		.dumpit		= pciesw_nl_ep_get_dumpit,
 		.policy		= pciesw_ep_get_dump_nl_policy,
-		.maxattr	= PCIESW_A_SWITCH_ID,
+		.maxattr	= PCIESW_A_EP_BRIEF,
 		.flags		= GENL_CMD_CAP_DUMP,
 	},
 	{

@@ -1393,6 +1393,72 @@ TEST_F(nl, counter_packed)
 	pnl_reply_free(&self->r);
 }
 
+static const int ep_brief_core[] = {
+	PCIESW_A_SWITCH_ID, PCIESW_A_EP_ID, PCIESW_A_EP_MEM_RESIDENT, 0
+};
+
+/* The attributes of @o but pad. */
+static unsigned int nr_attrs(const struct pnl_obj *o)
+{
+	unsigned int t, n = 0;
+
+	for (t = 1; t <= SPEC_ATTR_MAX; t++)
+		if (t != PCIESW_A_PAD && pnl_has(o, t))
+			n++;
+	return n;
+}
+
+/*
+ * ep-brief: an ep-get dump of five pex89144 cards (100 endpoints, more
+ * than one round's skb holds, each round brief) answers with switch-id,
+ * ep-id and ep-mem-resident alone, those of the whole dump; a do alike.
+ */
+TEST_F(nl, ep_brief)
+{
+	const unsigned int id = ID_BASE;
+	struct pnl_attr dump_req[] = {
+		A_RAW(PCIESW_A_EP_BRIEF, NULL, 0), A_END,
+	};
+	struct pnl_attr do_req[] = {
+		A_U32(PCIESW_A_SWITCH_ID, id), A_STR(PCIESW_A_EP_NAME, "nvme0"),
+		A_RAW(PCIESW_A_EP_BRIEF, NULL, 0), A_END,
+	};
+	struct pnl_reply n;
+	uint32_t nvme0 = UINT32_MAX;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ(0, sw_new(id + i, "pex89144"));
+	ASSERT_EQ(0, pnl_dump(&self->p, PCIESW_CMD_EP_GET, NULL, &n));
+	ASSERT_EQ(0, pnl_dump(&self->p, PCIESW_CMD_EP_GET, dump_req,
+			      &self->r)) TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(n.nobjs, self->r.nobjs);
+	ASSERT_LE(5U * 20, self->r.nobjs);
+	for (i = 0; i < n.nobjs; i++) {
+		const struct pnl_obj *a = &n.objs[i], *b = &self->r.objs[i];
+
+		CHECK_ATTRS(b, ep_brief_core, true);
+		EXPECT_EQ(3U, nr_attrs(b));
+		EXPECT_EQ(a->u[PCIESW_A_SWITCH_ID], b->u[PCIESW_A_SWITCH_ID]);
+		EXPECT_EQ(a->u[PCIESW_A_EP_ID], b->u[PCIESW_A_EP_ID]);
+		EXPECT_EQ(a->u64[PCIESW_A_EP_MEM_RESIDENT],
+			  b->u64[PCIESW_A_EP_MEM_RESIDENT]);
+		if (a->u[PCIESW_A_SWITCH_ID] == id &&
+		    !strcmp(a->s[PCIESW_A_EP_NAME], "nvme0"))
+			nvme0 = a->u[PCIESW_A_EP_ID];
+	}
+	pnl_reply_free(&n);
+	pnl_reply_free(&self->r);
+
+	ASSERT_EQ(0, pnl_do(&self->p, PCIESW_CMD_EP_GET, do_req, &self->r))
+		TH_LOG("%s", self->r.msg);
+	ASSERT_EQ(1U, self->r.nobjs);
+	CHECK_ATTRS(&self->r.objs[0], ep_brief_core, false);
+	EXPECT_EQ(3U, nr_attrs(&self->r.objs[0]));
+	EXPECT_EQ(nvme0, self->r.objs[0].u[PCIESW_A_EP_ID]);
+	pnl_reply_free(&self->r);
+}
+
 /* ------------------------------------------------------------------ */
 /* parallel_ops: no pciesw request holds the genl mutex                */
 
