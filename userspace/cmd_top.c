@@ -111,6 +111,58 @@ struct top_opts {
 	unsigned long count;	/* 0: until q or a signal */
 };
 
+/*
+ * The attributes top reads of the objects it fetches.  A snapshot holds
+ * some 700 replies with 16 pex89144 cards: each is parsed into a compact
+ * table of these (tb[TA_PORT_ID]) rather than one PCIESW_A_MAX wide.
+ */
+#define TOP_ATTRS(X) \
+	X(SWITCH_ID) X(SWITCH_NAME) X(SWITCH_PROFILE) X(SWITCH_SERIAL) \
+	X(SWITCH_PCI_VIEW) X(SWITCH_PCI_DOMAIN) X(SWITCH_DMA_INFLIGHT) \
+	X(SWITCH_DMA_PACING) X(SWITCH_NR_PORTS) X(THERMAL_HIGHEST) \
+	X(FW_RUNNING_VERSION) X(PORT_ID) X(GROUP_NAME) X(PORT_ROLE) \
+	X(PORT_LTSSM) X(PORT_SPEED) X(PORT_MAX_SPEED) X(PORT_WIDTH) \
+	X(PORT_MAX_WIDTH) X(PORT_DEGRADED) X(PORT_LINK_ACTIVE) \
+	X(PORT_ENABLED) X(PORT_DPC_CONTAINED) X(PORT_SURPRISE_DOWN) \
+	X(PORT_PCI_NAME) X(COUNTER_ID) X(THRESHOLD_CROSSED) X(EP_ID) \
+	X(EP_NAME) X(EP_TYPE) X(EP_MEM_SIZE) X(EP_MEM_RESIDENT) \
+	X(EP_PCI_NAME) X(EP_DISK_NAME) X(SENSOR_LABEL) X(SENSOR_TEMP) \
+	X(SENSOR_MAX) X(SENSOR_CRIT) X(SENSOR_MAX_ALARM) X(SENSOR_CRIT_ALARM)
+
+enum {
+	TA_NONE,		/* the attributes top does not read */
+#define TA_ENUM(name) TA_##name,
+	TOP_ATTRS(TA_ENUM)
+#undef TA_ENUM
+	NR_TA
+};
+
+_Static_assert(NR_TA <= UINT8_MAX + 1, "a slot is a uint8_t");
+
+static const uint16_t ta_type[NR_TA] = {
+#define TA_TYPE(name) [TA_##name] = PCIESW_A_##name,
+	TOP_ATTRS(TA_TYPE)
+#undef TA_TYPE
+};
+
+/* Where each attribute type goes in a compact table (0: nowhere). */
+static uint8_t ta_slot[PCIESW_A_MAX + 1];
+
+static void ta_init(void)
+{
+	int i;
+
+	for (i = TA_NONE + 1; i < NR_TA; i++)
+		ta_slot[ta_type[i]] = i;
+}
+
+/* The replies of one request, each parsed into a compact table. */
+struct tobjs {
+	struct msg_list msgs;
+	struct nlattr *(*tb)[NR_TA];
+	size_t n;
+};
+
 /* A disk's line of /proc/diskstats, the fields top uses. */
 struct disk_stat {
 	char name[PCIESW_NAME_LEN + 16];
@@ -126,7 +178,7 @@ struct port_sums {
 /* One refresh: what changes without a notification, parsed. */
 struct snap {
 	uint64_t ns;		/* CLOCK_MONOTONIC when fetched */
-	struct objs sw, thermal, counters, thresholds, eps;
+	struct tobjs sw, thermal, counters, thresholds, eps;
 	struct port_sums *sums;		/* of each of the counters */
 	struct disk_stat *disks;	/* by name */
 	size_t nr_disks;
@@ -138,7 +190,13 @@ struct snap {
  * counter-clear) and an endpoint's resident memory grows without a
  * notification.
  */
-static const struct objs_part snap_parts[] = {
+struct tobjs_part {
+	uint8_t cmd;
+	const char *what;	/* "ports": names it in errors */
+	size_t off;		/* of its struct tobjs in the snapshot or info */
+};
+
+static const struct tobjs_part snap_parts[] = {
 	{ PCIESW_CMD_THERMAL_GET, "temperatures", offsetof(struct snap, thermal) },
 	{ PCIESW_CMD_COUNTER_GET, "counters", offsetof(struct snap, counters) },
 	{ PCIESW_CMD_THRESHOLD_GET, "thresholds", offsetof(struct snap, thresholds) },
@@ -158,12 +216,12 @@ static const struct objs_part snap_parts[] = {
  */
 struct info {
 	uint64_t ns;		/* CLOCK_MONOTONIC when fetched */
-	struct objs fw, ports;
+	struct tobjs fw, ports;
 	bool have, stale;
 	unsigned long lost;	/* monitor_events_lost when fetched */
 };
 
-static const struct objs_part info_parts[] = {
+static const struct tobjs_part info_parts[] = {
 	{ PCIESW_CMD_FW_GET, "firmware", offsetof(struct info, fw) },
 	{ PCIESW_CMD_PORT_GET, "ports", offsetof(struct info, ports) },
 };
@@ -267,13 +325,67 @@ static void on_signal(int sig)
 
 /* --- fetching ------------------------------------------------------------- */
 
+static void tobjs_free(struct tobjs *o)
+{
+	msg_list_free(&o->msgs);
+	free(o->tb);
+	*o = (struct tobjs){ 0 };
+}
+
+static const struct nlmsghdr *tobjs_hdr(const struct tobjs *o, size_t i)
+{
+	return nlmsg_hdr(o->msgs.msgs[i]);
+}
+
+/* Parses every reply of @o->msgs, what top reads of it. */
+static int tobjs_parse(struct tobjs *o)
+{
+	size_t i;
+
+	o->n = o->msgs.n;
+	o->tb = xreallocarray(NULL, o->n ? o->n : 1, sizeof(*o->tb));
+	for (i = 0; i < o->n; i++) {
+		if (nl_parse_slots(tobjs_hdr(o, i), ta_slot, o->tb[i],
+				   NR_TA) < 0) {
+			tobjs_free(o);
+			return EXIT_FAIL;
+		}
+	}
+	return EXIT_OK;
+}
+
+/*
+ * A dump of @cmd (of the switch top watches, if one) into @o, with
+ * counter-packed when @packed; an error @quiet_err is returned as
+ * -@quiet_err, not printed (0: none).
+ */
+static int tobjs_fetch(uint8_t cmd, bool packed, int quiet_err,
+		       struct tobjs *o, const char *what)
+{
+	struct nl_msg *req = nl_request_new(top.s, cmd, true);
+	int ret;
+
+	if (!top.o.t.all)
+		nl_put_u32(req, PCIESW_A_SWITCH_ID, top.o.t.id);
+	if (packed)
+		nl_put_flag(req, PCIESW_A_COUNTER_PACKED);
+	if (quiet_err)
+		ret = nl_request_try(top.s, req, &o->msgs, quiet_err, "%s",
+				     what);
+	else
+		ret = nl_request_run(top.s, req, &o->msgs, "%s", what);
+	if (ret)
+		return ret;
+	return tobjs_parse(o);
+}
+
 static void snap_free(struct snap *sn)
 {
 	size_t i;
 
-	objs_free(&sn->sw);
+	tobjs_free(&sn->sw);
 	for (i = 0; i < NR_PARTS; i++)
-		objs_free((struct objs *)((char *)sn + snap_parts[i].off));
+		tobjs_free((struct tobjs *)((char *)sn + snap_parts[i].off));
 	free(sn->sums);
 	free(sn->disks);
 	*sn = (struct snap){ 0 };
@@ -284,7 +396,7 @@ static void info_free(struct info *in)
 	size_t i;
 
 	for (i = 0; i < NR_INFO_PARTS; i++)
-		objs_free((struct objs *)((char *)in + info_parts[i].off));
+		tobjs_free((struct tobjs *)((char *)in + info_parts[i].off));
 	*in = (struct info){ 0 };
 }
 
@@ -308,7 +420,7 @@ static bool flag_of(struct nlattr **tb, int attr)
  * or -1.  Dumps come in switch and port order, so the search starts at
  * @hint, where the last one was found.
  */
-static long find_obj(const struct objs *o, uint32_t sw, uint32_t port,
+static long find_obj(const struct tobjs *o, uint32_t sw, uint32_t port,
 		     size_t hint)
 {
 	size_t i, k;
@@ -318,10 +430,10 @@ static long find_obj(const struct objs *o, uint32_t sw, uint32_t port,
 
 		i = (hint + k) % o->n;
 		tb = o->tb[i];
-		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != sw)
+		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != sw)
 			continue;
 		if (port != UINT32_MAX &&
-		    u32_or(tb, PCIESW_A_PORT_ID, UINT32_MAX) != port)
+		    u32_or(tb, TA_PORT_ID, UINT32_MAX) != port)
 			continue;
 		return i;
 	}
@@ -384,7 +496,7 @@ static void read_disks(struct snap *sn)
 
 	sn->disks = xcalloc(sn->eps.n ? sn->eps.n : 1, sizeof(*sn->disks));
 	for (i = 0; i < sn->eps.n; i++) {
-		struct nlattr *a = sn->eps.tb[i][PCIESW_A_EP_DISK_NAME];
+		struct nlattr *a = sn->eps.tb[i][TA_EP_DISK_NAME];
 
 		if (a)
 			snprintf(sn->disks[sn->nr_disks++].name,
@@ -458,30 +570,30 @@ static bool info_fits(const struct snap *sn)
 {
 	static uint32_t nports[PCIESW_MAX_SWITCH_ID + 1];
 	static bool fw[PCIESW_MAX_SWITCH_ID + 1];
-	const struct objs *p = &top.info.ports, *f = &top.info.fw;
+	const struct tobjs *p = &top.info.ports, *f = &top.info.fw;
 	size_t i, n = 0;
 	uint32_t id;
 
 	memset(nports, 0, sizeof(nports));
 	memset(fw, 0, sizeof(fw));
 	for (i = 0; i < p->n; i++) {
-		id = u32_or(p->tb[i], PCIESW_A_SWITCH_ID, UINT32_MAX);
+		id = u32_or(p->tb[i], TA_SWITCH_ID, UINT32_MAX);
 		if (id <= PCIESW_MAX_SWITCH_ID)
 			nports[id]++;
 	}
 	for (i = 0; i < f->n; i++) {
-		id = u32_or(f->tb[i], PCIESW_A_SWITCH_ID, UINT32_MAX);
+		id = u32_or(f->tb[i], TA_SWITCH_ID, UINT32_MAX);
 		if (id <= PCIESW_MAX_SWITCH_ID)
 			fw[id] = true;
 	}
 	for (i = 0; i < sn->sw.n; i++) {
 		struct nlattr **tb = sn->sw.tb[i];
 
-		id = u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX);
+		id = u32_or(tb, TA_SWITCH_ID, UINT32_MAX);
 		if (id > PCIESW_MAX_SWITCH_ID)
 			continue;
-		if (tb[PCIESW_A_SWITCH_NR_PORTS] &&
-		    nla_get_u32(tb[PCIESW_A_SWITCH_NR_PORTS]) != nports[id])
+		if (tb[TA_SWITCH_NR_PORTS] &&
+		    nla_get_u32(tb[TA_SWITCH_NR_PORTS]) != nports[id])
 			return false;
 		/* firmware that could not be fetched is not asked again */
 		if (f->n && !fw[id])
@@ -503,10 +615,9 @@ static void update_info(const struct snap *sn, uint64_t now)
 		return;
 	in.lost = monitor_events_lost;
 	for (i = 0; i < NR_INFO_PARTS; i++)
-		objs_fetch(top.s, info_parts[i].cmd, true, !top.o.t.all,
-			   top.o.t.id,
-			   (struct objs *)((char *)&in + info_parts[i].off),
-			   info_parts[i].what);
+		tobjs_fetch(info_parts[i].cmd, false, 0,
+			    (struct tobjs *)((char *)&in + info_parts[i].off),
+			    info_parts[i].what);
 	in.ns = now_ns();
 	in.have = true;
 	info_free(&top.info);
@@ -521,23 +632,18 @@ static void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
  * refuses it as an unknown attribute, and is asked for the nested form
  * from then on.
  */
-static int fetch_counters(struct objs *o, const char *what)
+static int fetch_counters(struct tobjs *o, const char *what)
 {
-	struct nl_msg *req;
 	int ret;
 
 	if (!top.nested) {
-		req = nl_request_new(top.s, PCIESW_CMD_COUNTER_GET, true);
-		if (!top.o.t.all)
-			nl_put_u32(req, PCIESW_A_SWITCH_ID, top.o.t.id);
-		nl_put_flag(req, PCIESW_A_COUNTER_PACKED);
-		ret = objs_try(top.s, req, o, EINVAL, what);
+		ret = tobjs_fetch(PCIESW_CMD_COUNTER_GET, true, EINVAL, o,
+				  what);
 		if (ret != -EINVAL)
 			return ret;
 		top.nested = true;
 	}
-	return objs_fetch(top.s, PCIESW_CMD_COUNTER_GET, true, !top.o.t.all,
-			  top.o.t.id, o, what);
+	return tobjs_fetch(PCIESW_CMD_COUNTER_GET, false, 0, o, what);
 }
 
 /*
@@ -555,20 +661,19 @@ static bool take_snapshot(void)
 		connect_family();
 	if (!top.loaded)
 		return false;
-	ret = objs_fetch(top.s, PCIESW_CMD_SWITCH_GET, true, !top.o.t.all,
-			 top.o.t.id, &sn.sw, "cannot list switches");
+	ret = tobjs_fetch(PCIESW_CMD_SWITCH_GET, false, 0, &sn.sw,
+			  "cannot list switches");
 	if (!ret) {
 		/* what a part cannot give (permission, an older module) stays out */
 		for (i = 0; i < NR_PARTS; i++) {
-			struct objs *o = (struct objs *)((char *)&sn +
-							 snap_parts[i].off);
+			struct tobjs *o = (struct tobjs *)((char *)&sn +
+							   snap_parts[i].off);
 
 			if (snap_parts[i].cmd == PCIESW_CMD_COUNTER_GET)
 				fetch_counters(o, snap_parts[i].what);
 			else
-				objs_fetch(top.s, snap_parts[i].cmd, true,
-					   !top.o.t.all, top.o.t.id, o,
-					   snap_parts[i].what);
+				tobjs_fetch(snap_parts[i].cmd, false, 0, o,
+					    snap_parts[i].what);
 		}
 	}
 	if (ret) {
@@ -581,7 +686,7 @@ static bool take_snapshot(void)
 	/* once a snapshot: the rows, the rates and the bases use them */
 	sn.sums = xcalloc(sn.counters.n ? sn.counters.n : 1, sizeof(*sn.sums));
 	for (i = 0; i < sn.counters.n; i++)
-		port_sums(objs_hdr(&sn.counters, i), &sn.sums[i]);
+		port_sums(tobjs_hdr(&sn.counters, i), &sn.sums[i]);
 	update_info(&sn, sn.ns);
 	read_disks(&sn);
 	snap_free(&top.prev);
@@ -684,14 +789,14 @@ static const char *ltssm_short(uint32_t v)
  */
 static const char *link_state(struct nlattr **tb)
 {
-	if (flag_of(tb, PCIESW_A_PORT_DPC_CONTAINED))
+	if (flag_of(tb, TA_PORT_DPC_CONTAINED))
 		return "dpc-contained";
-	if (tb[PCIESW_A_PORT_ENABLED] && !flag_of(tb, PCIESW_A_PORT_ENABLED))
+	if (tb[TA_PORT_ENABLED] && !flag_of(tb, TA_PORT_ENABLED))
 		return "disabled";
-	if (flag_of(tb, PCIESW_A_PORT_LINK_ACTIVE))
+	if (flag_of(tb, TA_PORT_LINK_ACTIVE))
 		return "up";
-	if (u64_or(tb, PCIESW_A_PORT_SURPRISE_DOWN, 0) && tb[PCIESW_A_EP_NAME] &&
-	    u32_or(tb, PCIESW_A_PORT_LTSSM, 0) == PCIESW_LTSSM_DETECT)
+	if (u64_or(tb, TA_PORT_SURPRISE_DOWN, 0) && tb[TA_EP_NAME] &&
+	    u32_or(tb, TA_PORT_LTSSM, 0) == PCIESW_LTSSM_DETECT)
 		return "surprise-down";
 	return "down";
 }
@@ -699,15 +804,15 @@ static const char *link_state(struct nlattr **tb)
 /* A threshold of switch @sw crossed on @port (UINT32_MAX: switch-wide)? */
 static bool threshold_crossed(uint32_t sw, uint32_t port)
 {
-	const struct objs *o = &top.cur.thresholds;
+	const struct tobjs *o = &top.cur.thresholds;
 	size_t i;
 
 	for (i = 0; i < o->n; i++) {
 		struct nlattr **tb = o->tb[i];
 
-		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) == sw &&
-		    u32_or(tb, PCIESW_A_PORT_ID, UINT32_MAX) == port &&
-		    flag_of(tb, PCIESW_A_THRESHOLD_CROSSED))
+		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) == sw &&
+		    u32_or(tb, TA_PORT_ID, UINT32_MAX) == port &&
+		    flag_of(tb, TA_THRESHOLD_CROSSED))
 			return true;
 	}
 	return false;
@@ -838,15 +943,15 @@ static void fill_cells(struct port_row *r)
 
 	c = cell_at(r->cell[C_PORT]);
 	cell_uint(&c, r->port, 1);
-	cell_set(r->cell[C_GROUP], tb[PCIESW_A_GROUP_NAME] ?
-		 nla_get_string(tb[PCIESW_A_GROUP_NAME]) : "-");
-	role = u32_or(tb, PCIESW_A_PORT_ROLE, 0) == PCIESW_PORT_ROLE_UPSTREAM ?
+	cell_set(r->cell[C_GROUP], tb[TA_GROUP_NAME] ?
+		 nla_get_string(tb[TA_GROUP_NAME]) : "-");
+	role = u32_or(tb, TA_PORT_ROLE, 0) == PCIESW_PORT_ROLE_UPSTREAM ?
 	       "up" : "dn";
 	cell_set(r->cell[C_ROLE], role);
 
 	if (!strcmp(r->state, "up") || !strcmp(r->state, "down")) {
 		cell_set(r->cell[C_LINK],
-			 ltssm_short(u32_or(tb, PCIESW_A_PORT_LTSSM, 0)));
+			 ltssm_short(u32_or(tb, TA_PORT_LTSSM, 0)));
 		r->mark[C_LINK] = !strcmp(r->state, "up") ? M_GOOD : M_NONE;
 	} else {
 		cell_set(r->cell[C_LINK],
@@ -857,12 +962,12 @@ static void fill_cells(struct port_row *r)
 				  M_CRIT;
 	}
 
-	if (flag_of(tb, PCIESW_A_PORT_LINK_ACTIVE)) {
-		uint32_t spd = u32_or(tb, PCIESW_A_PORT_SPEED, 0);
-		uint32_t max = u32_or(tb, PCIESW_A_PORT_MAX_SPEED, 0);
-		uint32_t w = u32_or(tb, PCIESW_A_PORT_WIDTH, 0);
-		uint32_t mw = u32_or(tb, PCIESW_A_PORT_MAX_WIDTH, 0);
-		bool degraded = flag_of(tb, PCIESW_A_PORT_DEGRADED);
+	if (flag_of(tb, TA_PORT_LINK_ACTIVE)) {
+		uint32_t spd = u32_or(tb, TA_PORT_SPEED, 0);
+		uint32_t max = u32_or(tb, TA_PORT_MAX_SPEED, 0);
+		uint32_t w = u32_or(tb, TA_PORT_WIDTH, 0);
+		uint32_t mw = u32_or(tb, TA_PORT_MAX_WIDTH, 0);
+		bool degraded = flag_of(tb, TA_PORT_DEGRADED);
 
 		ratio_cell(r->cell[C_GEN], "", true, spd, max, false);
 		r->mark[C_GEN] = spd < max ? M_WARN : M_NONE;
@@ -871,9 +976,9 @@ static void fill_cells(struct port_row *r)
 				   w < mw ? M_WARN : M_NONE;
 	} else {
 		ratio_cell(r->cell[C_GEN], "", false, 0,
-			   u32_or(tb, PCIESW_A_PORT_MAX_SPEED, 0), false);
+			   u32_or(tb, TA_PORT_MAX_SPEED, 0), false);
 		ratio_cell(r->cell[C_WIDTH], "", false, 0,
-			   u32_or(tb, PCIESW_A_PORT_MAX_WIDTH, 0), false);
+			   u32_or(tb, TA_PORT_MAX_WIDTH, 0), false);
 	}
 	rate_cell(r->cell[C_RX], r->has_rate, r->rx);
 	rate_cell(r->cell[C_TX], r->has_rate, r->tx);
@@ -884,10 +989,10 @@ static void fill_cells(struct port_row *r)
 	r->mark[C_UERR] = r->ue_delta ? M_CRIT : r->ue ? M_WARN : M_NONE;
 	if (r->crossed)
 		r->mark[C_CERR] = r->mark[C_UERR] = M_CRIT;
-	cell_set(r->cell[C_EP], tb[PCIESW_A_EP_NAME] ?
-		 nla_get_string(tb[PCIESW_A_EP_NAME]) : "-");
-	cell_set(r->cell[C_PORT_PCI], tb[PCIESW_A_PORT_PCI_NAME] ?
-		 nla_get_string(tb[PCIESW_A_PORT_PCI_NAME]) : "-");
+	cell_set(r->cell[C_EP], tb[TA_EP_NAME] ?
+		 nla_get_string(tb[TA_EP_NAME]) : "-");
+	cell_set(r->cell[C_PORT_PCI], tb[TA_PORT_PCI_NAME] ?
+		 nla_get_string(tb[TA_PORT_PCI_NAME]) : "-");
 	cell_set(r->cell[C_EP_PCI], "-");
 }
 
@@ -898,14 +1003,14 @@ static void fill_ep_pci(struct port_row *r, uint32_t sw)
 	static size_t hint;
 	long i;
 
-	if (!r->tb[PCIESW_A_EP_ID])
+	if (!r->tb[TA_EP_ID])
 		return;
 	i = find_obj(&top.cur.eps, sw, r->port, hint);
 	if (i >= 0)
 		hint = i + 1;
-	if (i >= 0 && top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME])
+	if (i >= 0 && top.cur.eps.tb[i][TA_EP_PCI_NAME])
 		cell_set(r->cell[C_EP_PCI],
-			 nla_get_string(top.cur.eps.tb[i][PCIESW_A_EP_PCI_NAME]));
+			 nla_get_string(top.cur.eps.tb[i][TA_EP_PCI_NAME]));
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -943,7 +1048,7 @@ static int cmp_rows(const void *a, const void *b)
 static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 {
 	const struct snap *c = &top.cur, *p = &top.prev;
-	const struct objs *ports = &top.info.ports;
+	const struct tobjs *ports = &top.info.ports;
 	uint64_t ns = top.have_prev ? c->ns - p->ns : 0;
 	size_t i, n = 0;
 	long ci, pi;
@@ -955,11 +1060,11 @@ static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 		struct port_sums now = { 0 }, then = { 0 };
 		struct err_base *b;
 
-		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != sw ||
-		    !tb[PCIESW_A_PORT_ID])
+		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != sw ||
+		    !tb[TA_PORT_ID])
 			continue;
 		r->tb = tb;
-		r->port = nla_get_u32(tb[PCIESW_A_PORT_ID]);
+		r->port = nla_get_u32(tb[TA_PORT_ID]);
 		r->state = link_state(tb);
 		ci = find_obj(&c->counters, sw, r->port, i);
 		if (ci >= 0)
@@ -1002,14 +1107,14 @@ static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
  */
 static void update_bases(void)
 {
-	const struct objs *o = &top.cur.counters;
+	const struct tobjs *o = &top.cur.counters;
 	const struct port_sums *now;
 	struct err_base *b;
 	size_t i;
 
 	for (i = 0; i < o->n; i++) {
-		b = err_base(u32_or(o->tb[i], PCIESW_A_SWITCH_ID, UINT32_MAX),
-			     u32_or(o->tb[i], PCIESW_A_PORT_ID, UINT32_MAX));
+		b = err_base(u32_or(o->tb[i], TA_SWITCH_ID, UINT32_MAX),
+			     u32_or(o->tb[i], TA_PORT_ID, UINT32_MAX));
 		if (!b)
 			continue;
 		now = &top.cur.sums[i];
@@ -1061,7 +1166,7 @@ static void happend(struct hline *h, const char *fmt, ...)
 static void thermal_line(struct hline *h, uint32_t sw)
 {
 	long ti = find_obj(&top.cur.thermal, sw, UINT32_MAX, 0);
-	struct nlattr *tb[PCIESW_A_MAX + 1];
+	struct nlattr *tb[NR_TA];
 	const struct nlmsghdr *nlh;
 	struct nlattr *a;
 	int rem, max = 0, crit = 0;
@@ -1073,34 +1178,35 @@ static void thermal_line(struct hline *h, uint32_t sw)
 		happend(h, " -");
 		return;
 	}
-	nlh = objs_hdr(&top.cur.thermal, ti);
+	nlh = tobjs_hdr(&top.cur.thermal, ti);
 	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
 		const char *label;
 		int tmax, tcrit, temp;
 
 		if (nla_type(a) != PCIESW_A_THERMAL_SENSOR ||
-		    nl_parse_nest(a, tb) < 0 || !tb[PCIESW_A_SENSOR_TEMP])
+		    nl_parse_nest_slots(a, ta_slot, tb, NR_TA) < 0 ||
+		    !tb[TA_SENSOR_TEMP])
 			continue;
-		temp = nla_get_s32(tb[PCIESW_A_SENSOR_TEMP]);
-		tmax = tb[PCIESW_A_SENSOR_MAX] ?
-		       nla_get_s32(tb[PCIESW_A_SENSOR_MAX]) : 0;
-		tcrit = tb[PCIESW_A_SENSOR_CRIT] ?
-			nla_get_s32(tb[PCIESW_A_SENSOR_CRIT]) : 0;
+		temp = nla_get_s32(tb[TA_SENSOR_TEMP]);
+		tmax = tb[TA_SENSOR_MAX] ?
+		       nla_get_s32(tb[TA_SENSOR_MAX]) : 0;
+		tcrit = tb[TA_SENSOR_CRIT] ?
+			nla_get_s32(tb[TA_SENSOR_CRIT]) : 0;
 		if (!first && (tmax != max || tcrit != crit))
 			same = false;
 		max = tmax;
 		crit = tcrit;
-		label = tb[PCIESW_A_SENSOR_LABEL] ?
-			nla_get_string(tb[PCIESW_A_SENSOR_LABEL]) : "?";
+		label = tb[TA_SENSOR_LABEL] ?
+			nla_get_string(tb[TA_SENSOR_LABEL]) : "?";
 		if (!strncmp(label, "serdes-", 7))
 			label += 7;
 		temp_text(t, sizeof(t), temp);
 		happend(h, " %s %s", label, t);
-		if (flag_of(tb, PCIESW_A_SENSOR_CRIT_ALARM) ||
+		if (flag_of(tb, TA_SENSOR_CRIT_ALARM) ||
 		    (tcrit && temp >= tcrit)) {
 			happend(h, " CRIT");
 			h->mark = M_CRIT;
-		} else if (flag_of(tb, PCIESW_A_SENSOR_MAX_ALARM) ||
+		} else if (flag_of(tb, TA_SENSOR_MAX_ALARM) ||
 			   (tmax && temp >= tmax)) {
 			happend(h, " WARN");
 			if (h->mark < M_WARN)
@@ -1124,8 +1230,8 @@ static void thermal_line(struct hline *h, uint32_t sw)
 static size_t header_lines(size_t i, struct hline *h, size_t max)
 {
 	struct nlattr **sw = top.cur.sw.tb[i];
-	uint32_t id = u32_or(sw, PCIESW_A_SWITCH_ID, 0);
-	const struct objs *th = &top.cur.thresholds;
+	uint32_t id = u32_or(sw, TA_SWITCH_ID, 0);
+	const struct tobjs *th = &top.cur.thresholds;
 	size_t n = 0, k;
 	long fi;
 
@@ -1133,39 +1239,39 @@ static size_t header_lines(size_t i, struct hline *h, size_t max)
 		return 0;
 	memset(h, 0, max * sizeof(*h));
 	happend(&h[0], "%s %s",
-		sw[PCIESW_A_SWITCH_NAME] ?
-		nla_get_string(sw[PCIESW_A_SWITCH_NAME]) : "?",
-		sw[PCIESW_A_SWITCH_PROFILE] ?
-		nla_get_string(sw[PCIESW_A_SWITCH_PROFILE]) : "?");
-	if (sw[PCIESW_A_SWITCH_SERIAL])
+		sw[TA_SWITCH_NAME] ?
+		nla_get_string(sw[TA_SWITCH_NAME]) : "?",
+		sw[TA_SWITCH_PROFILE] ?
+		nla_get_string(sw[TA_SWITCH_PROFILE]) : "?");
+	if (sw[TA_SWITCH_SERIAL])
 		happend(&h[0], "  serial %s",
-			nla_get_string(sw[PCIESW_A_SWITCH_SERIAL]));
+			nla_get_string(sw[TA_SWITCH_SERIAL]));
 	fi = find_obj(&top.info.fw, id, UINT32_MAX, i);
-	if (fi >= 0 && top.info.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION])
+	if (fi >= 0 && top.info.fw.tb[fi][TA_FW_RUNNING_VERSION])
 		happend(&h[0], "  fw %s",
-			nla_get_string(top.info.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION]));
-	if (flag_of(sw, PCIESW_A_SWITCH_PCI_VIEW))
+			nla_get_string(top.info.fw.tb[fi][TA_FW_RUNNING_VERSION]));
+	if (flag_of(sw, TA_SWITCH_PCI_VIEW))
 		happend(&h[0], "  domain %x",
-			u32_or(sw, PCIESW_A_SWITCH_PCI_DOMAIN, 0));
+			u32_or(sw, TA_SWITCH_PCI_DOMAIN, 0));
 	else
 		happend(&h[0], "  pci-view off");
 	n++;
 	thermal_line(&h[n++], id);
 	happend(&h[n], "  dma in flight %u  pacing %s",
-		u32_or(sw, PCIESW_A_SWITCH_DMA_INFLIGHT, 0),
-		flag_of(sw, PCIESW_A_SWITCH_DMA_PACING) ? "on" : "off");
+		u32_or(sw, TA_SWITCH_DMA_INFLIGHT, 0),
+		flag_of(sw, TA_SWITCH_DMA_PACING) ? "on" : "off");
 	for (k = 0; k < th->n; k++) {
 		struct nlattr **tb = th->tb[k];
 		const char *name;
 
-		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != id ||
-		    !flag_of(tb, PCIESW_A_THRESHOLD_CROSSED))
+		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != id ||
+		    !flag_of(tb, TA_THRESHOLD_CROSSED))
 			continue;
 		name = enum_spec(&counter_names,
-				 u32_or(tb, PCIESW_A_COUNTER_ID, 0));
-		if (tb[PCIESW_A_PORT_ID])
+				 u32_or(tb, TA_COUNTER_ID, 0));
+		if (tb[TA_PORT_ID])
 			happend(&h[n], "  threshold %s port %u!", name ? name : "?",
-				nla_get_u32(tb[PCIESW_A_PORT_ID]));
+				nla_get_u32(tb[TA_PORT_ID]));
 		else
 			happend(&h[n], "  threshold %s switch!", name ? name : "?");
 		h[n].mark = M_CRIT;
@@ -1214,10 +1320,10 @@ static void disk_rates(struct nlattr **tb, struct disk_rates *dr)
 	uint64_t ns;
 
 	*dr = (struct disk_rates){ 0 };
-	if (!tb[PCIESW_A_EP_DISK_NAME] || !top.have_prev)
+	if (!tb[TA_EP_DISK_NAME] || !top.have_prev)
 		return;
-	now = find_disk(&top.cur, nla_get_string(tb[PCIESW_A_EP_DISK_NAME]));
-	then = find_disk(&top.prev, nla_get_string(tb[PCIESW_A_EP_DISK_NAME]));
+	now = find_disk(&top.cur, nla_get_string(tb[TA_EP_DISK_NAME]));
+	then = find_disk(&top.prev, nla_get_string(tb[TA_EP_DISK_NAME]));
 	if (!now || !then)
 		return;
 	ns = top.cur.ns - top.prev.ns;
@@ -1232,7 +1338,7 @@ static void disk_rates(struct nlattr **tb, struct disk_rates *dr)
 
 static bool shows_ep(struct nlattr **tb)
 {
-	uint32_t type = u32_or(tb, PCIESW_A_EP_TYPE, 0);
+	uint32_t type = u32_or(tb, TA_EP_TYPE, 0);
 
 	return type == PCIESW_EP_TYPE_GPU || type == PCIESW_EP_TYPE_NVME;
 }
@@ -1260,22 +1366,22 @@ static void ep_cells(struct nlattr **tb, char cell[][CELL_LEN])
 	struct disk_rates dr;
 	struct cell c;
 	const char *type = enum_spec(&ep_type_names,
-				     u32_or(tb, PCIESW_A_EP_TYPE, 0));
+				     u32_or(tb, TA_EP_TYPE, 0));
 
-	cell_set(cell[E_NAME], tb[PCIESW_A_EP_NAME] ?
-		 nla_get_string(tb[PCIESW_A_EP_NAME]) : "-");
+	cell_set(cell[E_NAME], tb[TA_EP_NAME] ?
+		 nla_get_string(tb[TA_EP_NAME]) : "-");
 	cell_set(cell[E_TYPE], type ? type : "-");
 	c = cell_at(cell[E_PORT]);
-	if (tb[PCIESW_A_PORT_ID])
-		cell_uint(&c, nla_get_u32(tb[PCIESW_A_PORT_ID]), 1);
+	if (tb[TA_PORT_ID])
+		cell_uint(&c, nla_get_u32(tb[TA_PORT_ID]), 1);
 	else
 		cell_char(&c, '-');
 	c = cell_at(cell[E_RESIDENT]);
-	size_cell(&c, u64_or(tb, PCIESW_A_EP_MEM_RESIDENT, 0));
+	size_cell(&c, u64_or(tb, TA_EP_MEM_RESIDENT, 0));
 	cell_char(&c, '/');
-	size_cell(&c, u64_or(tb, PCIESW_A_EP_MEM_SIZE, 0));
-	cell_set(cell[E_DISK], tb[PCIESW_A_EP_DISK_NAME] ?
-		 nla_get_string(tb[PCIESW_A_EP_DISK_NAME]) : "-");
+	size_cell(&c, u64_or(tb, TA_EP_MEM_SIZE, 0));
+	cell_set(cell[E_DISK], tb[TA_EP_DISK_NAME] ?
+		 nla_get_string(tb[TA_EP_DISK_NAME]) : "-");
 	disk_rates(tb, &dr);
 	rate_cell(cell[E_READ], dr.has, dr.rbytes);
 	rate_cell(cell[E_WRITE], dr.has, dr.wbytes);
@@ -1452,7 +1558,7 @@ static void text_cell(const struct column *c, const char *s, bool last)
 static void batch_text_switch(size_t i)
 {
 	struct nlattr **sw = top.cur.sw.tb[i];
-	uint32_t id = u32_or(sw, PCIESW_A_SWITCH_ID, 0);
+	uint32_t id = u32_or(sw, TA_SWITCH_ID, 0);
 	struct port_row *rows;
 	struct hline h[3];
 	size_t n, k, nh;
@@ -1477,7 +1583,7 @@ static void batch_text_switch(size_t i)
 		struct nlattr **tb = top.cur.eps.tb[k];
 		char cell[NR_ECOLS][CELL_LEN];
 
-		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != id ||
+		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != id ||
 		    !shows_ep(tb))
 			continue;
 		if (!n++) {
@@ -1560,9 +1666,9 @@ static void json_thermal(uint32_t id)
 	if (ti < 0)
 		return;
 	print_attr_s32(PRINT_JSON, "thermal-highest", NULL,
-		       top.cur.thermal.tb[ti][PCIESW_A_THERMAL_HIGHEST]);
+		       top.cur.thermal.tb[ti][TA_THERMAL_HIGHEST]);
 	open_array("thermal-sensor");
-	nl_for_each_attr(objs_hdr(&top.cur.thermal, ti),
+	nl_for_each_attr(tobjs_hdr(&top.cur.thermal, ti),
 			 PCIESW_A_THERMAL_SENSOR, print_thermal_sensor, NULL);
 	close_array();
 }
@@ -1573,21 +1679,21 @@ static void json_port(const struct port_row *r)
 
 	open_object(NULL);
 	print_uint(PRINT_JSON, "port-id", NULL, r->port);
-	json_attr_str("group-name", tb[PCIESW_A_GROUP_NAME]);
-	print_attr_enum(PRINT_JSON, "port-role", NULL, tb[PCIESW_A_PORT_ROLE],
+	json_attr_str("group-name", tb[TA_GROUP_NAME]);
+	print_attr_enum(PRINT_JSON, "port-role", NULL, tb[TA_PORT_ROLE],
 			&port_role_names);
-	print_attr_enum(PRINT_JSON, "port-ltssm", NULL, tb[PCIESW_A_PORT_LTSSM],
+	print_attr_enum(PRINT_JSON, "port-ltssm", NULL, tb[TA_PORT_LTSSM],
 			&ltssm_names);
 	print_string(PRINT_JSON, "link-state", NULL, r->state);
-	print_attr_enum(PRINT_JSON, "port-speed", NULL, tb[PCIESW_A_PORT_SPEED],
+	print_attr_enum(PRINT_JSON, "port-speed", NULL, tb[TA_PORT_SPEED],
 			&link_speed_names);
 	print_attr_enum(PRINT_JSON, "port-max-speed", NULL,
-			tb[PCIESW_A_PORT_MAX_SPEED], &link_speed_names);
-	print_attr_u32(PRINT_JSON, "port-width", NULL, tb[PCIESW_A_PORT_WIDTH]);
+			tb[TA_PORT_MAX_SPEED], &link_speed_names);
+	print_attr_u32(PRINT_JSON, "port-width", NULL, tb[TA_PORT_WIDTH]);
 	print_attr_u32(PRINT_JSON, "port-max-width", NULL,
-		       tb[PCIESW_A_PORT_MAX_WIDTH]);
+		       tb[TA_PORT_MAX_WIDTH]);
 	print_bool(PRINT_JSON, "port-degraded", NULL,
-		   flag_of(tb, PCIESW_A_PORT_DEGRADED), NULL);
+		   flag_of(tb, TA_PORT_DEGRADED), NULL);
 	json_rate("rx-bytes-per-sec", r->has_rate, r->rx);
 	json_rate("tx-bytes-per-sec", r->has_rate, r->tx);
 	json_rate("rx-tlps-per-sec", r->has_rate, r->rx_tlps);
@@ -1598,12 +1704,12 @@ static void json_port(const struct port_row *r)
 	print_uint(PRINT_JSON, "uncorrectable-errors-delta", NULL,
 		   r->ue_delta);
 	print_bool(PRINT_JSON, "threshold-crossed", NULL, r->crossed, NULL);
-	json_attr_str("ep-name", tb[PCIESW_A_EP_NAME]);
+	json_attr_str("ep-name", tb[TA_EP_NAME]);
 	if (strcmp(r->cell[C_EP_PCI], "-"))
 		print_string(PRINT_JSON, "ep-pci-name", NULL, r->cell[C_EP_PCI]);
 	else
 		print_null(PRINT_JSON, "ep-pci-name", NULL);
-	json_attr_str("port-pci-name", tb[PCIESW_A_PORT_PCI_NAME]);
+	json_attr_str("port-pci-name", tb[TA_PORT_PCI_NAME]);
 	close_object();
 }
 
@@ -1613,16 +1719,16 @@ static void json_ep(struct nlattr **tb)
 
 	disk_rates(tb, &dr);
 	open_object(NULL);
-	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[PCIESW_A_EP_ID]);
-	json_attr_str("ep-name", tb[PCIESW_A_EP_NAME]);
-	print_attr_enum(PRINT_JSON, "ep-type", NULL, tb[PCIESW_A_EP_TYPE],
+	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[TA_EP_ID]);
+	json_attr_str("ep-name", tb[TA_EP_NAME]);
+	print_attr_enum(PRINT_JSON, "ep-type", NULL, tb[TA_EP_TYPE],
 			&ep_type_names);
-	print_attr_u32(PRINT_JSON, "port-id", NULL, tb[PCIESW_A_PORT_ID]);
-	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, tb[PCIESW_A_EP_MEM_SIZE]);
+	print_attr_u32(PRINT_JSON, "port-id", NULL, tb[TA_PORT_ID]);
+	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, tb[TA_EP_MEM_SIZE]);
 	print_attr_u64(PRINT_JSON, "ep-mem-resident", NULL,
-		       tb[PCIESW_A_EP_MEM_RESIDENT]);
-	json_attr_str("ep-pci-name", tb[PCIESW_A_EP_PCI_NAME]);
-	json_attr_str("ep-disk-name", tb[PCIESW_A_EP_DISK_NAME]);
+		       tb[TA_EP_MEM_RESIDENT]);
+	json_attr_str("ep-pci-name", tb[TA_EP_PCI_NAME]);
+	json_attr_str("ep-disk-name", tb[TA_EP_DISK_NAME]);
 	json_rate("disk-read-bytes-per-sec", dr.has, dr.rbytes);
 	json_rate("disk-write-bytes-per-sec", dr.has, dr.wbytes);
 	json_rate("disk-reads-per-sec", dr.has, dr.reads);
@@ -1633,42 +1739,42 @@ static void json_ep(struct nlattr **tb)
 static void json_switch(size_t i)
 {
 	struct nlattr **sw = top.cur.sw.tb[i];
-	uint32_t id = u32_or(sw, PCIESW_A_SWITCH_ID, 0);
-	const struct objs *th = &top.cur.thresholds;
+	uint32_t id = u32_or(sw, TA_SWITCH_ID, 0);
+	const struct tobjs *th = &top.cur.thresholds;
 	struct port_row *rows;
 	size_t n, k;
 	long fi;
 
 	open_object(NULL);
-	print_attr_u32(PRINT_JSON, "switch-id", NULL, sw[PCIESW_A_SWITCH_ID]);
-	json_attr_str("switch-name", sw[PCIESW_A_SWITCH_NAME]);
-	json_attr_str("switch-profile", sw[PCIESW_A_SWITCH_PROFILE]);
-	if (sw[PCIESW_A_SWITCH_SERIAL])
-		json_attr_str("switch-serial", sw[PCIESW_A_SWITCH_SERIAL]);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, sw[TA_SWITCH_ID]);
+	json_attr_str("switch-name", sw[TA_SWITCH_NAME]);
+	json_attr_str("switch-profile", sw[TA_SWITCH_PROFILE]);
+	if (sw[TA_SWITCH_SERIAL])
+		json_attr_str("switch-serial", sw[TA_SWITCH_SERIAL]);
 	fi = find_obj(&top.info.fw, id, UINT32_MAX, i);
 	json_attr_str("fw-running-version",
-		      fi >= 0 ? top.info.fw.tb[fi][PCIESW_A_FW_RUNNING_VERSION] :
+		      fi >= 0 ? top.info.fw.tb[fi][TA_FW_RUNNING_VERSION] :
 		      NULL);
 	print_attr_flag(PRINT_JSON, "switch-pci-view", NULL,
-			sw[PCIESW_A_SWITCH_PCI_VIEW], NULL, NULL);
+			sw[TA_SWITCH_PCI_VIEW], NULL, NULL);
 	print_attr_u32(PRINT_JSON, "switch-pci-domain", NULL,
-		       sw[PCIESW_A_SWITCH_PCI_DOMAIN]);
+		       sw[TA_SWITCH_PCI_DOMAIN]);
 	print_attr_u32(PRINT_JSON, "switch-dma-inflight", NULL,
-		       sw[PCIESW_A_SWITCH_DMA_INFLIGHT]);
+		       sw[TA_SWITCH_DMA_INFLIGHT]);
 	print_attr_flag(PRINT_JSON, "switch-dma-pacing", NULL,
-			sw[PCIESW_A_SWITCH_DMA_PACING], NULL, NULL);
+			sw[TA_SWITCH_DMA_PACING], NULL, NULL);
 	json_thermal(id);
 	open_array("thresholds-crossed");
 	for (k = 0; k < th->n; k++) {
 		struct nlattr **tb = th->tb[k];
 
-		if (u32_or(tb, PCIESW_A_SWITCH_ID, UINT32_MAX) != id ||
-		    !flag_of(tb, PCIESW_A_THRESHOLD_CROSSED))
+		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != id ||
+		    !flag_of(tb, TA_THRESHOLD_CROSSED))
 			continue;
 		open_object(NULL);
-		print_attr_u32(PRINT_JSON, "port-id", NULL, tb[PCIESW_A_PORT_ID]);
+		print_attr_u32(PRINT_JSON, "port-id", NULL, tb[TA_PORT_ID]);
 		print_attr_enum(PRINT_JSON, "counter-id", NULL,
-				tb[PCIESW_A_COUNTER_ID], &counter_names);
+				tb[TA_COUNTER_ID], &counter_names);
 		close_object();
 	}
 	close_array();
@@ -1680,7 +1786,7 @@ static void json_switch(size_t i)
 	close_array();
 	open_array("endpoints");
 	for (k = 0; k < top.cur.eps.n; k++)
-		if (u32_or(top.cur.eps.tb[k], PCIESW_A_SWITCH_ID, UINT32_MAX) == id)
+		if (u32_or(top.cur.eps.tb[k], TA_SWITCH_ID, UINT32_MAX) == id)
 			json_ep(top.cur.eps.tb[k]);
 	close_array();
 	close_object();
@@ -1854,18 +1960,18 @@ static long shown_card(void)
 	long i, best = -1;
 
 	for (i = 0; i < (long)top.cur.sw.n; i++) {
-		uint32_t id = u32_or(top.cur.sw.tb[i], PCIESW_A_SWITCH_ID, 0);
+		uint32_t id = u32_or(top.cur.sw.tb[i], TA_SWITCH_ID, 0);
 
 		if ((int)id == top.card)
 			return i;
 		/* gone: the next one after it, or the first */
 		if (best < 0 || ((int)id > top.card &&
 				 (int)u32_or(top.cur.sw.tb[best],
-					     PCIESW_A_SWITCH_ID, 0) < top.card))
+					     TA_SWITCH_ID, 0) < top.card))
 			best = i;
 	}
 	if (best >= 0)
-		top.card = u32_or(top.cur.sw.tb[best], PCIESW_A_SWITCH_ID, 0);
+		top.card = u32_or(top.cur.sw.tb[best], TA_SWITCH_ID, 0);
 	return best;
 }
 
@@ -1876,7 +1982,7 @@ static void next_card(int dir)
 	if (i < 0 || n < 2)
 		return;
 	i = (i + dir + n) % n;
-	top.card = u32_or(top.cur.sw.tb[i], PCIESW_A_SWITCH_ID, 0);
+	top.card = u32_or(top.cur.sw.tb[i], TA_SWITCH_ID, 0);
 	top.scroll = 0;
 }
 
@@ -1935,7 +2041,7 @@ static void draw(void)
 			    "the switch is not present; waiting for it",
 			    M_WARN);
 	} else {
-		uint32_t id = u32_or(top.cur.sw.tb[ci], PCIESW_A_SWITCH_ID, 0);
+		uint32_t id = u32_or(top.cur.sw.tb[ci], TA_SWITCH_ID, 0);
 
 		nh = header_lines(ci, h, 3);
 		for (i = 0; i < nh; i++)
@@ -1943,7 +2049,7 @@ static void draw(void)
 		put_titles(y++, port_cols, NR_COLS);
 		n = port_rows(id, &rows, true);
 		for (i = 0; i < top.cur.eps.n; i++)
-			if (u32_or(top.cur.eps.tb[i], PCIESW_A_SWITCH_ID,
+			if (u32_or(top.cur.eps.tb[i], TA_SWITCH_ID,
 				   UINT32_MAX) == id &&
 			    shows_ep(top.cur.eps.tb[i]))
 				eps++;
@@ -1965,7 +2071,7 @@ static void draw(void)
 			for (i = 0; i < top.cur.eps.n && y < room; i++) {
 				char cell[NR_ECOLS][CELL_LEN];
 
-				if (u32_or(top.cur.eps.tb[i], PCIESW_A_SWITCH_ID,
+				if (u32_or(top.cur.eps.tb[i], TA_SWITCH_ID,
 					   UINT32_MAX) != id ||
 				    !shows_ep(top.cur.eps.tb[i]))
 					continue;
@@ -2160,6 +2266,7 @@ int cmd_top(int argc, char **argv)
 	ret = parse_top_args(argc, argv);
 	if (ret)
 		return ret;
+	ta_init();
 	top.screen = !top.o.batch;
 	if (top.screen && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return usage_error("top needs a terminal; -b (batch mode) works without one");

@@ -592,6 +592,54 @@ int nl_parse_nest(const struct nlattr *nest, struct nlattr **tb)
 				reply_policy) < 0 ? -1 : 0;
 }
 
+/* nl_parse_slots() of the attributes at @head, @len bytes */
+static int parse_slots(const struct nlattr *head, int len, const uint8_t *slot,
+		       struct nlattr **tb, size_t nr_slots)
+{
+	const struct nlattr *pos;
+	int rem, type, err;
+
+	memset(tb, 0, nr_slots * sizeof(*tb));
+	nla_for_each_attr(pos, head, len, rem) {
+		type = nla_type(pos);
+		if (type > PCIESW_A_MAX || !slot[type])
+			continue;
+		/* libnl's own check of this one attribute, as nla_parse()'s */
+		err = nla_validate(pos, pos->nla_len, PCIESW_A_MAX,
+				   reply_policy);
+		if (err < 0)
+			return err;
+		if (slot[type] < nr_slots)
+			tb[slot[type]] = (struct nlattr *)pos;
+	}
+	return 0;
+}
+
+int nl_parse_slots(const struct nlmsghdr *nlh, const uint8_t *slot,
+		   struct nlattr **tb, size_t nr_slots)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	int err = -NLE_MSG_TOOSHORT;
+
+	if (genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0))
+		err = parse_slots(genlmsg_attrdata(gnlh, 0),
+				  genlmsg_attrlen(gnlh, 0), slot, tb,
+				  nr_slots);
+	if (err < 0) {
+		error("malformed message from the kernel: %s",
+		      nl_geterror(err));
+		return -1;
+	}
+	return 0;
+}
+
+int nl_parse_nest_slots(const struct nlattr *nest, const uint8_t *slot,
+			struct nlattr **tb, size_t nr_slots)
+{
+	return parse_slots(nla_data(nest), nla_len(nest), slot, tb,
+			   nr_slots) < 0 ? -1 : 0;
+}
+
 void nl_for_each_attr(const struct nlmsghdr *nlh, int type,
 		      void (*fn)(const struct nlattr *a, void *arg),
 		      void *arg)

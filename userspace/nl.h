@@ -80,6 +80,20 @@ int nl_parse_hdr(const struct nlmsghdr *nlh, struct nlattr **tb);
 int nl_parse_nest(const struct nlattr *nest, struct nlattr **tb);
 
 /*
+ * Parses only the attributes a caller reads, for the many replies of a
+ * dump: @slot[type] (@slot has PCIESW_A_MAX + 1 entries) is where an
+ * attribute of that type goes in @tb[0..@nr_slots), 0 for one not read.
+ * Those are checked as nl_parse_hdr() checks them (the last of a type
+ * wins); the others are skipped unread, with no PCIESW_A_MAX-wide table to
+ * clear.  Returns 0, or prints an error and returns -1.
+ */
+int nl_parse_slots(const struct nlmsghdr *nlh, const uint8_t *slot,
+		   struct nlattr **tb, size_t nr_slots);
+/* The same for a nest; -1 for a malformed one (nothing printed). */
+int nl_parse_nest_slots(const struct nlattr *nest, const uint8_t *slot,
+			struct nlattr **tb, size_t nr_slots);
+
+/*
  * Calls @fn for every attribute of type @type in the message @nlh, in
  * order: the way to read multi-attr attributes (tb[] keeps only the last).
  */
