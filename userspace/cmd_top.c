@@ -1050,11 +1050,21 @@ static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 	const struct snap *c = &top.cur, *p = &top.prev;
 	const struct tobjs *ports = &top.info.ports;
 	uint64_t ns = top.have_prev ? c->ns - p->ns : 0;
-	size_t i, n = 0;
+	size_t i, n = 0, first = ports->n, last = 0;
 	long ci, pi;
 
-	*rows = xcalloc(ports->n ? ports->n : 1, sizeof(**rows));
+	/* the switch's ports, next to each other in the dump */
 	for (i = 0; i < ports->n; i++) {
+		if (u32_or(ports->tb[i], TA_SWITCH_ID, UINT32_MAX) != sw)
+			continue;
+		if (first == ports->n)
+			first = i;
+		last = i + 1;
+	}
+	/* not zeroed: fill_cells() writes every cell */
+	*rows = xreallocarray(NULL, last > first ? last - first : 1,
+			      sizeof(**rows));
+	for (i = first; i < last; i++) {
 		struct nlattr **tb = ports->tb[i];
 		struct port_row *r = &(*rows)[n];
 		struct port_sums now = { 0 }, then = { 0 };
@@ -1063,6 +1073,8 @@ static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != sw ||
 		    !tb[TA_PORT_ID])
 			continue;
+		memset(r, 0, offsetof(struct port_row, cell));
+		memset(r->mark, 0, sizeof(r->mark));
 		r->tb = tb;
 		r->port = nla_get_u32(tb[TA_PORT_ID]);
 		r->state = link_state(tb);
