@@ -156,9 +156,9 @@ static void ta_init(void)
 		ta_slot[ta_type[i]] = i;
 }
 
-/* The replies of one request, each parsed into a compact table. */
+/* The replies of one dump, each parsed into a compact table. */
 struct tobjs {
-	struct msg_list msgs;
+	struct nl_dump d;
 	struct nlattr *(*tb)[NR_TA];
 	size_t n;
 };
@@ -327,22 +327,22 @@ static void on_signal(int sig)
 
 static void tobjs_free(struct tobjs *o)
 {
-	msg_list_free(&o->msgs);
+	nl_dump_free(&o->d);
 	free(o->tb);
 	*o = (struct tobjs){ 0 };
 }
 
 static const struct nlmsghdr *tobjs_hdr(const struct tobjs *o, size_t i)
 {
-	return nlmsg_hdr(o->msgs.msgs[i]);
+	return o->d.msgs[i];
 }
 
-/* Parses every reply of @o->msgs, what top reads of it. */
+/* Parses every reply of @o->d, what top reads of it. */
 static int tobjs_parse(struct tobjs *o)
 {
 	size_t i;
 
-	o->n = o->msgs.n;
+	o->n = o->d.n;
 	o->tb = xreallocarray(NULL, o->n ? o->n : 1, sizeof(*o->tb));
 	for (i = 0; i < o->n; i++) {
 		if (nl_parse_slots(tobjs_hdr(o, i), ta_slot, o->tb[i],
@@ -369,11 +369,8 @@ static int tobjs_fetch(uint8_t cmd, bool packed, int quiet_err,
 		nl_put_u32(req, PCIESW_A_SWITCH_ID, top.o.t.id);
 	if (packed)
 		nl_put_flag(req, PCIESW_A_COUNTER_PACKED);
-	if (quiet_err)
-		ret = nl_request_try(top.s, req, &o->msgs, quiet_err, "%s",
-				     what);
-	else
-		ret = nl_request_run(top.s, req, &o->msgs, "%s", what);
+	/* top.s runs these dumps only (nl_dump_run()) */
+	ret = nl_dump_run(top.s, req, &o->d, quiet_err, "%s", what);
 	if (ret)
 		return ret;
 	return tobjs_parse(o);

@@ -179,24 +179,24 @@ static int cb_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 }
 
 /* NLMSG_ERROR with code 0: the request succeeded; it may carry a warning. */
-static int cb_ack(struct nl_msg *msg, void *arg)
+static void ack_hdr(struct nl_answer *ans, const struct nlmsghdr *nlh)
 {
-	struct nl_answer *ans = arg;
-	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
-
 	ans->done = true;
 	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr))
 		read_ext_ack(ans, nlh, err_tlv_offset(nlh, nlmsg_data(nlh)));
 	if (ans->msg)
 		warning("%s", ans->msg);
+}
+
+static int cb_ack(struct nl_msg *msg, void *arg)
+{
+	ack_hdr(arg, nlmsg_hdr(msg));
 	return NL_STOP;
 }
 
 /* NLMSG_DONE: the end of a dump, with the dump's error code. */
-static int cb_finish(struct nl_msg *msg, void *arg)
+static void finish_hdr(struct nl_answer *ans, const struct nlmsghdr *nlh)
 {
-	struct nl_answer *ans = arg;
-	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	int code;
 
 	ans->done = true;
@@ -208,6 +208,11 @@ static int cb_finish(struct nl_msg *msg, void *arg)
 				     NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(int)));
 		}
 	}
+}
+
+static int cb_finish(struct nl_msg *msg, void *arg)
+{
+	finish_hdr(arg, nlmsg_hdr(msg));
 	return NL_STOP;
 }
 
@@ -463,10 +468,99 @@ static void report_error(const struct nl_answer *ans, const char *what,
 		error("%s: %s", what, strerror(ans->err));
 }
 
+void nl_dump_free(struct nl_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_bufs; i++)
+		free(d->bufs[i]);
+	free(d->bufs);
+	free(d->msgs);
+	*d = (struct nl_dump){ 0 };
+}
+
+/*
+ * Reads one datagram of the answer to request @seq into @d: the replies
+ * stay where they came, in the datagram's buffer; the end of the dump, an
+ * ACK or an error go to the session's answer as the callbacks put them.
+ * 0, or a libnl error.
+ */
+static int recv_dump(struct nl_session *s, uint32_t seq, struct nl_dump *d)
+{
+	struct nl_answer *ans = &s->ans;
+	char *buf = xmalloc(NL_DUMP_BUF_SIZE);
+	struct nlmsghdr *nlh;
+	bool kept = false;
+	ssize_t n;
+	int len, err = 0;
+
+	do
+		n = recv(nl_socket_get_fd(s->sk), buf, NL_DUMP_BUF_SIZE,
+			 MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 || n > NL_DUMP_BUF_SIZE) {
+		free(buf);
+		return n < 0 ? -nl_syserr2nlerr(errno) : -NLE_MSG_TRUNC;
+	}
+	/* kept while the replies in it are: only as big as it is */
+	if (n < NL_DUMP_BUF_SIZE) {
+		char *shrunk = realloc(buf, n ? n : 1);
+
+		if (shrunk)
+			buf = shrunk;
+	}
+	len = n;
+	for (nlh = (struct nlmsghdr *)buf; !ans->done && nlmsg_ok(nlh, len);
+	     nlh = nlmsg_next(nlh, &len)) {
+		/* a late answer to a request given up on */
+		if (nlh->nlmsg_seq != seq)
+			continue;
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+			ans->interrupted = true;
+		switch (nlh->nlmsg_type) {
+		case NLMSG_NOOP:
+			break;
+		case NLMSG_OVERRUN:
+			err = -NLE_MSG_OVERFLOW;
+			break;
+		case NLMSG_DONE:
+			finish_hdr(ans, nlh);
+			break;
+		case NLMSG_ERROR:
+			if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+				err = -NLE_MSG_TRUNC;
+			else if (((struct nlmsgerr *)nlmsg_data(nlh))->error)
+				cb_error(NULL, nlmsg_data(nlh), ans);
+			else
+				ack_hdr(ans, nlh);
+			break;
+		default:
+			if (d->n == d->cap) {
+				d->cap = d->cap ? d->cap * 2 : 64;
+				d->msgs = xreallocarray(d->msgs, d->cap,
+							sizeof(*d->msgs));
+			}
+			d->msgs[d->n++] = nlh;
+			kept = true;
+			break;
+		}
+		if (err)
+			break;
+	}
+	if (kept) {
+		d->bufs = xreallocarray(d->bufs, d->nr_bufs + 1,
+					sizeof(*d->bufs));
+		d->bufs[d->nr_bufs++] = buf;
+	} else {
+		free(buf);
+	}
+	return err;
+}
+
 /* nl_request_run() and nl_request_try(), @ap for @what */
 static int request_run(struct nl_session *s, struct nl_msg *req,
-		       struct msg_list *replies, int quiet_err,
-		       const char *what, va_list ap)
+		       struct msg_list *replies, struct nl_dump *raw,
+		       int quiet_err, const char *what, va_list ap)
 {
 	struct nl_answer *ans = &s->ans;
 	bool dump = nlmsg_hdr(req)->nlmsg_flags & NLM_F_DUMP;
@@ -493,7 +587,8 @@ again:
 		memcpy(sent, nlmsg_hdr(req), sent_len);
 	}
 	while (err >= 0 && !ans->done)
-		err = nl_recvmsgs(s->sk, s->cb);
+		err = raw ? recv_dump(s, nlmsg_hdr(req)->nlmsg_seq, raw) :
+			    nl_recvmsgs(s->sk, s->cb);
 	/* our callbacks stop libnl with an error code after a kernel error */
 	if (ans->done && ans->err)
 		err = 0;
@@ -505,12 +600,16 @@ again:
 	    (err >= 0 || err == -NLE_DUMP_INTR) && ++tries < DUMP_TRIES) {
 		if (replies)
 			msg_list_free(replies);
+		if (raw)
+			nl_dump_free(raw);
 		goto again;
 	}
 
 	if (quiet_err && err >= 0 && ans->err == quiet_err) {
 		if (replies)
 			msg_list_free(replies);
+		if (raw)
+			nl_dump_free(raw);
 		ret = -quiet_err;
 	} else if (err < 0 || ans->err || ans->interrupted) {
 		if (vasprintf(&context, what, ap) < 0)
@@ -527,6 +626,8 @@ again:
 		free(context);
 		if (replies)
 			msg_list_free(replies);
+		if (raw)
+			nl_dump_free(raw);
 		ret = EXIT_FAIL;
 	}
 	nlmsg_free(req);
@@ -542,7 +643,7 @@ int nl_request_run(struct nl_session *s, struct nl_msg *req,
 	int ret;
 
 	va_start(ap, what);
-	ret = request_run(s, req, replies, 0, what, ap);
+	ret = request_run(s, req, replies, NULL, 0, what, ap);
 	va_end(ap);
 	return ret;
 }
@@ -555,7 +656,19 @@ int nl_request_try(struct nl_session *s, struct nl_msg *req,
 	int ret;
 
 	va_start(ap, what);
-	ret = request_run(s, req, replies, quiet_err, what, ap);
+	ret = request_run(s, req, replies, NULL, quiet_err, what, ap);
+	va_end(ap);
+	return ret;
+}
+
+int nl_dump_run(struct nl_session *s, struct nl_msg *req, struct nl_dump *d,
+		int quiet_err, const char *what, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, what);
+	ret = request_run(s, req, NULL, d, quiet_err, what, ap);
 	va_end(ap);
 	return ret;
 }

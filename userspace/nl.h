@@ -66,6 +66,32 @@ int nl_request_try(struct nl_session *s, struct nl_msg *req,
 	__attribute__((format(printf, 5, 6)));
 
 /*
+ * The replies of a dump as they came: the datagrams (@bufs) and each
+ * reply's header in them, in order.  No copy and no allocation a reply:
+ * for a dump of many objects (top's, each refresh).
+ */
+struct nl_dump {
+	void **bufs;
+	size_t nr_bufs;
+	const struct nlmsghdr **msgs;
+	size_t n, cap;
+};
+
+/* A datagram's buffer: a dump's are at most 32 KiB (the kernel's cap). */
+#define NL_DUMP_BUF_SIZE	65536
+
+void nl_dump_free(struct nl_dump *d);
+/*
+ * As nl_request_try() (@quiet_err 0: as nl_request_run()), for a dump:
+ * its replies into @d.  The session's socket is then read without libnl,
+ * which no longer knows the sequence numbers to expect: a session that
+ * runs one such dump runs all its later requests so.
+ */
+int nl_dump_run(struct nl_session *s, struct nl_msg *req, struct nl_dump *d,
+		int quiet_err, const char *what, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/*
  * Parses a reply into @tb[0..PCIESW_A_MAX], checking attribute types and
  * that strings are terminated.  Returns 0, or prints an error and returns -1.
  */
