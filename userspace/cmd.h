@@ -100,9 +100,11 @@ int cmd_monitor(int argc, char **argv);
  * forgotten; one event (a netlink message of the family) printed through
  * the print layer as monitor prints it, a JSON object or a text line.
  */
-int monitor_prime(void);
-void monitor_forget(void);
 struct nlmsghdr;
+int monitor_prime(void);
+/* The same with a dump of every switch's ports the caller made (@n replies). */
+int monitor_prime_with(const struct nlmsghdr *const *ports, size_t n);
+void monitor_forget(void);
 void monitor_print_event(const struct nlmsghdr *nlh);
 /*
  * Joins the monitor group and the controller's (which says when the family

@@ -956,37 +956,52 @@ static bool family_gone(const struct nlmsghdr *nlh, int family)
 
 /* --- the loop ------------------------------------------------------------- */
 
-/* The ports as they are now, so that the first events can say what changed. */
-static int prime_cache(void)
+/*
+ * The ports of a port dump (its @n replies), so that the first events can
+ * say what changed.  Prints why it failed, returns an exit code.
+ */
+static int prime_from(const struct nlmsghdr *const *ports, size_t n)
 {
-	struct objs ports = { 0 };
+	struct nlattr *tb[PCIESW_A_MAX + 1];
 	struct transitions h = { 0 };
-	struct nl_session *s;
 	struct port_state *st;
 	size_t i;
-	int ret;
 
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	ret = objs_fetch(s, PCIESW_CMD_PORT_GET, true, false, 0, &ports,
-			 "cannot list ports");
-	nl_session_close(s);
-	if (ret)
-		return ret;
-	for (i = 0; i < ports.n; i++) {
-		struct nlattr **tb = ports.tb[i];
+	for (i = 0; i < n; i++) {
+		const struct nlmsghdr *nlh = ports[i];
 
+		if (nl_parse_hdr(nlh, tb) < 0) {
+			free(h.t);
+			return EXIT_FAIL;
+		}
 		if (!tb[PCIESW_A_SWITCH_ID] || !tb[PCIESW_A_PORT_ID])
 			continue;
 		st = cache_port(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
 				nla_get_u32(tb[PCIESW_A_PORT_ID]));
 		if (st)
-			port_state_read(objs_hdr(&ports, i), tb, st, &h);
+			port_state_read(nlh, tb, st, &h);
 	}
 	free(h.t);
-	objs_free(&ports);
 	return EXIT_OK;
+}
+
+/* The ports as they are now, so that the first events can say what changed. */
+static int prime_cache(void)
+{
+	struct nl_dump ports = { 0 };
+	struct nl_session *s;
+	int ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	ret = nl_dump_run(s, nl_request_new(s, PCIESW_CMD_PORT_GET, true),
+			  &ports, 0, "cannot list ports");
+	nl_session_close(s);
+	if (!ret)
+		ret = prime_from(ports.msgs, ports.n);
+	nl_dump_free(&ports);
+	return ret;
 }
 
 /*
@@ -1065,6 +1080,12 @@ int monitor_prime(void)
 {
 	cache_forget_all();
 	return prime_cache();
+}
+
+int monitor_prime_with(const struct nlmsghdr *const *ports, size_t n)
+{
+	cache_forget_all();
+	return prime_from(ports, n);
 }
 
 void monitor_forget(void)

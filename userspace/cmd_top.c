@@ -291,6 +291,7 @@ static struct {
 	size_t ev_cap;
 	bool loaded;			/* the family is there */
 	bool nested;			/* it refused counter-packed */
+	bool primed;			/* monitor's port states are */
 	bool said_gone;			/* batch: "unloaded" said once */
 	struct snap cur, prev;
 	bool have_cur, have_prev;
@@ -530,6 +531,7 @@ static void close_sessions(void)
 	top.s = top.ev = NULL;
 	top.loaded = false;
 	top.nested = false;
+	top.primed = false;
 	monitor_forget();
 	/* what changed while the module was away came without events */
 	info_free(&top.info);
@@ -537,7 +539,9 @@ static void close_sessions(void)
 
 /*
  * Connects when the family is there: a session for requests, one for the
- * events.  Quiet while the module is away (top waits for it).
+ * events.  Quiet while the module is away (top waits for it).  Watching
+ * every switch, the first snapshot's port dump primes monitor's port
+ * states (update_info()): its own would be a second dump of the same.
  */
 static void connect_family(void)
 {
@@ -547,10 +551,11 @@ static void connect_family(void)
 	if (exists <= 0)
 		return;
 	if (nl_session_open(&top.s) || nl_session_open(&top.ev) ||
-	    monitor_subscribe(top.ev) || monitor_prime()) {
+	    monitor_subscribe(top.ev) || (!top.o.t.all && monitor_prime())) {
 		close_sessions();
 		return;
 	}
+	top.primed = !top.o.t.all;
 	top.ev_fd = nl_session_fd(top.ev);
 	top.family = nl_session_family(top.ev);
 	top.loaded = true;
@@ -615,6 +620,15 @@ static void update_info(const struct snap *sn, uint64_t now)
 		tobjs_fetch(info_parts[i].cmd, false, 0,
 			    (struct tobjs *)((char *)&in + info_parts[i].off),
 			    info_parts[i].what);
+	/* the ports were fetched after joining the monitor group */
+	if (!top.primed && in.ports.n) {
+		if (monitor_prime_with(in.ports.d.msgs, in.ports.n)) {
+			info_free(&in);
+			close_sessions();
+			return;
+		}
+		top.primed = true;
+	}
 	in.ns = now_ns();
 	in.have = true;
 	info_free(&top.info);
