@@ -2,7 +2,7 @@
 /*
  * top: the cards' health at a glance, live.  Every interval a snapshot of
  * what changes without a notification (switches, for DMA in flight;
- * temperatures, counters, thresholds, endpoints, for resident memory; the
+ * temperatures, counters, thresholds, the endpoints' resident memory; the
  * disks' I/O statistics) is fetched, rates and deltas are computed
  * against the snapshot before, and the result goes to a full-screen
  * ncurses view (procps top, iftop) or, in batch mode, to stdout as plain
@@ -10,13 +10,14 @@
  * the monitor group are shown as they arrive.
  *
  * The ports (each with its LTSSM history, most of what a snapshot would
- * cost) and the firmware are fetched at start and again at the refresh
- * after a notification that may touch them (a port's link, an endpoint,
- * a group, a switch, the firmware), when a switch's number of ports
- * differs from theirs, after events were lost, and at least every
- * INFO_MAX_MS: a card created or deleted, a re-bifurcated group or a link
- * that flapped shows as it is at the next refresh.  When the module goes
- * away the view says so and waits for it to come back.
+ * cost), the firmware and the endpoints are fetched at start and again at
+ * the refresh after a notification that may touch them (a port's link, an
+ * endpoint, a group, a switch, the firmware), when a switch's number of
+ * ports or the endpoints of the snapshot differ from theirs, after events
+ * were lost, and at least every INFO_MAX_MS: a card created or deleted, a
+ * re-bifurcated group, an endpoint added or a link that flapped shows as
+ * it is at the next refresh.  When the module goes away the view says so
+ * and waits for it to come back.
  */
 
 #include <errno.h>
@@ -212,11 +213,13 @@ static const struct tobjs_part snap_parts[] = {
  * name) and the firmware (fw-change-ntf).  The LTSSM passes through
  * Detect, Polling, Configuration and Recovery without one, for a step of
  * 2 ms each, and ends in L0 with one (or, a retrain at the same speed and
- * width, where it was): a row shows where the link settled.
+ * width, where it was): a row shows where the link settled.  And the
+ * endpoints but their resident memory (ep-add/del-ntf, ep-change-ntf,
+ * switch-change-ntf for their PCI names), which each snapshot has.
  */
 struct info {
 	uint64_t ns;		/* CLOCK_MONOTONIC when fetched */
-	struct tobjs fw, ports;
+	struct tobjs fw, ports, eps;
 	bool have, stale;
 	unsigned long lost;	/* monitor_events_lost when fetched */
 };
@@ -224,6 +227,7 @@ struct info {
 static const struct tobjs_part info_parts[] = {
 	{ PCIESW_CMD_FW_GET, "firmware", offsetof(struct info, fw) },
 	{ PCIESW_CMD_PORT_GET, "ports", offsetof(struct info, ports) },
+	{ PCIESW_CMD_EP_GET, "endpoints", offsetof(struct info, eps) },
 };
 #define NR_INFO_PARTS (sizeof(info_parts) / sizeof(info_parts[0]))
 
@@ -292,6 +296,8 @@ static struct {
 	bool loaded;			/* the family is there */
 	bool nested;			/* it refused counter-packed */
 	bool primed;			/* monitor's port states are */
+	bool full_eps;			/* it refused ep-brief */
+	struct nlattr **res;		/* each shown endpoint's resident */
 	bool said_gone;			/* batch: "unloaded" said once */
 	struct snap cur, prev;
 	bool have_cur, have_prev;
@@ -356,11 +362,11 @@ static int tobjs_parse(struct tobjs *o)
 }
 
 /*
- * A dump of @cmd (of the switch top watches, if one) into @o, with
- * counter-packed when @packed; an error @quiet_err is returned as
- * -@quiet_err, not printed (0: none).
+ * A dump of @cmd (of the switch top watches, if one) into @o, with the
+ * flag attribute @flag unless 0 (counter-packed, ep-brief); an error
+ * @quiet_err is returned as -@quiet_err, not printed (0: none).
  */
-static int tobjs_fetch(uint8_t cmd, bool packed, int quiet_err,
+static int tobjs_fetch(uint8_t cmd, int flag, int quiet_err,
 		       struct tobjs *o, const char *what)
 {
 	struct nl_msg *req = nl_request_new(top.s, cmd, true);
@@ -368,8 +374,8 @@ static int tobjs_fetch(uint8_t cmd, bool packed, int quiet_err,
 
 	if (!top.o.t.all)
 		nl_put_u32(req, PCIESW_A_SWITCH_ID, top.o.t.id);
-	if (packed)
-		nl_put_flag(req, PCIESW_A_COUNTER_PACKED);
+	if (flag)
+		nl_put_flag(req, flag);
 	/* top.s runs these dumps only (nl_dump_run()) */
 	ret = nl_dump_run(top.s, req, &o->d, quiet_err, "%s", what);
 	if (ret)
@@ -484,7 +490,7 @@ static bool diskstats_line(const char *line, char *name,
  * /proc/diskstats: one file for all of them (a /sys/block/NAME/stat each
  * costs four system calls a disk, 256 of them with 16 pex89144 cards).
  */
-static void read_disks(struct snap *sn)
+static void read_disks(struct snap *sn, const struct tobjs *eps)
 {
 	struct disk_stat key, *d;
 	unsigned long long v[7];
@@ -492,9 +498,9 @@ static void read_disks(struct snap *sn)
 	size_t i;
 	FILE *f;
 
-	sn->disks = xcalloc(sn->eps.n ? sn->eps.n : 1, sizeof(*sn->disks));
-	for (i = 0; i < sn->eps.n; i++) {
-		struct nlattr *a = sn->eps.tb[i][TA_EP_DISK_NAME];
+	sn->disks = xcalloc(eps->n ? eps->n : 1, sizeof(*sn->disks));
+	for (i = 0; i < eps->n; i++) {
+		struct nlattr *a = eps->tb[i][TA_EP_DISK_NAME];
 
 		if (a)
 			snprintf(sn->disks[sn->nr_disks++].name,
@@ -531,6 +537,7 @@ static void close_sessions(void)
 	top.s = top.ev = NULL;
 	top.loaded = false;
 	top.nested = false;
+	top.full_eps = false;
 	top.primed = false;
 	monitor_forget();
 	/* what changed while the module was away came without events */
@@ -563,10 +570,34 @@ static void connect_family(void)
 }
 
 /*
- * Do the ports and firmware kept still fit the switches of @sn: for each,
- * as many ports as its switch-nr-ports and its firmware, and none of a
- * switch that is gone?  A card created, deleted or re-bifurcated whose
+ * Are the endpoints kept those of @sn's ep-brief dump, one for one (both
+ * in switch and endpoint order)?  An endpoint added or removed whose
  * notification is not read yet shows so.
+ */
+static bool eps_fit(const struct snap *sn)
+{
+	const struct tobjs *e = &top.info.eps, *b = &sn->eps;
+	size_t i;
+
+	if (top.full_eps)
+		return true;
+	if (e->n != b->n)
+		return false;
+	for (i = 0; i < e->n; i++)
+		if (u32_or(e->tb[i], TA_SWITCH_ID, UINT32_MAX) !=
+		    u32_or(b->tb[i], TA_SWITCH_ID, UINT32_MAX) ||
+		    u32_or(e->tb[i], TA_EP_ID, UINT32_MAX) !=
+		    u32_or(b->tb[i], TA_EP_ID, UINT32_MAX))
+			return false;
+	return true;
+}
+
+/*
+ * Do the ports, firmware and endpoints kept still fit the switches of
+ * @sn: for each, as many ports as its switch-nr-ports and its firmware,
+ * none of a switch that is gone, the endpoints of its ep-brief dump?  A
+ * card created, deleted or re-bifurcated, an endpoint added or removed,
+ * whose notification is not read yet shows so.
  */
 static bool info_fits(const struct snap *sn)
 {
@@ -602,10 +633,13 @@ static bool info_fits(const struct snap *sn)
 			return false;
 		n += nports[id];
 	}
-	return n == p->n;
+	return n == p->n && eps_fit(sn);
 }
 
-/* Fetches the ports and firmware again when they may have changed. */
+/*
+ * Fetches the ports, firmware and endpoints again when they may have
+ * changed.
+ */
 static void update_info(const struct snap *sn, uint64_t now)
 {
 	struct info in = { 0 };
@@ -616,10 +650,14 @@ static void update_info(const struct snap *sn, uint64_t now)
 	    now - top.info.ns < INFO_MAX_MS * 1000000ull && info_fits(sn))
 		return;
 	in.lost = monitor_events_lost;
-	for (i = 0; i < NR_INFO_PARTS; i++)
-		tobjs_fetch(info_parts[i].cmd, false, 0,
+	for (i = 0; i < NR_INFO_PARTS; i++) {
+		/* the endpoints are in each snapshot whole then */
+		if (info_parts[i].cmd == PCIESW_CMD_EP_GET && top.full_eps)
+			continue;
+		tobjs_fetch(info_parts[i].cmd, 0, 0,
 			    (struct tobjs *)((char *)&in + info_parts[i].off),
 			    info_parts[i].what);
+	}
 	/* the ports were fetched after joining the monitor group */
 	if (!top.primed && in.ports.n) {
 		if (monitor_prime_with(in.ports.d.msgs, in.ports.n)) {
@@ -638,6 +676,40 @@ static void update_info(const struct snap *sn, uint64_t now)
 static void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
 
 /*
+ * Each endpoint's resident memory in snapshot @sn (top.res, by the index
+ * of the endpoints shown): from its ep-brief dump; an endpoint it lacks
+ * (the endpoints were fetched again after it) keeps the value fetched
+ * with it.
+ */
+static void link_resident(const struct snap *sn)
+{
+	const struct tobjs *e = top.full_eps ? &sn->eps : &top.info.eps;
+	const struct tobjs *b = &sn->eps;
+	size_t i, j = 0, k;
+
+	free(top.res);
+	top.res = xreallocarray(NULL, e->n ? e->n : 1, sizeof(*top.res));
+	for (i = 0; i < e->n; i++) {
+		struct nlattr **tb = e->tb[i];
+
+		top.res[i] = tb[TA_EP_MEM_RESIDENT];
+		if (top.full_eps)
+			continue;
+		/* in the same order: the next one, mostly */
+		for (k = 0; k < b->n; k++, j = (j + 1) % b->n) {
+			if (u32_or(b->tb[j], TA_SWITCH_ID, UINT32_MAX) ==
+			    u32_or(tb, TA_SWITCH_ID, UINT32_MAX) &&
+			    u32_or(b->tb[j], TA_EP_ID, UINT32_MAX) ==
+			    u32_or(tb, TA_EP_ID, UINT32_MAX)) {
+				if (b->tb[j][TA_EP_MEM_RESIDENT])
+					top.res[i] = b->tb[j][TA_EP_MEM_RESIDENT];
+				break;
+			}
+		}
+	}
+}
+
+/*
  * The counters, packed (counter-values: a third of the nested form's
  * size, and far less to parse); a module older than counter-packed
  * refuses it as an unknown attribute, and is asked for the nested form
@@ -648,13 +720,36 @@ static int fetch_counters(struct tobjs *o, const char *what)
 	int ret;
 
 	if (!top.nested) {
-		ret = tobjs_fetch(PCIESW_CMD_COUNTER_GET, true, EINVAL, o,
-				  what);
+		ret = tobjs_fetch(PCIESW_CMD_COUNTER_GET,
+				  PCIESW_A_COUNTER_PACKED, EINVAL, o, what);
 		if (ret != -EINVAL)
 			return ret;
 		top.nested = true;
 	}
-	return tobjs_fetch(PCIESW_CMD_COUNTER_GET, false, 0, o, what);
+	return tobjs_fetch(PCIESW_CMD_COUNTER_GET, 0, 0, o, what);
+}
+
+/*
+ * The endpoints' resident memory, what changes without a notification
+ * (ep-brief: a tenth of the size, and nothing for the module to work
+ * out); the rest of the endpoints comes with the ports.  A module older
+ * than ep-brief refuses it, and is asked for the whole endpoints each
+ * refresh from then on.
+ */
+static int fetch_eps(struct tobjs *o, const char *what)
+{
+	int ret;
+
+	if (!top.full_eps) {
+		ret = tobjs_fetch(PCIESW_CMD_EP_GET, PCIESW_A_EP_BRIEF, EINVAL,
+				  o, what);
+		if (ret != -EINVAL)
+			return ret;
+		top.full_eps = true;
+		/* the ones kept would not be refreshed: fetched each time */
+		tobjs_free(&top.info.eps);
+	}
+	return tobjs_fetch(PCIESW_CMD_EP_GET, 0, 0, o, what);
 }
 
 /*
@@ -672,7 +767,7 @@ static bool take_snapshot(void)
 		connect_family();
 	if (!top.loaded)
 		return false;
-	ret = tobjs_fetch(PCIESW_CMD_SWITCH_GET, false, 0, &sn.sw,
+	ret = tobjs_fetch(PCIESW_CMD_SWITCH_GET, 0, 0, &sn.sw,
 			  "cannot list switches");
 	if (!ret) {
 		/* what a part cannot give (permission, an older module) stays out */
@@ -682,8 +777,10 @@ static bool take_snapshot(void)
 
 			if (snap_parts[i].cmd == PCIESW_CMD_COUNTER_GET)
 				fetch_counters(o, snap_parts[i].what);
+			else if (snap_parts[i].cmd == PCIESW_CMD_EP_GET)
+				fetch_eps(o, snap_parts[i].what);
 			else
-				tobjs_fetch(snap_parts[i].cmd, false, 0, o,
+				tobjs_fetch(snap_parts[i].cmd, 0, 0, o,
 					    snap_parts[i].what);
 		}
 	}
@@ -699,7 +796,8 @@ static bool take_snapshot(void)
 	for (i = 0; i < sn.counters.n; i++)
 		port_sums(tobjs_hdr(&sn.counters, i), &sn.sums[i]);
 	update_info(&sn, sn.ns);
-	read_disks(&sn);
+	link_resident(&sn);
+	read_disks(&sn, top.full_eps ? &sn.eps : &top.info.eps);
 	snap_free(&top.prev);
 	top.prev = top.cur;
 	top.have_prev = top.have_cur;
@@ -1007,6 +1105,12 @@ static void fill_cells(struct port_row *r)
 	cell_set(r->cell[C_EP_PCI], "-");
 }
 
+/* The endpoints shown (top.res has their resident memory). */
+static const struct tobjs *shown_eps(void)
+{
+	return top.full_eps ? &top.cur.eps : &top.info.eps;
+}
+
 /* The endpoint of the row's port: its PCI name. */
 static void fill_ep_pci(struct port_row *r, uint32_t sw)
 {
@@ -1016,12 +1120,12 @@ static void fill_ep_pci(struct port_row *r, uint32_t sw)
 
 	if (!r->tb[TA_EP_ID])
 		return;
-	i = find_obj(&top.cur.eps, sw, r->port, hint);
+	i = find_obj(shown_eps(), sw, r->port, hint);
 	if (i >= 0)
 		hint = i + 1;
-	if (i >= 0 && top.cur.eps.tb[i][TA_EP_PCI_NAME])
+	if (i >= 0 && shown_eps()->tb[i][TA_EP_PCI_NAME])
 		cell_set(r->cell[C_EP_PCI],
-			 nla_get_string(top.cur.eps.tb[i][TA_EP_PCI_NAME]));
+			 nla_get_string(shown_eps()->tb[i][TA_EP_PCI_NAME]));
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -1384,8 +1488,10 @@ static void size_cell(struct cell *c, uint64_t bytes)
 	cell_mem(c, t, tc.n < 15 ? tc.n : 15);
 }
 
-static void ep_cells(struct nlattr **tb, char cell[][CELL_LEN])
+/* The cells of endpoint @k of shown_eps(). */
+static void ep_cells(size_t k, char cell[][CELL_LEN])
 {
+	struct nlattr **tb = shown_eps()->tb[k];
 	struct disk_rates dr;
 	struct cell c;
 	const char *type = enum_spec(&ep_type_names,
@@ -1400,7 +1506,7 @@ static void ep_cells(struct nlattr **tb, char cell[][CELL_LEN])
 	else
 		cell_char(&c, '-');
 	c = cell_at(cell[E_RESIDENT]);
-	size_cell(&c, u64_or(tb, TA_EP_MEM_RESIDENT, 0));
+	size_cell(&c, top.res[k] ? nla_get_u64(top.res[k]) : 0);
 	cell_char(&c, '/');
 	size_cell(&c, u64_or(tb, TA_EP_MEM_SIZE, 0));
 	cell_set(cell[E_DISK], tb[TA_EP_DISK_NAME] ?
@@ -1602,8 +1708,8 @@ static void batch_text_switch(size_t i)
 		text_end();
 	}
 	free(rows);
-	for (k = 0, n = 0; k < top.cur.eps.n; k++) {
-		struct nlattr **tb = top.cur.eps.tb[k];
+	for (k = 0, n = 0; k < shown_eps()->n; k++) {
+		struct nlattr **tb = shown_eps()->tb[k];
 		char cell[NR_ECOLS][CELL_LEN];
 
 		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != id ||
@@ -1615,7 +1721,7 @@ static void batch_text_switch(size_t i)
 					  c == NR_ECOLS - 1);
 			text_end();
 		}
-		ep_cells(tb, cell);
+		ep_cells(k, cell);
 		for (c = 0; c < NR_ECOLS; c++)
 			text_cell(&ep_cols[c], cell[c],
 				  c == NR_ECOLS - 1);
@@ -1736,8 +1842,10 @@ static void json_port(const struct port_row *r)
 	close_object();
 }
 
-static void json_ep(struct nlattr **tb)
+/* Endpoint @k of shown_eps(). */
+static void json_ep(size_t k)
 {
+	struct nlattr **tb = shown_eps()->tb[k];
 	struct disk_rates dr;
 
 	disk_rates(tb, &dr);
@@ -1748,8 +1856,7 @@ static void json_ep(struct nlattr **tb)
 			&ep_type_names);
 	print_attr_u32(PRINT_JSON, "port-id", NULL, tb[TA_PORT_ID]);
 	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, tb[TA_EP_MEM_SIZE]);
-	print_attr_u64(PRINT_JSON, "ep-mem-resident", NULL,
-		       tb[TA_EP_MEM_RESIDENT]);
+	print_attr_u64(PRINT_JSON, "ep-mem-resident", NULL, top.res[k]);
 	json_attr_str("ep-pci-name", tb[TA_EP_PCI_NAME]);
 	json_attr_str("ep-disk-name", tb[TA_EP_DISK_NAME]);
 	json_rate("disk-read-bytes-per-sec", dr.has, dr.rbytes);
@@ -1808,9 +1915,9 @@ static void json_switch(size_t i)
 	free(rows);
 	close_array();
 	open_array("endpoints");
-	for (k = 0; k < top.cur.eps.n; k++)
-		if (u32_or(top.cur.eps.tb[k], TA_SWITCH_ID, UINT32_MAX) == id)
-			json_ep(top.cur.eps.tb[k]);
+	for (k = 0; k < shown_eps()->n; k++)
+		if (u32_or(shown_eps()->tb[k], TA_SWITCH_ID, UINT32_MAX) == id)
+			json_ep(k);
 	close_array();
 	close_object();
 }
@@ -2071,10 +2178,10 @@ static void draw(void)
 			put(y++, 0, h[i].text, h[i].mark);
 		put_titles(y++, port_cols, NR_COLS);
 		n = port_rows(id, &rows, true);
-		for (i = 0; i < top.cur.eps.n; i++)
-			if (u32_or(top.cur.eps.tb[i], TA_SWITCH_ID,
+		for (i = 0; i < shown_eps()->n; i++)
+			if (u32_or(shown_eps()->tb[i], TA_SWITCH_ID,
 				   UINT32_MAX) == id &&
-			    shows_ep(top.cur.eps.tb[i]))
+			    shows_ep(shown_eps()->tb[i]))
 				eps++;
 		if (top.scroll > (int)n - 1)
 			top.scroll = n ? n - 1 : 0;
@@ -2091,14 +2198,14 @@ static void draw(void)
 		/* the endpoints, when there is room left */
 		if (eps && room - y >= 2) {
 			put_titles(y++, ep_cols, NR_ECOLS);
-			for (i = 0; i < top.cur.eps.n && y < room; i++) {
+			for (i = 0; i < shown_eps()->n && y < room; i++) {
 				char cell[NR_ECOLS][CELL_LEN];
 
-				if (u32_or(top.cur.eps.tb[i], TA_SWITCH_ID,
+				if (u32_or(shown_eps()->tb[i], TA_SWITCH_ID,
 					   UINT32_MAX) != id ||
-				    !shows_ep(top.cur.eps.tb[i]))
+				    !shows_ep(shown_eps()->tb[i]))
 					continue;
-				ep_cells(top.cur.eps.tb[i], cell);
+				ep_cells(i, cell);
 				put_cells(y++, ep_cols, NR_ECOLS, cell, NULL, 0);
 			}
 		}
@@ -2363,5 +2470,6 @@ int cmd_top(int argc, char **argv)
 		free(top.pending[--top.nr_pending]);
 	free(top.pending);
 	free(top.ev_buf);
+	free(top.res);
 	return finish(ret);
 }
