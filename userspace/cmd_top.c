@@ -404,19 +404,40 @@ static void info_free(struct info *in)
 	*in = (struct info){ 0 };
 }
 
+/*
+ * The values of attributes parsed into a table (their lengths checked),
+ * read inline: nla_get_u32() is a call into libnl (through its PLT) for
+ * a load, and a refresh reads some ten thousand of them, most of them a
+ * switch id to find a card's objects.
+ */
+static const void *attr_data(const struct nlattr *a)
+{
+	return (const char *)a + NLA_HDRLEN;
+}
+
 static uint32_t u32_or(struct nlattr **tb, int attr, uint32_t def)
 {
-	return tb[attr] ? nla_get_u32(tb[attr]) : def;
+	uint32_t v;
+
+	if (!tb[attr])
+		return def;
+	memcpy(&v, attr_data(tb[attr]), sizeof(v));
+	return v;
 }
 
 static uint64_t u64_or(struct nlattr **tb, int attr, uint64_t def)
 {
-	return tb[attr] ? nla_get_u64(tb[attr]) : def;
+	uint64_t v;
+
+	if (!tb[attr])
+		return def;
+	memcpy(&v, attr_data(tb[attr]), sizeof(v));
+	return v;
 }
 
 static bool flag_of(struct nlattr **tb, int attr)
 {
-	return tb[attr] && nla_get_u8(tb[attr]);
+	return tb[attr] && *(const uint8_t *)attr_data(tb[attr]);
 }
 
 /*
