@@ -1069,6 +1069,12 @@ static void bench_p7(struct pnl *p, const char *switchctl)
 		if (!tp_wait_trained(p, FIRST + i))
 			fail("switch links", ETIMEDOUT);
 	settle();
+	/*
+	 * the 256 drives' disks and udev's work on them (probes, symlinks)
+	 * took more CPU beside top than top itself: let them end first
+	 */
+	if (system("udevadm settle --timeout=120 >/dev/null 2>&1"))
+		fprintf(stderr, "pciesw_bench: P7: udevadm settle did not end clean\n");
 	wall = run_cmd(top, "/dev/null", 0, &ctop);
 	for (i = 0; i < P7_SNAPSHOTS; i++)
 		run_cmd(status, "/dev/null", 0, &cstatus);
