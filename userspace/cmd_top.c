@@ -591,6 +591,29 @@ static void connect_family(void)
 }
 
 /*
+ * The endpoints shown with snapshot @sn: its own when the module refused
+ * ep-brief (whole each refresh), else those kept with the ports.
+ */
+static const struct tobjs *eps_of(const struct snap *sn)
+{
+	return top.full_eps ? &sn->eps : &top.info.eps;
+}
+
+/* The endpoints shown now (top.res has their resident memory). */
+static const struct tobjs *shown_eps(void)
+{
+	return eps_of(&top.cur);
+}
+
+/* Do replies @a and @b name the same endpoint (switch and endpoint id)? */
+static bool same_ep(struct nlattr **a, struct nlattr **b)
+{
+	return u32_or(a, TA_SWITCH_ID, UINT32_MAX) ==
+	       u32_or(b, TA_SWITCH_ID, UINT32_MAX) &&
+	       u32_or(a, TA_EP_ID, UINT32_MAX) == u32_or(b, TA_EP_ID, UINT32_MAX);
+}
+
+/*
  * Are the endpoints kept those of @sn's ep-brief dump, one for one (both
  * in switch and endpoint order)?  An endpoint added or removed whose
  * notification is not read yet shows so.
@@ -605,10 +628,7 @@ static bool eps_fit(const struct snap *sn)
 	if (e->n != b->n)
 		return false;
 	for (i = 0; i < e->n; i++)
-		if (u32_or(e->tb[i], TA_SWITCH_ID, UINT32_MAX) !=
-		    u32_or(b->tb[i], TA_SWITCH_ID, UINT32_MAX) ||
-		    u32_or(e->tb[i], TA_EP_ID, UINT32_MAX) !=
-		    u32_or(b->tb[i], TA_EP_ID, UINT32_MAX))
+		if (!same_ep(e->tb[i], b->tb[i]))
 			return false;
 	return true;
 }
@@ -704,7 +724,7 @@ static void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
  */
 static void link_resident(const struct snap *sn)
 {
-	const struct tobjs *e = top.full_eps ? &sn->eps : &top.info.eps;
+	const struct tobjs *e = eps_of(sn);
 	const struct tobjs *b = &sn->eps;
 	size_t i, j = 0, k;
 
@@ -718,10 +738,7 @@ static void link_resident(const struct snap *sn)
 			continue;
 		/* in the same order: the next one, mostly */
 		for (k = 0; k < b->n; k++, j = (j + 1) % b->n) {
-			if (u32_or(b->tb[j], TA_SWITCH_ID, UINT32_MAX) ==
-			    u32_or(tb, TA_SWITCH_ID, UINT32_MAX) &&
-			    u32_or(b->tb[j], TA_EP_ID, UINT32_MAX) ==
-			    u32_or(tb, TA_EP_ID, UINT32_MAX)) {
+			if (same_ep(b->tb[j], tb)) {
 				if (b->tb[j][TA_EP_MEM_RESIDENT])
 					top.res[i] = b->tb[j][TA_EP_MEM_RESIDENT];
 				break;
@@ -818,7 +835,7 @@ static bool take_snapshot(void)
 		port_sums(tobjs_hdr(&sn.counters, i), &sn.sums[i]);
 	update_info(&sn, sn.ns);
 	link_resident(&sn);
-	read_disks(&sn, top.full_eps ? &sn.eps : &top.info.eps);
+	read_disks(&sn, eps_of(&sn));
 	snap_free(&top.prev);
 	top.prev = top.cur;
 	top.have_prev = top.have_cur;
@@ -1124,12 +1141,6 @@ static void fill_cells(struct port_row *r)
 	cell_set(r->cell[C_PORT_PCI], tb[TA_PORT_PCI_NAME] ?
 		 nla_get_string(tb[TA_PORT_PCI_NAME]) : "-");
 	cell_set(r->cell[C_EP_PCI], "-");
-}
-
-/* The endpoints shown (top.res has their resident memory). */
-static const struct tobjs *shown_eps(void)
-{
-	return top.full_eps ? &top.cur.eps : &top.info.eps;
 }
 
 /* The endpoint of the row's port: its PCI name. */

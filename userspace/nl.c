@@ -557,6 +557,15 @@ static int recv_dump(struct nl_session *s, uint32_t seq, struct nl_dump *d)
 	return err;
 }
 
+/* The replies gathered so far, into @replies (libnl's) or @raw, dropped */
+static void drop_replies(struct msg_list *replies, struct nl_dump *raw)
+{
+	if (replies)
+		msg_list_free(replies);
+	if (raw)
+		nl_dump_free(raw);
+}
+
 /* nl_request_run() and nl_request_try(), @ap for @what */
 static int request_run(struct nl_session *s, struct nl_msg *req,
 		       struct msg_list *replies, struct nl_dump *raw,
@@ -598,18 +607,12 @@ again:
 	 */
 	if (dump && ans->interrupted && !ans->err &&
 	    (err >= 0 || err == -NLE_DUMP_INTR) && ++tries < DUMP_TRIES) {
-		if (replies)
-			msg_list_free(replies);
-		if (raw)
-			nl_dump_free(raw);
+		drop_replies(replies, raw);
 		goto again;
 	}
 
 	if (quiet_err && err >= 0 && ans->err == quiet_err) {
-		if (replies)
-			msg_list_free(replies);
-		if (raw)
-			nl_dump_free(raw);
+		drop_replies(replies, raw);
 		ret = -quiet_err;
 	} else if (err < 0 || ans->err || ans->interrupted) {
 		if (vasprintf(&context, what, ap) < 0)
@@ -624,10 +627,7 @@ again:
 			error("%s: the kernel's answer changed while it was read, %d times; try again",
 			      context ? context : what, tries);
 		free(context);
-		if (replies)
-			msg_list_free(replies);
-		if (raw)
-			nl_dump_free(raw);
+		drop_replies(replies, raw);
 		ret = EXIT_FAIL;
 	}
 	nlmsg_free(req);
