@@ -25,7 +25,7 @@ BUDGET=2700
 STOCK_CAP=1500 STOCK_PER_TEST=300
 DEBUG_CAP=1800 DEBUG_PER_TEST=900
 
-passed=0 failed=0 skipped=0 reduced=0
+passed=0 failed=0 skipped=0 reduced=0 case_failures=()
 t0=$SECONDS t_step=$SECONDS step_name=
 stages=()
 # step NAME: a new step; the time of the previous one is recorded
@@ -43,6 +43,7 @@ count() {
 	if [ -z "$line" ]; then
 		echo "check: no summary line in $1" >&2
 		failed=$((failed + 1))
+		case_failures+=("check: failed: no summary line in $1")
 		return
 	fi
 	set -- $(echo "$line" | sed -E 's/^[a-z-]+: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?(, ([0-9]+) reduced)?.*/\1 \2 \4 \6/')
@@ -56,6 +57,7 @@ case1() {
 		passed=$((passed + 1)); echo "ok - $2"
 	else
 		failed=$((failed + 1)); echo "not ok - $2"
+		case_failures+=("check: failed: $2")
 	fi
 }
 
@@ -317,6 +319,22 @@ echo "check: ${total} s in all, budget ${BUDGET} s ($((BUDGET - total)) s left)"
 ((total > BUDGET)) &&
 	echo "check: WARNING: ${total} s is over the budget of ${BUDGET} s: make tests cheaper before adding more"
 
+# what failed, last: CI shows only the end of this output
+failures=$(for name in "$k61" "$k612" "$k61-dpc" "$k612-dpc" debug-1 debug-2 dkms static; do
+	[ -f "$results/$name.tap" ] || continue
+	awk -v run="$name" '
+		/^# runner: [^ :]+: insmod/ { t = $3; sub(/:$/, "", t) }
+		probs { probs = 0; t = "kernel"; line = $0 }
+		/^qemu-run: kernel log problems/ { probs = 1; next }
+		/^# not ok / || /^# runner: FAIL: / || /^not ok / ||
+		    /^qemu-run: (FAIL|kmemleak)/ { line = $0 }
+		line != "" {
+			sub(/^# (runner: )?/, "", line)
+			printf "check: failed: %s %s: %s\n", run, t, substr(line, 1, 160)
+			line = ""
+		}' "$results/$name.tap"
+done)
+printf '%s\n' "${case_failures[@]}" "$failures" | sed '/^$/d' | tail -n 15
 echo
 echo "tap and logs: $results/"
 echo "check: $passed passed, $failed failed, $skipped skipped, $reduced reduced"
