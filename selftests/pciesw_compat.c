@@ -28,6 +28,8 @@
 
 #include <uapi/linux/pciesw.h>
 
+#include "pciesw_compat.h"
+
 /* the layouts a 64-bit module reads: no translation needed */
 _Static_assert(sizeof(struct pciesw_info) == PCIESW_INFO_SIZE_VER1, "info");
 _Static_assert(offsetof(struct pciesw_info, features) ==
@@ -46,17 +48,6 @@ _Static_assert(offsetof(struct pciesw_dma_completion2, user_data) == 16,
 	       "completion2.user_data");
 _Static_assert(sizeof(struct pciesw_completion_fmt) ==
 	       PCIESW_COMPLETION_FMT_SIZE_VER0, "fmt");
-
-static int failed;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: %s: ", __FILE__, __LINE__, #cond);	\
-		printf(__VA_ARGS__);					\
-		printf(" (errno %s)\n", strerror(errno));		\
-		failed = 1;						\
-	}								\
-} while (0)
 
 static int submit(int fd, uint32_t ep, void *host, uint64_t addr,
 		  uint32_t len, uint64_t user_data, int to_ep)

@@ -870,18 +870,11 @@ TEST_F(uapi, stale_id_and_offset)
  */
 TEST_F(uapi, compat32)
 {
-	char prog[PATH_MAX], arg_sw[24], arg_ep[24];
-	int port = uapi_ep_port("nvme0"), status, n;
+	int port = uapi_ep_port("nvme0"), ret, n;
 	long id = uapi_ep_attr("nvme0", "id");
-	ssize_t len;
-	pid_t pid;
+	char arg_sw[24], arg_ep[24];
+	char *argv[] = { "pciesw_compat32", arg_sw, arg_ep, NULL };
 
-	len = readlink("/proc/self/exe", prog, sizeof(prog) - 16);
-	ASSERT_LT(0, len);
-	prog[len] = 0;
-	strcpy(strrchr(prog, '/') + 1, "pciesw_compat32");
-	if (access(prog, X_OK))
-		SKIP(return, "pciesw_compat32 is not built (no gcc-multilib)");
 	ASSERT_LE(0, port);
 	for (n = 0; id >= 0 && id < 16 && n < 32; n++)
 		id = uapi_replug(port);
@@ -890,20 +883,12 @@ TEST_F(uapi, compat32)
 
 	snprintf(arg_sw, sizeof(arg_sw), "%u", UAPI_ID);
 	snprintf(arg_ep, sizeof(arg_ep), "%ld", id);
-	fflush(stdout);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		execl(prog, prog, arg_sw, arg_ep, (char *)NULL);
-		/* ENOEXEC: a kernel without IA32_EMULATION */
-		printf("# exec %s: %s\n", prog, strerror(errno));
-		_exit(errno == ENOEXEC ? 4 : 1);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 4)
+	ret = tp_run_sibling(argv);
+	if (ret == -ENOENT)
+		SKIP(return, "pciesw_compat32 is not built (no gcc-multilib)");
+	if (ret == -ENOEXEC)
 		SKIP(return, "the kernel runs no 32-bit programs");
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ret);
 }
 
 TEST_HARNESS_MAIN

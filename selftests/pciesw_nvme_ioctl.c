@@ -379,30 +379,14 @@ TEST_F(nvme, permissions)
 /* The 32-bit path: pciesw_nvme32 (pciesw_nvme_compat.c, -m32 -static). */
 TEST_F(nvme, compat32)
 {
-	char prog[PATH_MAX];
-	ssize_t len;
-	int status;
-	pid_t pid;
+	char *argv[] = { "pciesw_nvme32", self->dev, NULL };
+	int ret = tp_run_sibling(argv);
 
-	len = readlink("/proc/self/exe", prog, sizeof(prog) - 16);
-	ASSERT_LT(0, len);
-	prog[len] = 0;
-	strcpy(strrchr(prog, '/') + 1, "pciesw_nvme32");
-	if (access(prog, X_OK))
+	if (ret == -ENOENT)
 		SKIP(return, "pciesw_nvme32 is not built (no gcc-multilib)");
-	fflush(stdout);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		execl(prog, prog, self->dev, (char *)NULL);
-		printf("# exec %s: %s\n", prog, strerror(errno));
-		_exit(errno == ENOEXEC ? 4 : 1);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 4)
+	if (ret == -ENOEXEC)
 		SKIP(return, "the kernel runs no 32-bit programs");
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ret);
 }
 
 TEST_HARNESS_MAIN

@@ -263,6 +263,47 @@ static inline int tp_load_module(const char *ko, const char *args)
 	return ret;
 }
 
+/*
+ * Runs @argv[0], a helper program built beside this one (the -m32 builds
+ * of the compat tests), with @argv's arguments: its exit status; -ENOENT
+ * when it was not built (no gcc-multilib), -ENOEXEC when the kernel runs
+ * no 32-bit programs; another -errno when it could not be run.
+ */
+static inline int tp_run_sibling(char *const argv[])
+{
+	char prog[PATH_MAX];
+	int status, n;
+	ssize_t len;
+	pid_t pid;
+
+	len = readlink("/proc/self/exe", prog, sizeof(prog) - 1);
+	if (len < 0)
+		return -errno;
+	prog[len] = 0;
+	n = strrchr(prog, '/') - prog + 1;
+	if (snprintf(prog + n, sizeof(prog) - n, "%s", argv[0]) >=
+	    (int)(sizeof(prog) - n))
+		return -ENAMETOOLONG;
+	if (access(prog, X_OK))
+		return -ENOENT;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		execv(prog, argv);
+		printf("# exec %s: %s\n", prog, strerror(errno));
+		_exit(errno == ENOEXEC ? 126 : 127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	if (!WIFEXITED(status))
+		return -EINTR;
+	if (WEXITSTATUS(status) == 126)
+		return -ENOEXEC;
+	return WEXITSTATUS(status);
+}
+
 /* ------------------------------------------------------------------ */
 /* What the profiles are documented to build (DESIGN.md, the brief).   */
 
