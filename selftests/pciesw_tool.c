@@ -30,14 +30,16 @@
  *	Whether endpoint EP's window, mapped from /dev/pcieswN DEV at byte
  *	OFFSET, holds the bytes of FILE: exit 0 if so, 1 if not (the first
  *	difference printed), 2 on an error.
- *   pciesw_tool sysfs-reader FILE
- *	Read FILE every 10 ms until it is gone; on exit prints "reads=N
- *	dead=D first_dead_ms=T0 last_dead_ms=T1 max_ms=M blocked_ms=B
- *	cpu_ms=C": D reads failed (ENODEV: the switch is dead), the first
- *	and last of them at T0 and T1 ms after the start.  Not faster: a
- *	SCHED_FIFO read under TCG on the debug kernel takes milliseconds of
- *	CPU, and on a one-vCPU guest a 2 ms loop took most of the CPU from
- *	the teardown it watches.
+ *   pciesw_tool sysfs-reader FILE [MS]
+ *	Read FILE every MS ms (default 10) until it is gone; prints
+ *	"started" once the first read is done (a test starts what it
+ *	watches after it: an exec under load takes longer than any fixed
+ *	wait), and on exit "reads=N dead=D first_dead_ms=T0 last_dead_ms=T1
+ *	max_ms=M blocked_ms=B cpu_ms=C": D reads failed (ENODEV: the switch
+ *	is dead), the first and last of them at T0 and T1 ms after the
+ *	start.  Not under 10 ms on the debug kernel: a SCHED_FIFO read under
+ *	TCG there takes milliseconds of CPU, and on a one-vCPU guest a 2 ms
+ *	loop took most of the CPU from the teardown it watches.
  *
  * Timing: the loops run SCHED_FIFO, so that they wait for no CPU in the
  * guest, and time each call twice: M is the slowest call's wall time, B
@@ -308,8 +310,9 @@ static int cmd_nlctrl(void)
 	return 0;
 }
 
-static int cmd_sysfs_reader(const char *path)
+static int cmd_sysfs_reader(const char *path, const char *ms)
 {
+	unsigned int us = (ms ? atoi(ms) : 10) * 1000;
 	long long start = clock_us(CLOCK_MONOTONIC), first = -1, last = -1;
 	unsigned long reads = 0, dead = 0;
 	struct call_timer t = {};
@@ -326,7 +329,10 @@ static int cmd_sysfs_reader(const char *path)
 		n = read(fd, buf, sizeof(buf));
 		call_end(&t);
 		close(fd);
-		reads++;
+		if (!reads++) {
+			printf("started\n");
+			fflush(stdout);
+		}
 		if (n < 0) {
 			long long at = clock_us(CLOCK_MONOTONIC) - start;
 
@@ -335,7 +341,7 @@ static int cmd_sysfs_reader(const char *path)
 				first = at;
 			last = at;
 		}
-		usleep(10000);
+		usleep(us ? us : 1000);
 	}
 	printf("reads=%lu dead=%lu first_dead_ms=%lld last_dead_ms=%lld max_ms=%lld blocked_ms=%lld cpu_ms=%lld\n",
 	       reads, dead, first / 1000, last / 1000, t.max_wall / 1000,
@@ -392,13 +398,13 @@ int main(int argc, char **argv)
 		return cmd_count();
 	if (argc == 2 && !strcmp(argv[1], "nlctrl"))
 		return cmd_nlctrl();
-	if (argc == 3 && !strcmp(argv[1], "sysfs-reader"))
-		return cmd_sysfs_reader(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "sysfs-reader"))
+		return cmd_sysfs_reader(argv[2], argc == 4 ? argv[3] : NULL);
 	if (argc == 6 && !strcmp(argv[1], "window-cmp"))
 		return cmd_window_cmp(argv[2], argv[3], argv[4], argv[5]);
 	fprintf(stderr,
 		"usage: %s delete-module NAME | load-module PATH [PARAMS] | write FILE STRING |\n"
-		"       reader | info ID | family | count | nlctrl | sysfs-reader FILE |\n"
+		"       reader | info ID | family | count | nlctrl | sysfs-reader FILE [MS] |\n"
 		"       window-cmp DEV EP OFFSET FILE\n",
 		argv[0]);
 	return 2;
