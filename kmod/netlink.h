@@ -75,6 +75,8 @@ int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_group_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_port_any(struct sk_buff *msg, const void *obj);
 int pciesw_nl_fill_ep_any(struct sk_buff *msg, const void *obj);
+int pciesw_nl_fill_nvme_io(struct sk_buff *msg,
+			   const struct pciesw_endpoint *ep);
 int pciesw_nl_fill_nvme(struct sk_buff *msg, const struct pciesw_endpoint *ep,
 			bool serial);
 int pciesw_nl_fill_nvme_fault_any(struct sk_buff *msg, const void *obj);

@@ -9,6 +9,28 @@
 
 #include "netlink.h"
 
+/* The drive's I/O counters: in ep-get replies, brief ones too. */
+int pciesw_nl_fill_nvme_io(struct sk_buff *msg,
+			   const struct pciesw_endpoint *ep)
+{
+	struct pciesw_nvme_io io;
+
+	lockdep_assert_held(&ep->sw->lock);
+	if (!ep->nvme)
+		return 0;
+	pciesw_nvme_io_counts(ep->nvme, &io);
+	if (nla_put_u64_64bit(msg, PCIESW_A_NVME_BYTES_READ, io.bytes_read,
+			      PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_NVME_BYTES_WRITTEN,
+			      io.bytes_written, PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_NVME_HOST_READS, io.reads,
+			      PCIESW_A_PAD) ||
+	    nla_put_u64_64bit(msg, PCIESW_A_NVME_HOST_WRITES, io.writes,
+			      PCIESW_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * The drive's identity and SMART health, for ep-get and notifications;
  * the serial number only with @serial (a request of CAP_SYS_ADMIN, as
@@ -55,7 +77,7 @@ int pciesw_nl_fill_nvme(struct sk_buff *msg, const struct pciesw_endpoint *ep,
 	    nla_put_u64_64bit(msg, PCIESW_A_NVME_ERROR_ENTRIES,
 			      h.error_entries, PCIESW_A_PAD))
 		return -EMSGSIZE;
-	return 0;
+	return pciesw_nl_fill_nvme_io(msg, ep);
 }
 
 /* nvme-fault-ntf: with sw->lock held, as the fault is injected. */

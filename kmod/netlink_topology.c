@@ -205,7 +205,8 @@ static int pciesw_nl_fill_ep(struct sk_buff *msg,
 
 /*
  * ep-brief: what changes without a notification, the window's resident
- * memory (top asks for every endpoint's once a refresh).
+ * memory and a drive's I/O counters (top asks for every endpoint's once a
+ * refresh).
  */
 static int pciesw_nl_fill_ep_brief(struct sk_buff *msg, const void *obj)
 {
@@ -217,7 +218,7 @@ static int pciesw_nl_fill_ep_brief(struct sk_buff *msg, const void *obj)
 	    nla_put_u64_64bit(msg, PCIESW_A_EP_MEM_RESIDENT,
 			      pciesw_mem_resident(ep->mem), PCIESW_A_PAD))
 		return -EMSGSIZE;
-	return 0;
+	return pciesw_nl_fill_nvme_io(msg, ep);
 }
 
 int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj)

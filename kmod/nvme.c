@@ -328,6 +328,16 @@ void pciesw_ep_nvme_health(const struct pciesw_endpoint *ep,
 				pciesw_nvme_temp(ep->nvme, ep->sw, true), h);
 }
 
+/* The drive's I/O counters, exact (SMART rounds bytes to data units). */
+void pciesw_nvme_io_counts(const struct pciesw_nvme *n,
+			   struct pciesw_nvme_io *io)
+{
+	io->bytes_read = atomic64_read(&n->bytes_read);
+	io->bytes_written = atomic64_read(&n->bytes_written);
+	io->reads = atomic64_read(&n->read_cmds);
+	io->writes = atomic64_read(&n->write_cmds);
+}
+
 const char *pciesw_nvme_model(void)
 {
 	return PCIESW_NVME_MODEL;

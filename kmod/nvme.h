@@ -131,6 +131,20 @@ struct pciesw_nvme_health {
 	u64 error_entries;
 };
 
+/**
+ * struct pciesw_nvme_io - what the host read and wrote, as the drive counts
+ * @bytes_read: bytes read (its disk, Read and Compare, DMA from its window)
+ * @bytes_written: bytes written
+ * @reads: read commands completed
+ * @writes: write commands completed
+ */
+struct pciesw_nvme_io {
+	u64 bytes_read;
+	u64 bytes_written;
+	u64 reads;
+	u64 writes;
+};
+
 /* the Identify Controller strings: space padded there, terminated here */
 #define PCIESW_NVME_SN_LEN	20
 
@@ -147,6 +161,8 @@ void pciesw_nvme_health(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			struct pciesw_nvme_health *h);
 void pciesw_ep_nvme_health(const struct pciesw_endpoint *ep,
 			   struct pciesw_nvme_health *h);
+void pciesw_nvme_io_counts(const struct pciesw_nvme *n,
+			   struct pciesw_nvme_io *io);
 const char *pciesw_nvme_model(void);
 void pciesw_nvme_firmware(struct pciesw_nvme *n,
 			  char fr[PCIESW_NVME_FW_FR_LEN + 1]);

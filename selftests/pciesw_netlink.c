@@ -1397,6 +1397,12 @@ static const int ep_brief_core[] = {
 	PCIESW_A_SWITCH_ID, PCIESW_A_EP_ID, PCIESW_A_EP_MEM_RESIDENT, 0
 };
 
+/* and a drive's I/O counters */
+static const int ep_brief_io[] = {
+	PCIESW_A_NVME_BYTES_READ, PCIESW_A_NVME_BYTES_WRITTEN,
+	PCIESW_A_NVME_HOST_READS, PCIESW_A_NVME_HOST_WRITES, 0
+};
+
 /* The attributes of @o but pad. */
 static unsigned int nr_attrs(const struct pnl_obj *o)
 {
@@ -1411,7 +1417,8 @@ static unsigned int nr_attrs(const struct pnl_obj *o)
 /*
  * ep-brief: an ep-get dump of five pex89144 cards (100 endpoints, more
  * than one round's skb holds, each round brief) answers with switch-id,
- * ep-id and ep-mem-resident alone, those of the whole dump; a do alike.
+ * ep-id and ep-mem-resident alone, and a drive's I/O counters, those of
+ * the whole dump (no I/O runs); a do alike.
  */
 TEST_F(nl, ep_brief)
 {
@@ -1437,12 +1444,19 @@ TEST_F(nl, ep_brief)
 	for (i = 0; i < n.nobjs; i++) {
 		const struct pnl_obj *a = &n.objs[i], *b = &self->r.objs[i];
 
+		bool drive = a->u[PCIESW_A_EP_TYPE] == PCIESW_EP_TYPE_NVME;
+		const int *io;
+
 		CHECK_ATTRS(b, ep_brief_core, true);
-		EXPECT_EQ(3U, nr_attrs(b));
+		EXPECT_EQ(drive ? 7U : 3U, nr_attrs(b));
 		EXPECT_EQ(a->u[PCIESW_A_SWITCH_ID], b->u[PCIESW_A_SWITCH_ID]);
 		EXPECT_EQ(a->u[PCIESW_A_EP_ID], b->u[PCIESW_A_EP_ID]);
 		EXPECT_EQ(a->u64[PCIESW_A_EP_MEM_RESIDENT],
 			  b->u64[PCIESW_A_EP_MEM_RESIDENT]);
+		for (io = ep_brief_io; drive && *io; io++) {
+			EXPECT_TRUE(pnl_has(a, *io) && pnl_has(b, *io));
+			EXPECT_EQ(a->u64[*io], b->u64[*io]);
+		}
 		if (a->u[PCIESW_A_SWITCH_ID] == id &&
 		    !strcmp(a->s[PCIESW_A_EP_NAME], "nvme0"))
 			nvme0 = a->u[PCIESW_A_EP_ID];
@@ -1454,7 +1468,8 @@ TEST_F(nl, ep_brief)
 		TH_LOG("%s", self->r.msg);
 	ASSERT_EQ(1U, self->r.nobjs);
 	CHECK_ATTRS(&self->r.objs[0], ep_brief_core, false);
-	EXPECT_EQ(3U, nr_attrs(&self->r.objs[0]));
+	EXPECT_EQ(0, pnl_missing(&self->r.objs[0], ep_brief_io));
+	EXPECT_EQ(7U, nr_attrs(&self->r.objs[0]));
 	EXPECT_EQ(nvme0, self->r.objs[0].u[PCIESW_A_EP_ID]);
 	pnl_reply_free(&self->r);
 }
