@@ -3,7 +3,8 @@
 #
 # switchctl top: batch mode's JSON (-j) with rates computed right from a
 # known DMA copy (4 MiB nvme0 -> gpu0: read completions into nvme0's port,
-# the reads out of it, the writes out of gpu0's port), error deltas and
+# the reads out of it, the writes out of gpu0's port, the 4 MiB nvme0
+# counts as read; none for the GPU), error deltas and
 # totals after injections, a threshold crossed and marked, a degraded
 # link, the events in between; batch text (no escape codes, the degraded
 # width, a disabled link and its event); unprivileged use (no serial, no
@@ -102,6 +103,21 @@ jqs '(map(.["interval-ns"] // 0) | add / 1e9) as $s |
 check_eq "rates from the 4 MiB copy: port 2 in and out, port 1 out, port 0 nothing" \
 	$'0 true true true true\n1 true true true true\n2 true true true true' "$J" ||
 	diag "$(jq -c '.switches[0].ports[] | [."port-id", ."rx-bytes-per-sec", ."tx-bytes-per-sec"]' <<<"$OUT")"
+# the drive counts the copy's reads of its window as the host's reads
+jqs '(map(.["interval-ns"] // 0) | add / 1e9) as $s |
+	[.[1:][] | .["interval-ns"] as $ns | .switches[0].endpoints[] |
+	 select(.["ep-name"] == "nvme0") |
+	 {r: (.["nvme-bytes-read-per-sec"] * $ns / 1e9),
+	  w: (.["nvme-bytes-written-per-sec"] * $ns / 1e9),
+	  c: .["nvme-host-reads-per-sec"]}] |
+	def near(v; n): v <= n + 0.5 and v > n - $s - 0.5;
+	"\(near(map(.r) | add; 4194304)) \(near(map(.w) | add; 0)) \(all(.[]; .c >= 0))"'
+check_eq "drive rates from the 4 MiB copy: nvme0 read 4 MiB and wrote nothing" \
+	"true true true" "$J" ||
+	diag "$(jq -c '.switches[0].endpoints[] | select(."ep-name" == "nvme0")' <<<"$OUT")"
+jqs '[.[1:][] | .switches[0].endpoints[] | select(.["ep-name"] == "gpu0") |
+	.["nvme-bytes-read-per-sec"], .["nvme-host-writes-per-sec"]] | unique | map(tostring) | join(" ")'
+check_eq "a GPU has no drive rates" "null" "$J"
 jqs '.[-1].switches[0].ports[] | select(.["port-id"] >= 2) |
 	"\(.["port-id"]) \(.["correctable-errors"]) \(.["correctable-errors-delta"]) \(.["uncorrectable-errors"]) \(.["uncorrectable-errors-delta"]) \(.["threshold-crossed"])"'
 check_eq "error deltas and totals: 3 bad-tlp on port 3 (threshold crossed), 2 poisoned-tlp on port 4" \

@@ -525,6 +525,18 @@ static void export_nvme(FILE *f, const struct export_data *d)
 		{ "pciesw_nvme_data_units_written_total", "counter",
 		  "Data units (512000 bytes) an NVMe drive wrote for the host (SMART).",
 		  PCIESW_A_NVME_DATA_UNITS_WRITTEN, NV_U64 },
+		{ "pciesw_nvme_read_bytes_total", "counter",
+		  "Bytes an NVMe drive read for the host: its disk, passthrough commands, DMA.",
+		  PCIESW_A_NVME_BYTES_READ, NV_U64 },
+		{ "pciesw_nvme_written_bytes_total", "counter",
+		  "Bytes an NVMe drive wrote for the host: its disk, passthrough commands, DMA.",
+		  PCIESW_A_NVME_BYTES_WRITTEN, NV_U64 },
+		{ "pciesw_nvme_host_read_commands_total", "counter",
+		  "Read commands an NVMe drive completed (SMART).",
+		  PCIESW_A_NVME_HOST_READS, NV_U64 },
+		{ "pciesw_nvme_host_write_commands_total", "counter",
+		  "Write commands an NVMe drive completed (SMART).",
+		  PCIESW_A_NVME_HOST_WRITES, NV_U64 },
 	};
 	size_t i, k;
 

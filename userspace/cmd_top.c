@@ -2,8 +2,8 @@
 /*
  * top: the cards' health at a glance, live.  Every interval a snapshot of
  * what changes without a notification (switches, for DMA in flight;
- * temperatures, counters, thresholds, the endpoints' resident memory; the
- * disks' I/O statistics) is fetched, rates and deltas are computed
+ * temperatures, counters, thresholds, the endpoints' resident memory and
+ * the drives' I/O counters) is fetched, rates and deltas are computed
  * against the snapshot before, and the result goes to a full-screen
  * ncurses view (procps top, iftop) or, in batch mode, to stdout as plain
  * text or one JSON object per snapshot.  Between snapshots the events of
@@ -59,7 +59,8 @@ const char top_help[] =
 	"  or since the last c, \"!\" when a threshold on the port was crossed,\n"
 	"  then the endpoint and (when wide enough) PCI names;\n"
 	"  the GPUs and drives: resident memory of the window against its size,\n"
-	"  the disk and its read and write rates;\n"
+	"  the disk and the read and write rates of the drive (its I/O as it\n"
+	"  counts it: the disk's, passthrough commands', DMA's);\n"
 	"  the last events of the monitor group (see monitor), as they come.\n"
 	"Keys: q quit, n/p next/previous card, s sort (port, traffic,\n"
 	"errors), e only the ports with errors, c clear the deltas, up/down\n"
@@ -87,9 +88,12 @@ const char top_help[] =
 	"                        correctable-errors, uncorrectable-errors and\n"
 	"                        their -delta, threshold-crossed, ep-name,\n"
 	"                        ep-pci-name, port-pci-name}], \"endpoints\":\n"
-	"                        [{the ep-get attributes, disk-read-bytes-per-sec,\n"
-	"                        disk-write-bytes-per-sec, disk-reads-per-sec,\n"
-	"                        disk-writes-per-sec (null without a disk)}]}],\n"
+	"                        [{the ep-get attributes,\n"
+	"                        nvme-bytes-read-per-sec,\n"
+	"                        nvme-bytes-written-per-sec,\n"
+	"                        nvme-host-reads-per-sec,\n"
+	"                        nvme-host-writes-per-sec (a drive's I/O as it\n"
+	"                        counts it; null for a GPU)}]}],\n"
 	"                        \"events\": [the events since the snapshot\n"
 	"                        before, as monitor -j prints them]\n"
 	"Unprivileged users see everything but what needs privilege (the\n"
@@ -128,7 +132,9 @@ struct top_opts {
 	X(PORT_PCI_NAME) X(COUNTER_ID) X(THRESHOLD_CROSSED) X(EP_ID) \
 	X(EP_NAME) X(EP_TYPE) X(EP_MEM_SIZE) X(EP_MEM_RESIDENT) \
 	X(EP_PCI_NAME) X(EP_DISK_NAME) X(SENSOR_LABEL) X(SENSOR_TEMP) \
-	X(SENSOR_MAX) X(SENSOR_CRIT) X(SENSOR_MAX_ALARM) X(SENSOR_CRIT_ALARM)
+	X(SENSOR_MAX) X(SENSOR_CRIT) X(SENSOR_MAX_ALARM) X(SENSOR_CRIT_ALARM) \
+	X(NVME_BYTES_READ) X(NVME_BYTES_WRITTEN) X(NVME_HOST_READS) \
+	X(NVME_HOST_WRITES)
 
 enum {
 	TA_NONE,		/* the attributes top does not read */
@@ -164,11 +170,10 @@ struct tobjs {
 	size_t n;
 };
 
-/* A disk's line of /proc/diskstats, the fields top uses. */
-struct disk_stat {
-	char name[PCIESW_NAME_LEN + 16];
-	bool found;		/* the disk was there */
-	uint64_t reads, read_sectors, writes, write_sectors;
+/* A drive's I/O counters in a snapshot (ep-brief's nvme-bytes-read...). */
+struct ep_io {
+	uint32_t sw, ep;
+	uint64_t rbytes, wbytes, reads, writes;
 };
 
 /* The error and traffic sums of a counter-get reply. */
@@ -181,8 +186,8 @@ struct snap {
 	uint64_t ns;		/* CLOCK_MONOTONIC when fetched */
 	struct tobjs sw, thermal, counters, thresholds, eps;
 	struct port_sums *sums;		/* of each of the counters */
-	struct disk_stat *disks;	/* by name */
-	size_t nr_disks;
+	struct ep_io *io;		/* by switch and endpoint id */
+	size_t nr_io;
 };
 
 /*
@@ -391,7 +396,7 @@ static void snap_free(struct snap *sn)
 	for (i = 0; i < NR_PARTS; i++)
 		tobjs_free((struct tobjs *)((char *)sn + snap_parts[i].off));
 	free(sn->sums);
-	free(sn->disks);
+	free(sn->io);
 	*sn = (struct snap){ 0 };
 }
 
@@ -465,90 +470,48 @@ static long find_obj(const struct tobjs *o, uint32_t sw, uint32_t port,
 	return -1;
 }
 
-static int cmp_disks(const void *a, const void *b)
+static int cmp_io(const void *a, const void *b)
 {
-	return strcmp(((const struct disk_stat *)a)->name,
-		      ((const struct disk_stat *)b)->name);
+	const struct ep_io *x = a, *y = b;
+
+	if (x->sw != y->sw)
+		return x->sw < y->sw ? -1 : 1;
+	return x->ep < y->ep ? -1 : x->ep > y->ep;
 }
 
 /*
- * sscanf(@line, "%*u %*u %47s %llu %llu %llu %llu %llu %llu %llu") without
- * scanf, whose cost was most of a refresh's reading of a line; a name of
- * 48 characters or more (never a disk of ours) fails the line.
+ * The drives' I/O counters of snapshot @sn, from its endpoints (the drive
+ * counts what its disk, passthrough commands and DMA moved: the module
+ * puts them in every reply, brief or not, so no file of the block layer
+ * is read for them).
  */
-static bool diskstats_line(const char *line, char *name,
-			   unsigned long long *v)
+static void ep_ios(struct snap *sn)
 {
-	const char *p = line;
-	char *end;
-	size_t n;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		strtoul(p, &end, 10);
-		if (end == p)
-			return false;
-		p = end;
-	}
-	p += strspn(p, " \t");
-	n = strcspn(p, " \t\n");
-	if (!n || n > 47)
-		return false;
-	memcpy(name, p, n);
-	name[n] = '\0';
-	p += n;
-	for (i = 0; i < 7; i++) {
-		v[i] = strtoull(p, &end, 10);
-		if (end == p)
-			return false;
-		p = end;
-	}
-	return true;
-}
-
-/*
- * The I/O statistics of the disks of the snapshot's endpoints, from
- * /proc/diskstats: one file for all of them (a /sys/block/NAME/stat each
- * costs four system calls a disk, 256 of them with 16 pex89144 cards).
- */
-static void read_disks(struct snap *sn, const struct tobjs *eps)
-{
-	struct disk_stat key, *d;
-	unsigned long long v[7];
-	char line[512];
+	const struct tobjs *eps = &sn->eps;
 	size_t i;
-	FILE *f;
 
-	sn->disks = xcalloc(eps->n ? eps->n : 1, sizeof(*sn->disks));
+	sn->io = xcalloc(eps->n ? eps->n : 1, sizeof(*sn->io));
 	for (i = 0; i < eps->n; i++) {
-		struct nlattr *a = eps->tb[i][TA_EP_DISK_NAME];
+		struct nlattr **tb = eps->tb[i];
+		struct ep_io *io = &sn->io[sn->nr_io];
 
-		if (a)
-			snprintf(sn->disks[sn->nr_disks++].name,
-				 sizeof(sn->disks->name), "%s",
-				 nla_get_string(a));
-	}
-	if (!sn->nr_disks)
-		return;
-	qsort(sn->disks, sn->nr_disks, sizeof(*sn->disks), cmp_disks);
-	f = fopen("/proc/diskstats", "r");
-	if (!f)
-		return;
-	/* major minor name reads merged sectors ms writes merged sectors ... */
-	while (fgets(line, sizeof(line), f)) {
-		if (!diskstats_line(line, key.name, v))
+		if (!tb[TA_NVME_BYTES_READ] || !tb[TA_EP_ID])
 			continue;
-		d = bsearch(&key, sn->disks, sn->nr_disks, sizeof(*sn->disks),
-			    cmp_disks);
-		if (!d)
-			continue;
-		d->found = true;
-		d->reads = v[0];
-		d->read_sectors = v[2];
-		d->writes = v[4];
-		d->write_sectors = v[6];
+		io->sw = u32_or(tb, TA_SWITCH_ID, 0);
+		io->ep = nla_get_u32(tb[TA_EP_ID]);
+		io->rbytes = nla_get_u64(tb[TA_NVME_BYTES_READ]);
+		io->wbytes = u64_or(tb, TA_NVME_BYTES_WRITTEN, 0);
+		io->reads = u64_or(tb, TA_NVME_HOST_READS, 0);
+		io->writes = u64_or(tb, TA_NVME_HOST_WRITES, 0);
+		sn->nr_io++;
 	}
-	fclose(f);
+	/* a dump comes in that order: sorted, in case one did not */
+	for (i = 1; i < sn->nr_io; i++) {
+		if (cmp_io(&sn->io[i - 1], &sn->io[i]) > 0) {
+			qsort(sn->io, sn->nr_io, sizeof(*sn->io), cmp_io);
+			break;
+		}
+	}
 }
 
 static void close_sessions(void)
@@ -835,7 +798,7 @@ static bool take_snapshot(void)
 		port_sums(tobjs_hdr(&sn.counters, i), &sn.sums[i]);
 	update_info(&sn, sn.ns);
 	link_resident(&sn);
-	read_disks(&sn, eps_of(&sn));
+	ep_ios(&sn);
 	snap_free(&top.prev);
 	top.prev = top.cur;
 	top.have_prev = top.have_cur;
@@ -1454,45 +1417,41 @@ static const struct column ep_cols[NR_ECOLS] = {
 	[E_WRITE] = { "WRITE/s", 7, false, 0 },
 };
 
-struct disk_rates {
+struct io_rates {
 	bool has;
 	uint64_t rbytes, wbytes, reads, writes;
 };
 
-static const struct disk_stat *find_disk(const struct snap *sn,
-					 const char *name)
+static const struct ep_io *find_io(const struct snap *sn, uint32_t sw,
+				   uint32_t ep)
 {
-	const struct disk_stat *d;
-	struct disk_stat key;
+	struct ep_io key = { .sw = sw, .ep = ep };
 
-	if (!sn->nr_disks)
+	if (!sn->nr_io)
 		return NULL;
-	snprintf(key.name, sizeof(key.name), "%s", name);
-	d = bsearch(&key, sn->disks, sn->nr_disks, sizeof(*sn->disks),
-		    cmp_disks);
-	return d && d->found ? d : NULL;
+	return bsearch(&key, sn->io, sn->nr_io, sizeof(*sn->io), cmp_io);
 }
 
-static void disk_rates(struct nlattr **tb, struct disk_rates *dr)
+/* The I/O rates of the drive of @tb, between the last two snapshots. */
+static void io_rates(struct nlattr **tb, struct io_rates *r)
 {
-	const struct disk_stat *now, *then;
+	const struct ep_io *now, *then;
+	uint32_t sw = u32_or(tb, TA_SWITCH_ID, 0);
 	uint64_t ns;
 
-	*dr = (struct disk_rates){ 0 };
-	if (!tb[TA_EP_DISK_NAME] || !top.have_prev)
+	*r = (struct io_rates){ 0 };
+	if (!tb[TA_EP_ID] || !top.have_prev)
 		return;
-	now = find_disk(&top.cur, nla_get_string(tb[TA_EP_DISK_NAME]));
-	then = find_disk(&top.prev, nla_get_string(tb[TA_EP_DISK_NAME]));
+	now = find_io(&top.cur, sw, nla_get_u32(tb[TA_EP_ID]));
+	then = find_io(&top.prev, sw, nla_get_u32(tb[TA_EP_ID]));
 	if (!now || !then)
 		return;
 	ns = top.cur.ns - top.prev.ns;
-	dr->has = true;
-	dr->rbytes = per_sec(counter_delta(now->read_sectors,
-					   then->read_sectors) * 512, ns);
-	dr->wbytes = per_sec(counter_delta(now->write_sectors,
-					   then->write_sectors) * 512, ns);
-	dr->reads = per_sec(counter_delta(now->reads, then->reads), ns);
-	dr->writes = per_sec(counter_delta(now->writes, then->writes), ns);
+	r->has = true;
+	r->rbytes = per_sec(counter_delta(now->rbytes, then->rbytes), ns);
+	r->wbytes = per_sec(counter_delta(now->wbytes, then->wbytes), ns);
+	r->reads = per_sec(counter_delta(now->reads, then->reads), ns);
+	r->writes = per_sec(counter_delta(now->writes, then->writes), ns);
 }
 
 static bool shows_ep(struct nlattr **tb)
@@ -1524,7 +1483,7 @@ static void size_cell(struct cell *c, uint64_t bytes)
 static void ep_cells(size_t k, char cell[][CELL_LEN])
 {
 	struct nlattr **tb = shown_eps()->tb[k];
-	struct disk_rates dr;
+	struct io_rates dr;
 	struct cell c;
 	const char *type = enum_spec(&ep_type_names,
 				     u32_or(tb, TA_EP_TYPE, 0));
@@ -1543,7 +1502,7 @@ static void ep_cells(size_t k, char cell[][CELL_LEN])
 	size_cell(&c, u64_or(tb, TA_EP_MEM_SIZE, 0));
 	cell_set(cell[E_DISK], tb[TA_EP_DISK_NAME] ?
 		 nla_get_string(tb[TA_EP_DISK_NAME]) : "-");
-	disk_rates(tb, &dr);
+	io_rates(tb, &dr);
 	rate_cell(cell[E_READ], dr.has, dr.rbytes);
 	rate_cell(cell[E_WRITE], dr.has, dr.wbytes);
 }
@@ -1878,9 +1837,9 @@ static void json_port(const struct port_row *r)
 static void json_ep(size_t k)
 {
 	struct nlattr **tb = shown_eps()->tb[k];
-	struct disk_rates dr;
+	struct io_rates dr;
 
-	disk_rates(tb, &dr);
+	io_rates(tb, &dr);
 	open_object(NULL);
 	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[TA_EP_ID]);
 	json_attr_str("ep-name", tb[TA_EP_NAME]);
@@ -1891,10 +1850,10 @@ static void json_ep(size_t k)
 	print_attr_u64(PRINT_JSON, "ep-mem-resident", NULL, top.res[k]);
 	json_attr_str("ep-pci-name", tb[TA_EP_PCI_NAME]);
 	json_attr_str("ep-disk-name", tb[TA_EP_DISK_NAME]);
-	json_rate("disk-read-bytes-per-sec", dr.has, dr.rbytes);
-	json_rate("disk-write-bytes-per-sec", dr.has, dr.wbytes);
-	json_rate("disk-reads-per-sec", dr.has, dr.reads);
-	json_rate("disk-writes-per-sec", dr.has, dr.writes);
+	json_rate("nvme-bytes-read-per-sec", dr.has, dr.rbytes);
+	json_rate("nvme-bytes-written-per-sec", dr.has, dr.wbytes);
+	json_rate("nvme-host-reads-per-sec", dr.has, dr.reads);
+	json_rate("nvme-host-writes-per-sec", dr.has, dr.writes);
 	close_object();
 }
 

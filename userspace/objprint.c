@@ -864,4 +864,12 @@ void print_nvme_health(struct nlattr **tb)
 		       tb[PCIESW_A_NVME_DATA_UNITS_READ]);
 	print_attr_u64(PRINT_ANY, "nvme-data-units-written", " written %s\n",
 		       tb[PCIESW_A_NVME_DATA_UNITS_WRITTEN]);
+	print_attr_u64(PRINT_ANY, "nvme-bytes-read", "  bytes read %s,",
+		       tb[PCIESW_A_NVME_BYTES_READ]);
+	print_attr_u64(PRINT_ANY, "nvme-bytes-written", " written %s,",
+		       tb[PCIESW_A_NVME_BYTES_WRITTEN]);
+	print_attr_u64(PRINT_ANY, "nvme-host-reads", " read commands %s,",
+		       tb[PCIESW_A_NVME_HOST_READS]);
+	print_attr_u64(PRINT_ANY, "nvme-host-writes", " write commands %s\n",
+		       tb[PCIESW_A_NVME_HOST_WRITES]);
 }
