@@ -179,24 +179,23 @@ report() {
 # (run.sh --queue): each takes the next test nobody has taken, costliest
 # first, so the guests end within about one short test of each other.
 # The order: the tests' cost there (seconds, measured on this machine in
-# two one-vCPU guests side by side, fresh-clone make check of December
+# two one-vCPU guests side by side, fresh-clone make check of 7 December
 # 2026; a test not listed counts as 60).
 declare -A debug_cost=(
-	[pciesw_pci_churn.sh]=260 [pciesw_pci.sh]=250 [pciesw_block.sh]=190
-	[pciesw_dma]=125 [pciesw_block_conformance.sh]=125
-	[pciesw_nvme.sh]=120 [pciesw_vpd]=105
-	[pciesw_health_switchctl.sh]=105 [pciesw_health]=95
-	[pciesw_nvme_faults.sh]=90 [pciesw_top_switchctl.sh]=85
-	[pciesw_netlink]=80 [pciesw_module.sh]=80 [pciesw_switchctl.sh]=75
-	[pciesw_pci_aer.sh]=70 [pciesw_ioctl]=70 [pciesw_dma_switchctl.sh]=65
-	[pciesw_faults.sh]=60 [pciesw_bus.sh]=60 [pciesw_lanes]=55
-	[pciesw_devlink.sh]=55 [pciesw_pci_dpc.sh]=50 [pciesw_views.sh]=45
-	[pciesw_topo_switchctl.sh]=45 [pciesw_stress]=40 [pciesw_link]=40
-	[pciesw_thermal]=35 [pciesw_pci_ident.sh]=35 [pciesw_mem]=35
-	[pciesw_soak]=25 [pciesw_ops_switchctl.sh]=25 [pciesw_fuzz]=15
-	[pciesw_debugfs]=15 [pciesw_unpriv]=10 [pciesw_topo_unpriv]=10
+	[pciesw_pci.sh]=145 [pciesw_block.sh]=120 [pciesw_pci_churn.sh]=105
+	[pciesw_vpd]=80 [pciesw_block_conformance.sh]=75 [pciesw_nvme.sh]=70
+	[pciesw_health]=70 [pciesw_dma]=70 [pciesw_netlink]=70
+	[pciesw_health_switchctl.sh]=65 [pciesw_nvme_faults.sh]=60
+	[pciesw_top_switchctl.sh]=55 [pciesw_module.sh]=55 [pciesw_faults.sh]=50
+	[pciesw_switchctl.sh]=45 [pciesw_devlink.sh]=45 [pciesw_lanes]=45
+	[pciesw_dma_switchctl.sh]=40 [pciesw_pci_aer.sh]=40 [pciesw_ioctl]=35
+	[pciesw_views.sh]=30 [pciesw_mem]=30 [pciesw_bus.sh]=30
+	[pciesw_pci_dpc.sh]=30 [pciesw_thermal]=30 [pciesw_pci_ident.sh]=25
+	[pciesw_link]=25 [pciesw_stress]=25 [pciesw_pci_quirks.sh]=25
+	[pciesw_topo_switchctl.sh]=20 [pciesw_ops_switchctl.sh]=20
+	[pciesw_soak]=20 [pciesw_debugfs]=15 [pciesw_fuzz]=10
 	[pciesw_nvme_ioctl]=10 [pciesw_hotplug]=10 [pciesw_events]=10
-	[pciesw_pci_fidelity.sh]=5 [pciesw_pci_quirks.sh]=60
+	[pciesw_unpriv]=10 [pciesw_topo_unpriv]=5 [pciesw_pci_fidelity.sh]=5
 )
 # Tests of the packaging and the documentation (make install, udev,
 # pciesw-journal, the README's examples) exercise user space and the
