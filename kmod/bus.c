@@ -160,11 +160,18 @@ PCIESW_SETTING_ATTR(mps, MPS);
 PCIESW_SETTING_ATTR(dma_channels, DMA_CHANNELS);
 PCIESW_SETTING_ATTR(pci_view, PCI_VIEW);
 
-/* the PCI domain the switch's PCI view uses (while pci_view is 1) */
+/*
+ * the PCI domain the switch's PCI view uses (while pci_view is 1), as
+ * lspci writes it; "none" if no domain was free of firmware's claims
+ */
 static ssize_t pci_domain_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%05x\n", pciesw_pci_domain(dev_to_sw(dev)));
+	u32 d = pciesw_pci_domain(dev_to_sw(dev));
+
+	if (d == PCIESW_PCI_DOMAIN_NONE)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%04x\n", d);
 }
 static DEVICE_ATTR_RO(pci_domain);
 

@@ -43,9 +43,11 @@ static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw,
 	    nla_put_u32(msg, PCIESW_A_SWITCH_DMA_INFLIGHT,
 			pciesw_dma_inflight(sw)) ||
 	    nla_put_u8(msg, PCIESW_A_SWITCH_PCI_VIEW,
-		       pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) ||
-	    nla_put_u32(msg, PCIESW_A_SWITCH_PCI_DOMAIN,
-			pciesw_pci_domain(sw)))
+		       pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)))
+		return -EMSGSIZE;
+	/* absent if the switch could have no domain (and has no view) */
+	if (pciesw_pci_domain(sw) != PCIESW_PCI_DOMAIN_NONE &&
+	    nla_put_u32(msg, PCIESW_A_SWITCH_PCI_DOMAIN, pciesw_pci_domain(sw)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -651,6 +651,9 @@ int pciesw_pci_init(void)
 	unsigned int k;
 	int err;
 
+	err = pciesw_pci_domain_init();
+	if (err)
+		return err;
 	for (k = 0; k < PCIESW_PCI_NR_KINDS; k++)
 		pciesw_pci_masks_init(k);
 	err = pciesw_pci_host_init();

@@ -75,13 +75,13 @@ void pciesw_port_pci_name(const struct pciesw_port *port, char *buf,
 		bus = PCIESW_PCI_INT_BUS;
 		devfn = pciesw_pci_down_devfn(sw->profile, port->id - 1);
 	}
-	snprintf(buf, len, "%05x:%02x:%02x.%u", pciesw_pci_domain(sw), bus,
+	snprintf(buf, len, "%04x:%02x:%02x.%u", pciesw_pci_domain(sw), bus,
 		 PCI_SLOT(devfn), PCI_FUNC(devfn));
 }
 
 void pciesw_ep_pci_name(const struct pciesw_endpoint *ep, char *buf,
 			size_t len)
 {
-	snprintf(buf, len, "%05x:%02x:00.0", pciesw_pci_domain(ep->sw),
+	snprintf(buf, len, "%04x:%02x:00.0", pciesw_pci_domain(ep->sw),
 		 PCIESW_PCI_EP_BUS(ep->port->id - 1));
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PCI view's hierarchies: each switch's host bridge and root bus, in a
- * PCI domain of its own as the VMD driver does (pciesw_pci_add(),
- * pciesw_pci_del()); a hierarchy built from the model, put on the PCI bus,
+ * PCI domain of its own that no IOMMU covers (pci_domain.c;
+ * pciesw_pci_add(), pciesw_pci_del()); a hierarchy built from the model, put on the PCI bus,
  * taken off it and released; the rescan lock around the view's own scans
  * and removals, as pciehp takes it; and the placeholder driver that claims
  * the endpoints, with its error handlers.
@@ -40,9 +40,6 @@ MODULE_PARM_DESC(pci_mgmt_ep,
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
 #include "pci_view.h"
-
-/* the PCI domains switches hold; the IDA has its own lock */
-static DEFINE_IDA(pciesw_pci_domains);
 
 /* hierarchies whose host bridge is not released yet */
 static atomic_t pciesw_pci_live = ATOMIC_INIT(0);
@@ -440,38 +437,6 @@ void pciesw_pci_destroy(struct pciesw_pci *h)
 	put_device(&h->bridge->dev);
 }
 
-/* Is there a PCI bus in domain @d (another driver's, VMD's say)? */
-static bool pciesw_pci_domain_used(int d)
-{
-	struct pci_bus *bus = NULL;
-
-	while ((bus = pci_find_next_bus(bus)))
-		if (pci_domain_nr(bus) == d)
-			return true;
-	return false;
-}
-
-/*
- * The lowest domain above 0xffff that no PCI bus and no other switch uses,
- * held for the switch's life so that its PCI names stay while the view is
- * off.  Like VMD's choice it cannot reserve the domain against a driver
- * that picks one after the check; such a driver (VMD) takes the highest
- * plus one, which is never a free one below ours.
- */
-static int pciesw_pci_domain_get(void)
-{
-	int d = PCIESW_PCI_DOMAIN_MIN;
-
-	for (;;) {
-		d = ida_alloc_range(&pciesw_pci_domains, d,
-				    PCIESW_PCI_DOMAIN_MAX, GFP_KERNEL);
-		if (d < 0 || !pciesw_pci_domain_used(d))
-			return d;
-		ida_free(&pciesw_pci_domains, d);
-		d++;
-	}
-}
-
 /**
  * pciesw_pci_add - put a new switch on the PCI bus, unless it is off
  * @pdev: the switch instance, not yet published
@@ -483,20 +448,20 @@ int pciesw_pci_add(struct pciesw_dev *pdev)
 	enum pciesw_setting bad;
 	struct pciesw_pci *h = NULL;
 	const char *why;
-	int err, d;
+	u32 d;
+	int err;
 
-	d = pciesw_pci_domain_get();
-	if (d < 0)
-		return d;
+	/* a domain no IOMMU covers, or no view (pci_domain.c) */
+	d = pciesw_pci_domain_get(sw->name);
 	mutex_lock(&sw->lock);
 	sw->pci_domain = d;
-	if (!pci_view)
+	if (!pci_view || d == PCIESW_PCI_DOMAIN_NONE)
 		pciesw_switch_set(sw, &off, &bad, &why);
 	if (pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)) {
 		h = pciesw_pci_new(pdev);
 		if (!h) {
 			mutex_unlock(&sw->lock);
-			ida_free(&pciesw_pci_domains, d);
+			pciesw_pci_domain_put(d);
 			return -ENOMEM;
 		}
 		pdev->pci = h;
@@ -510,7 +475,7 @@ int pciesw_pci_add(struct pciesw_dev *pdev)
 		pdev->pci = NULL;
 		mutex_unlock(&sw->lock);
 		pciesw_pci_free(h);
-		ida_free(&pciesw_pci_domains, d);
+		pciesw_pci_domain_put(d);
 	}
 	return err;
 }
@@ -527,7 +492,7 @@ void pciesw_pci_del(struct pciesw_dev *pdev)
 	mutex_unlock(&sw->lock);
 	if (h)
 		pciesw_pci_destroy(h);
-	ida_free(&pciesw_pci_domains, sw->pci_domain);
+	pciesw_pci_domain_put(sw->pci_domain);
 }
 
 /* The id of the downstream port endpoint function @dev is behind, or 0. */
@@ -727,7 +692,6 @@ void pciesw_pci_host_exit(void)
 		pr_warn("pciesw: unload waits for references to removed PCI devices\n");
 	pci_unregister_driver(&pciesw_pci_driver);
 	bus_unregister_notifier(&pci_bus_type, &pciesw_pci_nb);
-	ida_destroy(&pciesw_pci_domains);
 }
 
 #else /* no PCI: the view is absent, the setting has no effect */
@@ -735,7 +699,7 @@ void pciesw_pci_host_exit(void)
 int pciesw_pci_add(struct pciesw_dev *pdev)
 {
 	/* the names it would have; no PCI bus can take them */
-	pdev->sw->pci_domain = PCIESW_PCI_DOMAIN_MIN + pdev->sw->id;
+	pdev->sw->pci_domain = 0xffff - pdev->sw->id;
 	return 0;
 }
 

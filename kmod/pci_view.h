@@ -534,4 +534,9 @@ void pciesw_pci_destroy(struct pciesw_pci *h);
 int pciesw_pci_host_init(void);
 void pciesw_pci_host_exit(void);
 
+/* pci_domain.c */
+int pciesw_pci_domain_init(void);
+u32 pciesw_pci_domain_get(const char *name);
+void pciesw_pci_domain_put(u32 d);
+
 #endif /* _PCIESW_PCI_VIEW_H */

@@ -560,7 +560,8 @@ struct pciesw_port {
  * @dma_channels: DMA channels descriptors may name, 1..16
  * @pci_view: the card shows on the PCI bus (the PCI view follows it)
  * @pci_domain: its PCI domain, chosen by the PCI view before the switch
- *	is published, fixed from then on
+ *	is published, fixed from then on; PCIESW_PCI_DOMAIN_NONE if there
+ *	was none to have (the PCI view is off and stays off)
  * @fw: the firmware partitions and what runs
  * @log: the event log
  * @link_free: per lane, the CLOCK_MONOTONIC ns at which the link of the
@@ -663,8 +664,9 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
  * The card's PCI topology, as its firmware numbers it (pci_addr.c): an
  * emulated Root Port (the one the card's slot hangs off, which collects
  * its error messages) is device 0 of its own root bus 00 in the domain
- * the PCI view found free for it when the switch was created (the lowest
- * above 0xffff, as VMD's are; sw->pci_domain); the upstream port is device
+ * the PCI view found free for it when the switch was created (the highest
+ * below 0x10000 that no PCI bus and no firmware table names, so that no
+ * IOMMU covers it: pci_domain.c; sw->pci_domain); the upstream port is device
  * 0 on the Root Port's secondary bus 01, its internal bus is 02,
  * downstream port k (port number k + 1, so the address of a port never
  * changes: see profile.c) is a device on bus 02 whose secondary bus is
@@ -675,9 +677,9 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
 #define PCIESW_PCI_UP_BUS	1	/* the upstream port's */
 #define PCIESW_PCI_INT_BUS	2	/* the downstream ports' */
 #define PCIESW_PCI_EP_BUS(k)	(3 + (k))	/* behind downstream port k */
-#define PCIESW_PCI_DOMAIN_MIN	0x10000
-#define PCIESW_PCI_DOMAIN_MAX	0xfffff	/* five hex digits in a PCI name */
-#define PCIESW_PCI_NAME_LEN	16	/* "1000f:01:1f.7" */
+/* no domain could be had: the switch has no PCI view */
+#define PCIESW_PCI_DOMAIN_NONE	U32_MAX
+#define PCIESW_PCI_NAME_LEN	16	/* "ffff:01:1f.7" */
 
 u32 pciesw_pci_domain(const struct pciesw_switch *sw);
 unsigned int pciesw_pci_max_down(const struct pciesw_profile *profile);

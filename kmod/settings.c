@@ -80,6 +80,10 @@ static int pciesw_switch_check(struct pciesw_switch *sw, enum pciesw_setting s,
 			*why = "pci-view must be 0 or 1";
 			return -EINVAL;
 		}
+		if (v && sw->pci_domain == PCIESW_PCI_DOMAIN_NONE) {
+			*why = "every PCI domain is named by a bus or firmware: no PCI view";
+			return -EBUSY;
+		}
 		return 0;
 	case PCIESW_SETTING_MPS:
 		if (v < PCIESW_MPS_MIN || v > PCIESW_MPS_MAX ||

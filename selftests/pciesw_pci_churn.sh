@@ -223,7 +223,7 @@ reduced && LSPCI_EVERY=10 &&
 while [[ ! -e $STOP ]]; do
 	t=$EPOCHREALTIME
 	((n++ % LSPCI_EVERY == 0)) && lspci -D -vvv >/dev/null 2>&1
-	cat "$PCI"/1????:*/config >/dev/null 2>&1
+	cat "$PCI"/[1-9a-f]???:*/config >/dev/null 2>&1
 	echo "$t $EPOCHREALTIME" >>"$T_TMP/reader.times"
 	nap $READER_REST
 done ) &

@@ -71,7 +71,7 @@ int cmd_ep_list(int argc, char **argv)
 const char ep_list_help[] =
 	"Columns: endpoint name, id, type, the port it is attached to,\n"
 	"maximum link speed and width, memory window size (binary\n"
-	"suffixes: 16G is 16 GiB), PCI name (10000:03:00.0; \"-\" without\n"
+	"suffixes: 16G is 16 GiB), PCI name (ffff:03:00.0; \"-\" without\n"
 	"the PCI view).\n"
 	"With -j: {\"switch\": NAME, \"endpoints\": [...]} with the ep-get\n"
 	"attributes (ep-mem-size in bytes); without SWITCH, an array of\n"

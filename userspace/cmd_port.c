@@ -80,7 +80,7 @@ const char port_show_help[] =
 	"modelled throughput each way (port-bandwidth, bytes/s: speed x\n"
 	"width x encoding x TLP efficiency at the switch's MPS; while the\n"
 	"link is up), ACS redirect, surprise-down count, endpoint, the\n"
-	"PCI name (port-pci-name, 10000:02:01.0; with the PCI view), and\n"
+	"PCI name (port-pci-name, ffff:02:01.0; with the PCI view), and\n"
 	"the last\n"
 	"64 LTSSM transitions: CLOCK_MONOTONIC time in seconds, the time\n"
 	"since the previous transition, from -> to.\n"

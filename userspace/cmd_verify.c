@@ -10,9 +10,9 @@
  *       "part-number": "...", "serial": "...", "firmware": "...",
  *       "lanes": { "host": "1x16", "nvme": "4x4" },
  *       "ports": [ { "port": 1, "role": "downstream", "speed": "gen5",
- *                    "width": 16, "pci-name": "10000:02:01.0",
+ *                    "width": 16, "pci-name": "ffff:02:01.0",
  *                    "ep": "gpu0", "ep-type": "gpu",
- *                    "ep-pci-name": "10000:03:00.0" } ]
+ *                    "ep-pci-name": "ffff:03:00.0" } ]
  *     } ]
  *   }
  *

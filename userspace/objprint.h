@@ -54,7 +54,7 @@ void print_attr_bandwidth(enum pmode mode, const char *key, const char *fmt,
 void print_switch_settings(struct nlattr **tb);
 
 /*
- * The PCI view of a switch-get reply: "  pci-view on, domain 10000\n";
+ * The PCI view of a switch-get reply: "  pci-view on, domain ffff\n";
  * JSON switch-pci-view (true/false) and switch-pci-domain (a number).
  */
 void print_pci_view(struct nlattr **tb);

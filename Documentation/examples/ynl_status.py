@@ -7,7 +7,7 @@ nothing of it is copied here) and the family's YAML spec.
 
     python3 Documentation/examples/ynl_status.py 0 --acs 2
     pciesw0 (pex89048, 48 lanes, serial PSW48100000)
-      port  0 host   up   gen5  x16  l0       10000:01:00.0
+      port  0 host   up   gen5  x16  l0       ffff:01:00.0
       ...
     notification port-change-ntf: port 2 acs-redirect 1
     notification port-change-ntf: port 2 acs-redirect 0
