@@ -35,6 +35,13 @@
 #              (/run/pciesw-share), uncached: guests given the same one
 #              share it (selftests/run.sh --queue claims tests in it)
 #   --cpus     the guest's vCPUs (default 2)
+#   --iommu    intel or amd: QEMU's emulated IOMMU of that kind (Intel's
+#              with interrupt remapping) and a real DMA-capable disk behind
+#              it: a 64 MiB virtio-blk device with iommu_platform=on behind
+#              a PCIe Root Port, at 0000:01:00.0 (the bus/devfn of the
+#              card's upstream port in its own domain); its image is
+#              OUT/realdisk.img. The kernel's IOMMU options come with
+#              --append (intel_iommu=on, iommu=pt)
 #   --append   kernel command-line arguments beyond the defaults (console,
 #              watchdogs), e.g. "pcie_ports=dpc-native"; without it the guest
 #              boots with the PCI options a stock kernel has, as users run
@@ -73,7 +80,7 @@ usage() {
 	exit "${1:-2}"
 }
 
-kernel=6.12 out='' timeout_s=600 mem=2048 share='' cpus=2 extra=''
+kernel=6.12 out='' timeout_s=600 mem=2048 share='' cpus=2 extra='' iommu=''
 allow=() known=()
 while (($#)); do
 	case $1 in
@@ -93,6 +100,8 @@ while (($#)); do
 		--share=*) share=${1#*=}; shift ;;
 		--cpus) cpus=${2:?--cpus needs a number}; shift 2 ;;
 		--cpus=*) cpus=${1#*=}; shift ;;
+		--iommu) iommu=${2:?--iommu needs intel or amd}; shift 2 ;;
+		--iommu=*) iommu=${1#*=}; shift ;;
 		--append) extra+=" ${2:?--append needs arguments}"; shift 2 ;;
 		--append=*) extra+=" ${1#*=}"; shift ;;
 		-h|--help) usage 0 ;;
@@ -103,6 +112,8 @@ done
 (($#)) || { log "no COMMAND given"; usage >&2; }
 [[ $timeout_s =~ ^[0-9]+$ && $mem =~ ^[0-9]+$ && $cpus =~ ^[1-9][0-9]*$ ]] ||
 	{ log "--timeout, --mem and --cpus take numbers"; usage >&2; }
+[[ -z $iommu || $iommu == intel || $iommu == amd ]] ||
+	{ log "--iommu takes intel or amd"; usage >&2; }
 for k in "${known[@]}"; do
 	[[ $k == pciehp-reset-lock ]] || { log "unknown --known report '$k'"; usage >&2; }
 done
@@ -179,7 +190,7 @@ if [[ -z $out ]]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/{console.log,status,dmesg,kmemleak,boot-time,cmd,env}
+rm -f "$out"/{console.log,status,dmesg,kmemleak,boot-time,cmd,env,realdisk.img}
 
 # Shell-quote for the POSIX sh of the initramfs and bash of guest-init.
 q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
@@ -231,6 +242,21 @@ qemu=(
 	-fsdev "local,id=out,path=$(qpath "$out"),security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=out,mount_tag=pciesw_out
 )
+if [[ -n $iommu ]]; then
+	# The IOMMU before the devices it translates for; the Root Port is
+	# the first bridge, so its secondary bus is 01.
+	if [[ $iommu == intel ]]; then
+		qemu+=(-device intel-iommu,intremap=on)
+	else
+		qemu+=(-device amd-iommu)
+	fi
+	truncate -s 64M "$out/realdisk.img"
+	qemu+=(
+		-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1
+		-drive "file=$(qpath "$out/realdisk.img"),if=none,id=realdisk,format=raw,cache=unsafe"
+		-device virtio-blk-pci,drive=realdisk,bus=rp1,addr=0,iommu_platform=on,disable-legacy=on
+	)
+fi
 if [[ -n $share ]]; then
 	qemu+=(
 		-fsdev "local,id=share,path=$(qpath "$share"),security_model=none,multidevs=remap"
