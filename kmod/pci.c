@@ -631,7 +631,7 @@ static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 		break;
 	case PCIESW_PCI_CREATE:
 		pdev = pciesw_dev_of(ev->sw);
-		if (!pdev || pciesw_pci_attach(h, &pdev->dev))
+		if (!pdev || pciesw_pci_attach(h))
 			pciesw_pci_create_failed(ev->sw, pdev, h);
 		break;
 	case PCIESW_PCI_DESTROY:

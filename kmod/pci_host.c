@@ -360,8 +360,14 @@ struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev)
 	return h;
 }
 
-/* Put @h on the PCI bus below @parent, as a host bridge driver would. */
-int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
+/*
+ * Put @h on the PCI bus, as a host bridge driver would.  The host bridge
+ * has no parent device, as a root complex's has none: it is
+ * /sys/devices/pciDDDD:00, where topology tools (hwloc) look for the
+ * first "/pci" of a device's path and read PCI addresses from there on,
+ * and where the switch device's name (pcieswN) would come first.
+ */
+int pciesw_pci_attach(struct pciesw_pci *h)
 {
 	struct pci_bus *root, *child;
 	struct pci_dev **later;
@@ -376,7 +382,7 @@ int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent)
 	pci_add_resource(&resources, &h->busn);
 	pci_lock_rescan_remove();
 	pciesw_pci_later_begin(h);
-	root = pci_create_root_bus(parent, h->busn.start, &pciesw_pci_ops,
+	root = pci_create_root_bus(NULL, h->busn.start, &pciesw_pci_ops,
 				   &h->sysdata, &resources);
 	if (!root) {
 		kfree(pciesw_pci_later_end(h, &n));
@@ -469,7 +475,7 @@ int pciesw_pci_add(struct pciesw_dev *pdev)
 	mutex_unlock(&sw->lock);
 	if (!h)
 		return 0;
-	err = pciesw_pci_attach(h, &pdev->dev);
+	err = pciesw_pci_attach(h);
 	if (err) {
 		mutex_lock(&sw->lock);
 		pdev->pci = NULL;

@@ -529,7 +529,7 @@ struct pci_dev **pciesw_pci_later_end(struct pciesw_pci *h,
 void pciesw_pci_bind_later(struct pci_dev **later, unsigned int n);
 void pciesw_pci_free(struct pciesw_pci *h);
 struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev);
-int pciesw_pci_attach(struct pciesw_pci *h, struct device *parent);
+int pciesw_pci_attach(struct pciesw_pci *h);
 void pciesw_pci_destroy(struct pciesw_pci *h);
 int pciesw_pci_host_init(void);
 void pciesw_pci_host_exit(void);
