@@ -23,6 +23,8 @@ packages=(
 	jq lm-sensors pciutils libnl-utils python3-yaml python3-jsonschema
 	# tmux drives switchctl top's screen (selftests/pciesw_top_switchctl.sh)
 	tmux
+	# hwloc: lstopo finds the card (selftests/pciesw_hwloc.sh)
+	hwloc
 	# rasdaemon records the PCI view's AER errors (pciesw_pci_ras.sh)
 	rasdaemon
 	# block device clients (selftests/pciesw_block.sh, G1-G3 of make bench)

@@ -73,7 +73,7 @@ ALL_TESTS=(pciesw_ioctl pciesw_mem pciesw_netlink pciesw_unpriv pciesw_bus.sh
 	   pciesw_docs.sh pciesw_block.sh pciesw_block_conformance.sh
 	   pciesw_nvme_ioctl pciesw_nvme.sh pciesw_nvme_faults.sh
 	   pciesw_devlink.sh pciesw_fuzz pciesw_soak
-	   pciesw_faults.sh)
+	   pciesw_faults.sh pciesw_hwloc.sh)
 
 # Tests whose result depends on how the guest booted (the kernel's default
 # command line, or pcie_ports=dpc-native, which gives 6.2+ kernels' DPC
@@ -99,7 +99,7 @@ PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh
 		pciesw_pci_ident.sh pciesw_pci_fidelity.sh pciesw_views.sh
 		pciesw_block_conformance.sh pciesw_nvme_faults.sh
-		pciesw_pci_quirks.sh)
+		pciesw_pci_quirks.sh pciesw_hwloc.sh)
 
 # Tests of the model's own fault behaviour: they inject errors and
 # surprise downs and check what the model does with them (a link that
@@ -237,7 +237,7 @@ unload() {
 # pciesw_install.sh checks the udev links of the disks.
 BLK_TESTS=(pciesw_block.sh pciesw_block_conformance.sh pciesw_install.sh
 	   pciesw_pci_faults.sh pciesw_nvme_ioctl pciesw_nvme.sh
-	   pciesw_nvme_faults.sh pciesw_pci_quirks.sh)
+	   pciesw_nvme_faults.sh pciesw_pci_quirks.sh pciesw_hwloc.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {
