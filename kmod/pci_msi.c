@@ -100,8 +100,19 @@ struct irq_domain *pciesw_msi_domain_create(int id)
 	if (!fn)
 		return NULL;
 	d = pci_msi_create_irq_domain(fn, &pciesw_msi_info, NULL);
-	if (!d)
+	if (!d) {
 		irq_domain_free_fwnode(fn);
+		return NULL;
+	}
+	/*
+	 * Not the platform's PCI/MSI, as VMD's is not: with interrupt
+	 * remapping (on by default wherever DMAR offers it), 6.1's
+	 * intel_irq_remap_add_device() gives every device whose MSI domain
+	 * is a DOMAIN_BUS_PCI_MSI one the remapping domain of its DRHD
+	 * instead (pci_dev_has_special_msi_domain()), and a segment no DRHD
+	 * covers has none: the ports lost their MSI ("Cannot get irq").
+	 */
+	irq_domain_update_bus_token(d, DOMAIN_BUS_VMD_MSI);
 	return d;
 }
 
