@@ -83,8 +83,9 @@ boot=default
 read -r cmdline </proc/cmdline
 [[ " $cmdline " == *" pcie_ports=dpc-native "* ]] && boot=dpc-native
 
-# Tests that run only when named (none at present).
-NAMED_TESTS=()
+# Tests that run only when named: pciesw_iommu.sh needs a guest with an
+# IOMMU and a real disk behind it (qemu-run.sh --iommu).
+NAMED_TESTS=(pciesw_iommu.sh)
 
 # The tests of the PCI view itself: they keep it on in every plan.  On the
 # debug plan every other test runs without it, because creating and
@@ -99,7 +100,7 @@ PCI_VIEW_TESTS=(pciesw_pci.sh pciesw_pci_churn.sh pciesw_pci_hotplug.sh
 		pciesw_pci_aer.sh pciesw_pci_dpc.sh pciesw_pci_faults.sh
 		pciesw_pci_ident.sh pciesw_pci_fidelity.sh pciesw_views.sh
 		pciesw_block_conformance.sh pciesw_nvme_faults.sh
-		pciesw_pci_quirks.sh pciesw_hwloc.sh)
+		pciesw_pci_quirks.sh pciesw_iommu.sh pciesw_hwloc.sh)
 
 # Tests of the model's own fault behaviour: they inject errors and
 # surprise downs and check what the model does with them (a link that
@@ -122,7 +123,7 @@ MODEL_FAULT_TESTS=(pciesw_link pciesw_lanes pciesw_events
 # slots off would change the port state those tests check; the module
 # then adds and removes the PCI devices itself, as those tests expect.
 HOTPLUG_TESTS=(pciesw_pci_hotplug.sh pciesw_pci_faults.sh
-	       pciesw_pci_fidelity.sh)
+	       pciesw_pci_fidelity.sh pciesw_iommu.sh)
 
 # Skips that are allowed, with their reasons: TEST<TAB>ERE<TAB>reason
 EXPECTED_SKIPS=$(dirname "${BASH_SOURCE[0]}")/expected-skips
@@ -237,7 +238,8 @@ unload() {
 # pciesw_install.sh checks the udev links of the disks.
 BLK_TESTS=(pciesw_block.sh pciesw_block_conformance.sh pciesw_install.sh
 	   pciesw_pci_faults.sh pciesw_nvme_ioctl pciesw_nvme.sh
-	   pciesw_nvme_faults.sh pciesw_pci_quirks.sh pciesw_hwloc.sh)
+	   pciesw_nvme_faults.sh pciesw_pci_quirks.sh pciesw_iommu.sh
+	   pciesw_hwloc.sh)
 
 # modargs TEST: the plan's module arguments for TEST
 modargs() {
