@@ -52,13 +52,11 @@ until real_disk; do
 	before_deadline "$T_END" || bail "no block device on $REAL"
 	nap 0.05
 done
-# AMD's IOMMU is on by default in Debian's kernels, Intel's only with
-# intel_iommu=on: the real disk is behind an IOMMU unless this is an Intel
-# machine booted without it (the card must keep off DMAR's segments then
-# too, for the boot that turns it on)
+# the real disk is behind the IOMMU the guest's boot line turns on (AMD's
+# by default, Intel's with intel_iommu=on); Intel's default leaves it to
+# the kernel, and the card must keep off DMAR's segments either way
 if [[ -e /sys/firmware/acpi/tables/DMAR && " $CMDLINE " != *" intel_iommu=on "* ]]; then
-	check_eq "Intel IOMMU off (the kernel's default): the real disk has no IOMMU group" "" \
-		"$(ls "$PCI/$REAL/iommu_group" 2>/dev/null)"
+	diag "intel_iommu=on not given: the real disk's IOMMU group: $(readlink "$PCI/$REAL/iommu_group" 2>/dev/null || echo none)"
 elif [[ -e $PCI/$REAL/iommu_group ]]; then
 	G=$(readlink -f "$PCI/$REAL/iommu_group")
 	rd "$G/type"
