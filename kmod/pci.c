@@ -50,7 +50,6 @@
  * the rest.
  */
 
-#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -142,32 +141,6 @@ static void pciesw_pci_gone_apply(struct pciesw_pci *h,
 	pciesw_pci_gone_free(g);
 }
 
-/*
- * As pciehp_configure_device(): find what is new below @busnr (0: root),
- * not before @at (ktime ns; 0: now), when a placeholder gives way to the
- * real endpoint: pciehp would add that one, after the link change.
- */
-static void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr,
-			      u64 at)
-{
-	struct pci_dev **later;
-	struct pci_bus *bus;
-	unsigned int n;
-	s64 wait = at - ktime_get_ns();
-
-	if (at && wait > 0)
-		msleep(DIV_ROUND_UP_ULL(wait, NSEC_PER_MSEC));
-
-	pci_lock_rescan_remove();
-	pciesw_pci_later_begin(h);
-	bus = busnr ? pciesw_pci_bus(h, busnr) : h->root;
-	if (bus)
-		pci_rescan_bus(bus);
-	later = pciesw_pci_later_end(h, &n);
-	pci_unlock_rescan_remove();
-	pciesw_pci_bind_later(later, n);
-}
-
 /* With sw->lock: detach the functions of the ports in @ports. */
 static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
 						       const unsigned long *ports)
@@ -201,17 +174,6 @@ static struct pciesw_pci_gone *pciesw_pci_ports_detach(struct pciesw_pci *h,
 	}
 	raw_spin_unlock_irqrestore(&h->lock, flags);
 	return g;
-}
-
-/*
- * With h->lock: software drives downstream port @k's slot (pciehp enabled
- * its hot-plug interrupt), so it adds and removes what is in it.
- */
-static bool pciesw_pci_slot_driven(struct pciesw_pci *h, unsigned int k)
-{
-	return h->hotplug && h->down[k] &&
-	       (get16(h->down[k]->cfg, CAP_EXP + PCI_EXP_SLTCTL) &
-		PCI_EXP_SLTCTL_HPIE);
 }
 
 /* With sw->lock: the endpoint's function, then a rescan finds it. */
@@ -302,12 +264,14 @@ static bool pciesw_pci_ph_comes_up(struct pciesw_pci *h, unsigned int k,
 /*
  * With sw->lock: a port's link or setting, into its config space.  When a
  * downstream port's link came up to an endpoint that the module adds
- * itself (no pciehp drives the slot), the bus to scan, else 0, and in
- * @at when (0: at once; after the placeholder, with pci_placeholder_ms).
+ * itself (no pciehp drives the slot), the bus to scan now, else 0.  With
+ * a placeholder (pci_placeholder_ms) nothing is scanned now: the scan
+ * waits for the real endpoint, and pciesw_pci_ph_work() does it when the
+ * placeholder's time is up, not the event work, which would keep every
+ * view (and rmmod) waiting that long.
  */
 static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
-					   const struct pciesw_port *port,
-					   u64 *at)
+					   const struct pciesw_port *port)
 {
 	struct pciesw_pci_fn *fresh = NULL, *ph = NULL;
 	unsigned int ph_ms = min(pci_placeholder_ms, 10000U);
@@ -318,7 +282,6 @@ static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
 	u64 now;
 
 	lockdep_assert_held(&h->sw->lock);
-	*at = 0;
 	if (port->role != PCIESW_PORT_ROLE_UPSTREAM && k < h->max_down) {
 		/* only sw->lock holders change what it looks at */
 		raw_spin_lock_irqsave(&h->lock, flags);
@@ -366,13 +329,12 @@ static unsigned int pciesw_pci_port_change(struct pciesw_pci *h,
 				pciesw_pci_fn_link(h->ep[k]->ph, port);
 				h->ep[k]->ph_until = now;
 				h->ep[k]->ph_due = true;
-				*at = now;
-				queue_delayed_work(system_wq, &h->ph_work,
+				queue_delayed_work(system_long_wq, &h->ph_work,
 						   msecs_to_jiffies(ph_ms) + 1);
 			}
 			h->ep[k]->ready_at = now +
 				(u64)min(pci_ready_ms, 10000U) * NSEC_PER_MSEC;
-			if (!pciesw_pci_slot_driven(h, k))
+			if (!h->ep[k]->ph_due && !pciesw_pci_slot_driven(h, k))
 				scan = pciesw_pci_secondary(h->down[k]);
 		}
 		if (h->ep[k])
@@ -396,7 +358,6 @@ struct pciesw_pci_job {
 	enum pciesw_pci_op op;
 	struct pciesw_pci *h;
 	unsigned int bus;
-	u64 at;		/* a rescan: not before then (ktime ns), 0: now */
 	struct pciesw_pci_gone *gone;
 };
 
@@ -416,7 +377,6 @@ static struct pciesw_pci_job *pciesw_pci_job(enum pciesw_pci_op op,
 	job->h = h;
 	atomic_inc(&h->jobs);
 	job->bus = bus;
-	job->at = 0;
 	job->gone = gone;
 	return job;
 }
@@ -441,12 +401,10 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 {
 	struct pciesw_dev *pdev = pciesw_dev_of(ev->sw);
 	struct pciesw_pci *h = pdev ? pdev->pci : NULL;
-	struct pciesw_pci_job *job;
 	struct pciesw_pci_gone *gone;
 	unsigned long flags;
 	unsigned int bus;
 	bool on;
-	u64 at;
 
 	if (!pdev)
 		return NULL;
@@ -515,15 +473,12 @@ static void *pciesw_pci_snapshot_model(const struct pciesw_event *ev)
 			      NULL;
 	case PCIESW_EV_PORT_CHANGE:
 	case PCIESW_EV_LINK_TRAINING:
-		bus = pciesw_pci_port_change(h, ev->port, &at);
+		bus = pciesw_pci_port_change(h, ev->port);
 		/* a surprise down counts its error as the link goes */
 		if (ev->type == PCIESW_EV_PORT_CHANGE)
 			pciesw_pci_port_errors(h, ev->port);
-		if (!bus)
-			return NULL;
-		job = pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL);
-		job->at = at;
-		return job;
+		return bus ? pciesw_pci_job(PCIESW_PCI_RESCAN, h, bus, NULL) :
+			     NULL;
 	case PCIESW_EV_PORT_ERRORS:
 		pciesw_pci_port_errors(h, ev->port);
 		return NULL;
@@ -584,6 +539,8 @@ static void pciesw_pci_create_failed(struct pciesw_switch *sw,
 	if (pdev && pdev->pci == h)
 		pdev->pci = NULL;
 	mutex_unlock(&sw->lock);
+	/* no event arms it now; its scans find no bus of @h */
+	cancel_delayed_work_sync(&h->ph_work);
 	h->failed = true;
 	if (!atomic_read(&h->jobs))
 		pciesw_pci_free(h);
@@ -624,7 +581,7 @@ static void pciesw_pci_apply(const struct pciesw_event *ev, void *snap)
 	atomic_dec(&h->jobs);
 	switch (job->op) {
 	case PCIESW_PCI_RESCAN:
-		pciesw_pci_rescan(h, job->bus, job->at);
+		pciesw_pci_rescan(h, job->bus);
 		break;
 	case PCIESW_PCI_REMOVE:
 		pciesw_pci_gone_apply(h, job->gone);

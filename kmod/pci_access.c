@@ -364,47 +364,6 @@ static int pciesw_pci_write(struct pci_bus *bus, unsigned int devfn, int where,
 	return fn ? PCIBIOS_SUCCESSFUL : PCIBIOS_DEVICE_NOT_FOUND;
 }
 
-/*
- * A placeholder's time is up: the real endpoint's link is active, and the
- * downstream port says so as a PEX890xx does, with Data Link Layer State
- * Changed (and its interrupt, which the request work sends): pciehp, if
- * it enabled the event, removes the function and adds it again.  Then the
- * next placeholder's end, if any.
- */
-void pciesw_pci_ph_work(struct work_struct *work)
-{
-	struct pciesw_pci *h = container_of(to_delayed_work(work),
-					    struct pciesw_pci, ph_work);
-	u64 now = ktime_get_ns(), next = 0;
-	struct pciesw_pci_fn *ep, *d;
-	unsigned long flags;
-	bool send = false;
-	unsigned int k;
-
-	raw_spin_lock_irqsave(&h->lock, flags);
-	for (k = 0; k < h->max_down && !h->dead; k++) {
-		ep = h->ep[k];
-		d = h->down[k];
-		if (!ep || !ep->ph_due)
-			continue;
-		if (now < ep->ph_until) {
-			next = next ? min(next, ep->ph_until) : ep->ph_until;
-			continue;
-		}
-		ep->ph_due = false;
-		if (!d || !d->active)
-			continue;
-		or16(d->cfg, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_DLLSC);
-		send |= pciesw_pci_msi_eval(d);
-	}
-	if (send && !h->dead)
-		queue_work(system_wq, &h->req_work);
-	if (next && !h->dead)
-		queue_delayed_work(system_wq, &h->ph_work,
-				   nsecs_to_jiffies(next - now) + 1);
-	raw_spin_unlock_irqrestore(&h->lock, flags);
-}
-
 struct pci_ops pciesw_pci_ops = {
 	.read = pciesw_pci_read,
 	.write = pciesw_pci_write,

@@ -4,12 +4,15 @@
  * PCI domain of its own that no IOMMU covers (pci_domain.c;
  * pciesw_pci_add(), pciesw_pci_del()); a hierarchy built from the model, put on the PCI bus,
  * taken off it and released; the rescan lock around the view's own scans
- * and removals, as pciehp takes it; and the placeholder driver that claims
- * the endpoints, with its error handlers.
+ * and removals, as pciehp takes it; the end of the endpoints' placeholders
+ * (pci_placeholder_ms); and the placeholder driver that claims the
+ * endpoints, with its error handlers.
  */
 
 #include <linux/aer.h>
+#include <linux/bitmap.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
@@ -259,6 +262,78 @@ void pciesw_pci_bind_later(struct pci_dev **later, unsigned int n)
 }
 
 /*
+ * As pciehp_configure_device(): the view's own scan, which finds what is
+ * new below bus @busnr (0: the root bus).
+ */
+void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr)
+{
+	struct pci_dev **later;
+	struct pci_bus *bus;
+	unsigned int n;
+
+	pci_lock_rescan_remove();
+	pciesw_pci_later_begin(h);
+	bus = busnr ? pciesw_pci_bus(h, busnr) : h->root;
+	if (bus)
+		pci_rescan_bus(bus);
+	later = pciesw_pci_later_end(h, &n);
+	pci_unlock_rescan_remove();
+	pciesw_pci_bind_later(later, n);
+}
+
+/*
+ * A placeholder's time is up: the real endpoint's link is active, and the
+ * downstream port says so as a PEX890xx does, with Data Link Layer State
+ * Changed (and its interrupt, which the request work sends): pciehp, if
+ * it drives the slot, removes the function and adds it again.  A slot no
+ * pciehp drives the view scans, as it scans one whose link comes up
+ * without a placeholder (pciesw_pci_port_change()).  Then the next
+ * placeholder's end, if any.  Not in the switch's event work: every view
+ * would wait behind the placeholder, up to 10 s.
+ */
+void pciesw_pci_ph_work(struct work_struct *work)
+{
+	struct pciesw_pci *h = container_of(to_delayed_work(work),
+					    struct pciesw_pci, ph_work);
+	DECLARE_BITMAP(scan, PCIESW_PCI_NR_BUSES);
+	u64 now = ktime_get_ns(), next = 0;
+	struct pciesw_pci_fn *ep, *d;
+	unsigned int k, busnr;
+	unsigned long flags;
+	bool send = false;
+
+	bitmap_zero(scan, PCIESW_PCI_NR_BUSES);
+	raw_spin_lock_irqsave(&h->lock, flags);
+	for (k = 0; k < h->max_down && !h->dead; k++) {
+		ep = h->ep[k];
+		d = h->down[k];
+		if (!ep || !ep->ph_due)
+			continue;
+		if (now < ep->ph_until) {
+			next = next ? min(next, ep->ph_until) : ep->ph_until;
+			continue;
+		}
+		ep->ph_due = false;
+		if (!d || !d->active)
+			continue;
+		or16(d->cfg, CAP_EXP + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_DLLSC);
+		send |= pciesw_pci_msi_eval(d);
+		busnr = pciesw_pci_secondary(d);
+		if (busnr && !pciesw_pci_slot_driven(h, k))
+			__set_bit(busnr, scan);
+	}
+	if (send && !h->dead)
+		queue_work(system_wq, &h->req_work);
+	if (next && !h->dead)
+		queue_delayed_work(system_long_wq, &h->ph_work,
+				   nsecs_to_jiffies(next - now) + 1);
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+	/* the bus is found again under the rescan lock, if it still is */
+	for_each_set_bit(busnr, scan, PCIESW_PCI_NR_BUSES)
+		pciesw_pci_rescan(h, busnr);
+}
+
+/*
  * The serial as a DSN in Broadcom's format (a PEX89144 shows
  * 00-80-ee-00-00-00-41-80): 0080ee00 above the serial's number.
  */
@@ -272,12 +347,16 @@ static u64 pciesw_pci_dsn(const struct pciesw_switch *sw)
 	return (u64)PCIESW_PCI_DSN_HI << 32 | lo;
 }
 
+/*
+ * Its works are idle: pciesw_pci_destroy() stopped them, or it never was
+ * on the bus and whoever armed them cancelled them.  Also called with
+ * sw->lock (pciesw_pci_new()) and from the bridge's release, which may run
+ * under the PCI core's locks: no wait here.
+ */
 void pciesw_pci_free(struct pciesw_pci *h)
 {
 	unsigned int k;
 
-	/* a view that never was on the bus may have armed it */
-	cancel_delayed_work_sync(&h->ph_work);
 	for (k = 0; k < h->max_down; k++) {
 		pciesw_pci_fn_free(h->down[k]);
 		pciesw_pci_fn_free(h->ep[k]);

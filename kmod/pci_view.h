@@ -47,6 +47,8 @@
 #define PCIESW_PCI_MGMT_PORT	0x1f	/* its port's Port Number */
 #define PCIESW_PCI_PH_DEVICE	0x02b2
 #define PCIESW_PCI_PH_CLASS	0xff0000
+/* the bus numbers a domain has */
+#define PCIESW_PCI_NR_BUSES	256
 
 /*
  * Where the capabilities are, the same in every function: the offsets of
@@ -202,7 +204,7 @@ enum pciesw_pci_kind {
  *	reset; kept until the next one or the endpoint's function goes
  * @ph_until: see @ph
  * @ph_due: the real endpoint's arrival at @ph_until is still to be
- *	signalled (pciesw_pci_ph_work())
+ *	signalled, or its slot scanned (pciesw_pci_ph_work())
  * @ph_arm: a downstream port whose link went down by a link reset, not
  *	by slot power: the placeholder answers when it comes back
  * @stats: the port's error counters, NULL for endpoints; they live as
@@ -316,7 +318,8 @@ struct pciesw_pci_req {
  * @failed: pciesw_pci_attach() failed: the last job frees it
  * @req_work: applies @req to the model (pciesw_pci_req_work())
  * @ph_work: signals the real endpoints' arrival when their placeholders'
- *	time is up (pciesw_pci_ph_work())
+ *	time is up, and scans the slots no pciehp drives
+ *	(pciesw_pci_ph_work())
  * @lock: protects everything below it; taken by the config accessors,
  *	which may run in atomic context, so a raw spinlock
  * @dead: the root bus is gone: config cycles find no device
@@ -428,6 +431,18 @@ static inline unsigned int pciesw_pci_secondary(const struct pciesw_pci_fn *fn)
 }
 
 /*
+ * With h->lock: software drives downstream port @k's slot (pciehp enabled
+ * its hot-plug interrupt), so it adds and removes what is in it.
+ */
+static inline bool pciesw_pci_slot_driven(struct pciesw_pci *h,
+					  unsigned int k)
+{
+	return h->hotplug && h->down[k] &&
+	       (get16(h->down[k]->cfg, CAP_EXP + PCI_EXP_SLTCTL) &
+		PCI_EXP_SLTCTL_HPIE);
+}
+
+/*
  * The ports a downstream port's ACS P2P Egress Control names, 0 when it is
  * off (h->lock held): the vector is one or two dwords
  */
@@ -512,7 +527,6 @@ void pciesw_pci_msi_fire(struct pciesw_pci *h);
 
 /* pci_access.c: the config accessors, where config reads and writes arrive */
 extern struct pci_ops pciesw_pci_ops;
-void pciesw_pci_ph_work(struct work_struct *work);
 
 /* pci_req.c: the request queue, the config writes the model takes */
 void pciesw_pci_req_work(struct work_struct *work);
@@ -527,6 +541,8 @@ void pciesw_pci_later_begin(struct pciesw_pci *h);
 struct pci_dev **pciesw_pci_later_end(struct pciesw_pci *h,
 				      unsigned int *n);
 void pciesw_pci_bind_later(struct pci_dev **later, unsigned int n);
+void pciesw_pci_rescan(struct pciesw_pci *h, unsigned int busnr);
+void pciesw_pci_ph_work(struct work_struct *work);
 void pciesw_pci_free(struct pciesw_pci *h);
 struct pciesw_pci *pciesw_pci_new(struct pciesw_dev *pdev);
 int pciesw_pci_attach(struct pciesw_pci *h);

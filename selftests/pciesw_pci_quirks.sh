@@ -18,6 +18,12 @@
 # on the debug plan (pciehp's own lockdep report would end the guest's
 # lockdep): there the function stays through the swap, its disk too.
 # A pex89144 (full plan) has its management endpoint at 1f.0 as well.
+# A long placeholder (pci_placeholder_ms=10000, pci_hotplug=0, the module
+# scanning the slot itself) stalls nothing: right after a bus reset a
+# switchctl request (which waits for the switch's event queue) and later
+# del_device and rmmod return well before the placeholder's time is up;
+# a function removed meanwhile is added by the module's scan at its end,
+# with its own IDs, bound, its disk back.
 #
 # Skipped when the kernel has no PCI support or pciutils are missing;
 # fails without switchctl.  Uses switch ids 79 and 80.
@@ -33,6 +39,11 @@ ID=79
 BIG=80
 SW=pciesw$ID
 PH_MS=2000
+# the placeholder no view may wait for, and what a request may take then
+# (ms; the debug kernel is ~5x slower, the bound still below PH_LONG)
+PH_LONG=10000
+STALL_MS=5000
+slow && STALL_MS=8000
 PARAMS=/sys/module/pciesw/parameters
 
 # card: a new card, settled, its domain in PD, its upstream port in USP,
@@ -189,4 +200,48 @@ if mod_unload; then
 else
 	fail "rmmod with pci_mgmt_ep=1 pci_placeholder_ms=$PH_MS: $R"
 fi
+
+# ---- a long placeholder stalls no view -------------------------------------
+# Without pciehp the module scans the slot itself once the placeholder's
+# time is up; until then the switch's event queue, and with it every
+# request that waits for the views, and rmmod, go on.
+if ! load_module "$PCIESW_KO" pci_placeholder_ms=$PH_LONG pci_hotplug=0; then
+	fail "insmod pci_placeholder_ms=$PH_LONG pci_hotplug=0: $R"
+	summary
+fi
+sctl_init $ID
+card
+bus_reset
+check_eq "long: $EP answers as the placeholder right after a bus reset" \
+	02b21000 "$R"
+# gone in the placeholder's time: the module's own scan at its end adds
+# the real endpoint again
+wr "$PCI/$EP/remove" 1 || fail "echo 1 > $EP/remove: $W_ERR"
+# the link-up event was queued with the placeholder: a request's reply
+# waits for the views to apply it
+t0=${EPOCHREALTIME/./}
+sc switch show $SW
+ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
+check "long: switchctl switch show returns in ${ms} ms, not after the ${PH_LONG} ms placeholder (< $STALL_MS)" \
+	test $((RC == 0 && ms < STALL_MS)) = 1 || diag "rc $RC: $ERR"
+deadline $((PH_LONG + 15000))
+until { driver "$EP"; [[ $R == pciesw && -b /dev/$DISK ]]; } || ! before_deadline; do
+	nap 0.05
+done
+ep_id "$EP"
+check_eq "long: after the placeholder the module's scan adds $EP with its own IDs" \
+	"$EPID" "$R"
+driver "$EP"
+check_eq "long: $EP is bound to the module's driver" pciesw "$R"
+check "long: its disk /dev/$DISK is back" test -b "/dev/$DISK"
+# rmmod while a placeholder answers
+bus_reset
+check_eq "long: $EP answers as the placeholder after a second bus reset" \
+	02b21000 "$R"
+t0=${EPOCHREALTIME/./}
+wr "$PCIESW_BUS/del_device" "$ID" || fail "del_device $ID: $W_ERR"
+mod_unload; rc=$?
+ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
+check "long: del_device and rmmod return in ${ms} ms, not after the placeholder (< $STALL_MS)" \
+	test $((rc == 0 && ms < STALL_MS)) = 1 || diag "rmmod: $R"
 summary
