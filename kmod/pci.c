@@ -41,10 +41,16 @@
  * them through sysfs at any time): it finds them by bus number when it
  * needs them.
  *
- * Lock order: sw->lock (snapshots) -> pciesw_pci.lock, and
- * pci_rescan_remove_lock -> the PCI core's locks -> pciesw_pci.lock; the
- * PCI core's locks are never taken with sw->lock held, and nothing called
- * by the PCI core takes sw->lock.
+ * Lock order: pci_rescan_remove_lock -> device_lock -> sw->lock ->
+ * pciesw_pci.lock, and the PCI core's config locks -> pciesw_pci.lock.
+ * The endpoints' driver's probe takes sw->lock (pciesw_pci_probe() raises
+ * an event through pciesw_ep_function()), and the PCI core calls it with
+ * the device's lock held, in a scan also with the rescan lock.  So
+ * nothing holding sw->lock calls into the PCI or device core, or waits
+ * for a work that does (the switch's event work, pciesw_pci_ph_work()):
+ * under sw->lock the view only changes config space and sends the ports'
+ * MSI, whose hard interrupt handlers (pciehp's, AER's) only access config
+ * space; devices are scanned and removed later, without it.
  *
  * This file follows the model's events; pci_view.h says which file does
  * the rest.

@@ -650,7 +650,10 @@ static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 #endif
 	pci_save_state(dev);
 	if (port_id) {
-		/* bound to the endpoint: remove says it goes */
+		/*
+		 * bound to the endpoint: remove says it goes; takes sw->lock
+		 * under the device's lock (the lock order, pci.c)
+		 */
 		pci_set_drvdata(dev, pciesw_pci_of(dev->bus));
 		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, true);
 	}
