@@ -413,18 +413,49 @@ int pciesw_dma_resolve_all(struct pciesw_switch *sw,
 			xs[i]->src.mem = pciesw_mem_get(src->mem);
 		if (dst)
 			xs[i]->dst.mem = pciesw_mem_get(dst->mem);
-		/* a drive's SMART counts what it moves, as it is submitted */
-		if (src && src->nvme)
-			pciesw_nvme_count(src->nvme, false, d->len);
-		if (dst && dst->nvme)
-			pciesw_nvme_count(dst->nvme, true, d->len);
 	}
 	return 0;
 }
 
 /*
- * Queue @n resolved descriptors on their channels and start the channels'
- * workers; the file has counted them already.  With sw->lock held.
+ * A drive's SMART counts what it moves as the batch is accepted
+ * (pciesw_dma_queue()), not as it is resolved: a batch refused after
+ * pciesw_dma_resolve_all() (a later descriptor, the file's in-flight cap)
+ * moves nothing, and a client retrying it must not add it up again.  The
+ * endpoints are those pciesw_dma_resolve_all() found in this hold of
+ * sw->lock.
+ */
+static void pciesw_dma_count_drives(struct pciesw_switch *sw,
+				    const struct pciesw_dma_desc *descs,
+				    unsigned int n)
+{
+	struct pciesw_endpoint *ep[2] = {};
+	u32 id[2] = { PCIESW_DMA_HOST, PCIESW_DMA_HOST };
+	unsigned int i, k;
+
+	lockdep_assert_held(&sw->lock);
+	for (i = 0; i < n; i++) {
+		const struct pciesw_dma_loc *l[2] = { &descs[i].src,
+						      &descs[i].dst };
+
+		for (k = 0; k < 2; k++) {
+			if (l[k]->ep_id == PCIESW_DMA_HOST)
+				continue;
+			if (!ep[k] || l[k]->ep_id != id[k]) {
+				ep[k] = pciesw_ep_find(sw, l[k]->ep_id);
+				id[k] = l[k]->ep_id;
+			}
+			if (ep[k] && ep[k]->nvme)
+				pciesw_nvme_count(ep[k]->nvme, k == 1,
+						  descs[i].len);
+		}
+	}
+}
+
+/*
+ * Queue @n resolved descriptors, a batch the file accepted, on their
+ * channels and start the channels' workers; the file has counted them
+ * already, the drives' SMART counts them here.  With sw->lock held.
  */
 void pciesw_dma_queue(struct pciesw_switch *sw,
 		      const struct pciesw_dma_desc *descs,
@@ -437,6 +468,7 @@ void pciesw_dma_queue(struct pciesw_switch *sw,
 	u64 now;
 
 	lockdep_assert_held(&sw->lock);
+	pciesw_dma_count_drives(sw, descs, n);
 	/* counted before any of them can complete */
 	atomic_add(n, &dma->inflight);
 	for (i = 0; i < n; i++)

@@ -582,6 +582,57 @@ static void expect_refused(struct __test_metadata *_metadata, struct env *e,
 	EXPECT_EQ(index, s.error_index) TH_LOG("%s", what);
 }
 
+/*
+ * A drive's I/O counters, as ep-get has them (the SMART log's data units
+ * and host commands): bytes read and written, reads and writes.
+ */
+struct drive_io {
+	uint64_t bytes_read, bytes_written, reads, writes;
+};
+
+static void drive_io_get(struct __test_metadata *_metadata, struct env *e,
+			 int who, struct drive_io *io)
+{
+	struct pnl_attr req[] = { A_U32(PCIESW_A_SWITCH_ID, ID),
+				  A_U32(PCIESW_A_EP_ID, loc_ep(e, who)),
+				  A_END };
+	static const int io_attrs[] = {
+		PCIESW_A_NVME_BYTES_READ, PCIESW_A_NVME_BYTES_WRITTEN,
+		PCIESW_A_NVME_HOST_READS, PCIESW_A_NVME_HOST_WRITES, 0
+	};
+	struct pnl_reply r;
+	const struct pnl_obj *o;
+
+	ASSERT_EQ(0, pnl_do(&e->p, PCIESW_CMD_EP_GET, req, &r));
+	ASSERT_EQ(1U, r.nobjs);
+	o = &r.objs[0];
+	EXPECT_EQ(0, pnl_missing(o, io_attrs));
+	io->bytes_read = o->u64[PCIESW_A_NVME_BYTES_READ];
+	io->bytes_written = o->u64[PCIESW_A_NVME_BYTES_WRITTEN];
+	io->reads = o->u64[PCIESW_A_NVME_HOST_READS];
+	io->writes = o->u64[PCIESW_A_NVME_HOST_WRITES];
+	pnl_reply_free(&r);
+}
+
+/* after - before == the reads and writes of @exp, on drive @who */
+static void drive_io_expect(struct __test_metadata *_metadata, struct env *e,
+			    int who, const struct drive_io *before,
+			    const struct drive_io *exp, const char *what)
+{
+	struct drive_io now;
+
+	drive_io_get(_metadata, e, who, &now);
+	EXPECT_EQ(exp->bytes_read, now.bytes_read - before->bytes_read)
+		TH_LOG("%s: bytes read", what);
+	EXPECT_EQ(exp->bytes_written,
+		  now.bytes_written - before->bytes_written)
+		TH_LOG("%s: bytes written", what);
+	EXPECT_EQ(exp->reads, now.reads - before->reads)
+		TH_LOG("%s: reads", what);
+	EXPECT_EQ(exp->writes, now.writes - before->writes)
+		TH_LOG("%s: writes", what);
+}
+
 /* Three good descriptors gpu0 -> nvme0, 4 KiB each at 0, 1 MiB, 2 MiB. */
 static void good3(struct env *e, struct pciesw_dma_desc *d)
 {
@@ -779,6 +830,7 @@ TEST_F(dma, submit_errors)
 	struct pciesw_dma_submit s;
 	struct pciesw_dma_completion c[3];
 	struct snap before, after, none = { 0 };
+	struct drive_io io0, io1, io_none = { 0 }, io_ok = { 0 };
 	uint64_t nsize = 4 * GiB;	/* nvme window */
 	unsigned char *ro, *gone, *h, *dst;
 	size_t pg = 4096;
@@ -793,6 +845,8 @@ TEST_F(dma, submit_errors)
 	ASSERT_EQ(0, munmap(gone, pg));
 	ASSERT_EQ(0, munmap(h + 2 * pg, pg));	/* a hole after h[0..2pg) */
 	snap_take(_metadata, e, &before);
+	drive_io_get(_metadata, e, NVME0, &io0);
+	drive_io_get(_metadata, e, NVME1, &io1);
 
 #define REFUSE(idx_fix, err, what) do {					\
 	good3(e, d);							\
@@ -830,6 +884,14 @@ TEST_F(dma, submit_errors)
 	expect_idle(_metadata, e);
 	snap_take(_metadata, e, &after);
 	snap_expect(_metadata, &before, &after, &none, "refused batches");
+	/*
+	 * the good d[0] of each refused batch moved nothing: the drives
+	 * count none of it (it was resolved before the bad d[1] was)
+	 */
+	drive_io_expect(_metadata, e, NVME0, &io0, &io_none,
+			"refused batches");
+	drive_io_expect(_metadata, e, NVME1, &io1, &io_none,
+			"refused batches");
 	dst = dma_map(e->fd, e->nvme[0], 64 * MiB, 2 * pg);
 	ASSERT_NE(MAP_FAILED, dst);
 	EXPECT_EQ(-1, zero_check(dst, 2 * pg));
@@ -846,6 +908,10 @@ TEST_F(dma, submit_errors)
 	EXPECT_EQ(3U, s.nr_submitted);
 	ASSERT_EQ(3U, dma_collect(e->fd, c, 3, WAIT_MS));
 	EXPECT_EQ(0, h[0]);
+	/* what ran counts: two pages written to nvme0, one byte read */
+	io_ok = (struct drive_io){ .bytes_read = 1, .bytes_written = 2 * pg,
+				   .reads = 1, .writes = 2 };
+	drive_io_expect(_metadata, e, NVME0, &io0, &io_ok, "a good batch");
 	munmap(dst, 2 * pg);
 	munmap(ro, pg);
 	munmap(h, 2 * pg);
@@ -860,10 +926,12 @@ TEST_F(dma, inflight_limit)
 	struct pciesw_dma_completion *c = calloc(PCIESW_DMA_MAX_INFLIGHT + 1,
 						 sizeof(*c));
 	struct pciesw_dma_submit s;
+	struct drive_io io, exp = { 0 };
 	unsigned int i, got;
 
 	ASSERT_NE(NULL, d);
 	ASSERT_NE(NULL, c);
+	drive_io_get(_metadata, e, NVME0, &io);
 	for (i = 0; i < PCIESW_DMA_MAX_BATCH; i++)
 		d[i] = dma_desc(dma_ep(e->gpu, i), dma_ep(e->nvme[0], i), 1,
 				i, i % 4);
@@ -878,9 +946,20 @@ TEST_F(dma, inflight_limit)
 		    s.error_index == PCIESW_DMA_NO_INDEX)
 		TH_LOG("error_index %u", s.error_index);
 	EXPECT_EQ(0, dma_submit(e->fd, d, 1, NULL));
-	/* 4096 out, all done by now but not read back */
-	EXPECT_EQ(-EAGAIN, dma_submit(e->fd, d, 1, &s));
-	EXPECT_EQ(0U, s.nr_submitted);
+	/*
+	 * 4096 out, all done by now but not read back; a client that
+	 * retries on EAGAIN moves nothing, and the drive counts nothing
+	 */
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(-EAGAIN, dma_submit(e->fd, d, 1, &s));
+		EXPECT_EQ(0U, s.nr_submitted);
+		EXPECT_EQ(-EAGAIN,
+			  dma_submit(e->fd, d, PCIESW_DMA_MAX_BATCH, &s));
+	}
+	/* the 4096 accepted, a byte each to nvme0 */
+	exp.bytes_written = PCIESW_DMA_MAX_INFLIGHT;
+	exp.writes = PCIESW_DMA_MAX_INFLIGHT;
+	drive_io_expect(_metadata, e, NVME0, &io, &exp, "EAGAIN retried");
 	got = dma_collect(e->fd, c, 1, WAIT_MS);
 	EXPECT_EQ(1U, got);
 	EXPECT_EQ(0, dma_submit(e->fd, d, 1, NULL));
