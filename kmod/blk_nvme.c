@@ -24,8 +24,9 @@
  * keeps the disk (and @d) there: once the disk is dead the allocation
  * fails with ENODEV, as the nvme driver's does for a removed controller.
  * While a link on the way is down, a command waits as the requests do, up
- * to blk_timeout_ms (then EIO; a signal: EINTR).  Data moved is counted on
- * the ports as a request's is.
+ * to blk_timeout_ms (then EIO; a signal: EINTR).  The data of a command
+ * that succeeds is counted on the ports as a request's is; one that fails
+ * (an errno, or an NVMe status) moved none.
  */
 
 #include <linux/blk-mq.h>
@@ -254,7 +255,8 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 	noio = memalloc_noio_save();
 	ret = pciesw_nvme_exec(d->nvme, d->sw, c);
 	memalloc_noio_restore(noio);
-	if (ret >= 0 && bytes)
+	/* a command the drive failed moved no data: nothing on the ports */
+	if (ret == 0 && bytes)
 		pciesw_blk_account_host(d, to_dev, bytes);
 	if (ret == 0 && c->formatted) {
 		sync = d->sw;

@@ -8,7 +8,8 @@
  * bad fields, log pages, features and namespaces (0x4002, 0x4109, 0x410d,
  * 0x400b), LBA ranges (0x4080), the controller's ioctls (ENOTTY); data
  * through NVME_IOCTL_IO_CMD, IO64_CMD, IO64_CMD_VEC and SUBMIT_IO against
- * the disk's bytes, a Compare Failure (0x4285); who may send what
+ * the disk's bytes, a Compare Failure (0x4285); the data of failed
+ * commands not counted on the ports; who may send what
  * (nvme_cmd_allowed(): root without CAP_SYS_ADMIN, a file open for
  * reading); and the 32-bit path (pciesw_nvme32, pciesw_nvme_compat.c
  * built -m32).  Uses switch id 192 (a tiny8 card: two drives).
@@ -99,6 +100,34 @@ static int nv_rw(int fd, uint8_t op, uint64_t slba, uint32_t nlb, void *buf)
 	};
 
 	return nv_io(fd, &c);
+}
+
+/*
+ * The completion bytes of every port of the switch, both directions
+ * (sysfs traffic/): the data of the drive's writes, which it reads from
+ * host memory, and nothing else (a partition scan only reads).  -1 when
+ * unreadable.
+ */
+static long long completion_bytes(void)
+{
+	static const char *const f[] = { "ingress_completion_bytes",
+					 "egress_completion_bytes" };
+	char path[PATH_MAX], buf[32];
+	long long sum = 0;
+	int port, i;
+
+	/* port numbers are physical: the ports present can have gaps */
+	for (port = 0; port < 96; port++) {
+		for (i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path),
+				 PCIESW_DEVS "/pciesw%u-port%d/traffic/%s",
+				 NVME_ID, port, f[i]);
+			if (sysfs_read(path, buf, sizeof(buf)))
+				break;
+			sum += strtoll(buf, NULL, 10);
+		}
+	}
+	return sum;
 }
 
 TEST_F(nvme, identify)
@@ -327,6 +356,38 @@ TEST_F(nvme, io)
 	EXPECT_EQ(0, nv_io(self->fd, &c));
 	ASSERT_EQ(0, nv_rw(self->fd, 0x02, 8, 8, r));
 	EXPECT_EQ(0, memcmp(d, r, SZ));
+}
+
+/*
+ * Only the data of a command that succeeds is counted on the ports: a
+ * write (its data read from host memory, completions on the ports) that
+ * fails with an NVMe status or an errno moved nothing.
+ */
+TEST_F(nvme, traffic)
+{
+	static uint8_t buf[SZ];
+	struct nvme_passthru_cmd c;
+	long long before, after;
+
+	memset(buf, 0x5a, SZ);
+	before = completion_bytes();
+	ASSERT_LE(0, before);
+	/* LBA out of range; a Compare that fails; more data than MDTS */
+	EXPECT_EQ(DNR | 0x80, nv_rw(self->fd, 0x01, (4ULL << 21) - 7, 8,
+				      buf));
+	EXPECT_EQ(DNR | 0x285, nv_rw(self->fd, 0x05, 1 << 20, 8, buf));
+	c = (struct nvme_passthru_cmd){ .opcode = 0x01, .nsid = 1,
+		.cdw12 = 0xffff, .addr = (uintptr_t)buf, .data_len = SZ };
+	EXPECT_EQ(DNR | 0x2, nv_io(self->fd, &c));
+	/* Firmware Image Download of fewer bytes than NUMD */
+	c = (struct nvme_passthru_cmd){ .opcode = 0x11, .cdw10 = 1023,
+		.addr = (uintptr_t)buf, .data_len = 512 };
+	EXPECT_EQ(DNR | 0x2, nv_admin(self->fd, &c));
+	after = completion_bytes();
+	EXPECT_EQ(before, after) TH_LOG("failed commands counted");
+	/* a write that succeeds: 4 KiB in upstream, out on the drive's port */
+	ASSERT_EQ(0, nv_rw(self->fd, 0x01, 8, 8, buf));
+	EXPECT_EQ(before + 2 * SZ, completion_bytes());
 }
 
 /* nvme_cmd_allowed(): root without CAP_SYS_ADMIN, in a child */
