@@ -9,7 +9,9 @@
  *	pciesw/pcieswN/portM/traffic	write "DIR CLASS BYTES", DIR ingress or
  *					egress, CLASS posted, non-posted or
  *					completion: count traffic on the port
- *					as the DMA engine does
+ *					as the DMA engine does (non-posted:
+ *					read requests for BYTES, their TLPs,
+ *					no payload)
  *	pciesw/pcieswN/dma_bench	write "SRC SRC_OFF DST DST_OFF LEN"
  *					(endpoint ids, byte offsets, bytes):
  *					copy LEN bytes from one endpoint

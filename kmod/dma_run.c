@@ -99,7 +99,8 @@ static bool pciesw_dma_gone(const struct pciesw_dma_xfer *x)
  * @host_bridge: the route goes up to the host bridge and back down
  * @bytes: payload bytes
  * @np_tlps: read requests they took (one per Max_Read_Request_Size of
- *	each chunk, as pciesw_stats_account() counts them)
+ *	each chunk, as pciesw_stats_account() counts them), which carry no
+ *	payload
  * @tlps: posted and completion TLPs they took (one per Max_Payload_Size)
  *
  * A worker's own (on its stack): the chunks of consecutive transfers on
@@ -127,9 +128,9 @@ static void pciesw_dma_acct_flush(struct pciesw_switch *sw,
 
 	if (!a->bytes)
 		return;
-	/* the engine's read requests go out, the data comes back */
+	/* the engine's read requests go out (no payload), data comes back */
 	pciesw_stats_account_tlps(sw, src, PCIESW_DIR_EGRESS,
-				  PCIESW_TLP_NON_POSTED, a->bytes, a->np_tlps);
+				  PCIESW_TLP_NON_POSTED, 0, a->np_tlps);
 	pciesw_stats_account_tlps(sw, src, PCIESW_DIR_INGRESS,
 				  PCIESW_TLP_COMPLETION, a->bytes, a->tlps);
 	if (a->host_bridge) {

@@ -157,25 +157,30 @@ static unsigned long pciesw_stats_ber(struct pciesw_port_stats *st, u64 ber,
  * @dir: received (ingress) or sent (egress) by the switch on that port
  * @cls: TLP class
  * @bytes: posted and completion: payload bytes, one TLP per
- *	Max_Payload_Size; non-posted: bytes requested, one request per
- *	Max_Read_Request_Size
+ *	Max_Payload_Size; non-posted: the bytes memory read requests ask
+ *	for, one request per Max_Read_Request_Size
  *
- * Adds bytes and TLPs, applies the port's bit-error rate to the bits
- * carried, feeds the thermal model and wakes the health work when a
- * threshold watches a counter that moved.
+ * Adds payload bytes and TLPs, applies the port's bit-error rate to the
+ * bits carried, feeds the thermal model and wakes the health work when a
+ * threshold watches a counter that moved.  A read request carries no
+ * payload: it adds its TLPs, not the bytes it asks for (their
+ * completions carry those), as a switch's byte counters count payload.
  */
 void pciesw_stats_account(struct pciesw_switch *sw,
 			  struct pciesw_port_stats *st, enum pciesw_dir dir,
 			  enum pciesw_tlp_class cls, u64 bytes)
 {
-	pciesw_stats_account_tlps(sw, st, dir, cls, bytes,
-				  pciesw_stats_tlps(sw, cls, bytes));
+	u64 tlps = pciesw_stats_tlps(sw, cls, bytes);
+
+	if (cls == PCIESW_TLP_NON_POSTED)
+		bytes = 0;
+	pciesw_stats_account_tlps(sw, st, dir, cls, bytes, tlps);
 }
 
 /*
  * As pciesw_stats_account(), for traffic whose TLPs the caller counted:
- * @tlps of them carried @bytes (the DMA engine adds up several transfers'
- * before it counts them).
+ * @tlps of them carried @bytes of payload (the DMA engine adds up several
+ * transfers' before it counts them); read requests carry none.
  */
 void pciesw_stats_account_tlps(struct pciesw_switch *sw,
 			       struct pciesw_port_stats *st,
@@ -186,7 +191,7 @@ void pciesw_stats_account_tlps(struct pciesw_switch *sw,
 	unsigned long touched;
 	u64 ber;
 
-	if (!bytes || cls > PCIESW_TLP_COMPLETION)
+	if ((!bytes && !tlps) || cls > PCIESW_TLP_COMPLETION)
 		return;
 	if (dir == PCIESW_DIR_EGRESS) {
 		cb = PCIESW_COUNTER_EGRESS_POSTED_BYTES + cls;
@@ -195,17 +200,17 @@ void pciesw_stats_account_tlps(struct pciesw_switch *sw,
 		cb = PCIESW_COUNTER_INGRESS_POSTED_BYTES + cls;
 		ct = PCIESW_COUNTER_INGRESS_POSTED_TLPS + cls;
 	}
-	atomic64_add(bytes, &st->counters[cb]);
 	atomic64_add(tlps, &st->counters[ct]);
-	touched = BIT(cb) | BIT(ct);
-
+	touched = BIT(ct);
 	/*
-	 * Non-posted bytes are what read requests ask for; the requests
-	 * themselves carry no data, so they neither meet bit errors nor heat
-	 * the die.
+	 * Only payload meets bit errors and heats the die: read requests,
+	 * which carry none, do neither.
 	 */
-	if (cls == PCIESW_TLP_NON_POSTED)
+	if (!bytes)
 		goto out;
+	atomic64_add(bytes, &st->counters[cb]);
+	touched |= BIT(cb);
+
 	ber = READ_ONCE(st->ber);
 	if (ber)
 		touched |= pciesw_stats_ber(st, ber, bytes);

@@ -22,7 +22,11 @@
  * encoding 8b/10b on Gen1-2 and 128b/130b on Gen3-5; 24 bytes of overhead
  * per TLP: 4 of framing (the Gen3+ STP token, or STP + END around the
  * 2-byte sequence number on Gen1-2), a 16-byte 4DW header and a 4-byte
- * LCRC.  DLLPs and ordered sets are ignored.
+ * LCRC.  DLLPs and ordered sets are ignored.  Only payload is booked, in
+ * the direction the data flows: a read's requests carry none (a header
+ * per Max_Read_Request_Size on the opposite direction of the link, also
+ * ignored), so a read from a device books its link's device-to-switch
+ * direction alone.
  *
  * Every port has two directional timelines (sw->link_free: switch to
  * device and device to switch; links are full duplex).  A transfer of

@@ -218,8 +218,14 @@ counter 5 ingress-posted-bytes
 check_eq "read: posted bytes in on the drive's port" $((4 << 20)) "$J"
 counter 0 egress-posted-bytes
 check_eq "... and out on the upstream port" $((4 << 20)) "$J"
+# writes: the drive's read requests carry no payload, their completions
+# the data (one request per 512 bytes, the max read request size)
 counter 5 ingress-non-posted-bytes
-check_eq "write: read requests in on the drive's port" $((4 << 20)) "$J"
+check_eq "write: read requests in on the drive's port, no payload" 0 "$J"
+counter 5 ingress-non-posted-tlps
+check_eq "... one per 512 bytes" $(((4 << 20) / 512)) "$J"
+counter 5 egress-completion-bytes
+check_eq "... the data out in completions" $((4 << 20)) "$J"
 blkdiscard $D3
 rd $PCIESW_DEVS/$SW-nvme3/mem_resident
 check_eq "blkdiscard: nothing resident" 0 "$R"

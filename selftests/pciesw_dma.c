@@ -156,10 +156,12 @@ static bool wait_moving(struct env *e, unsigned int port, uint64_t since)
 	return false;
 }
 
-/* A read of @len from behind @port: requests out, completions in. */
+/*
+ * A read of @len from behind @port: requests out (no payload: their bytes
+ * stay 0), completions with the data in.
+ */
 static void exp_read(struct snap *x, unsigned int port, uint64_t len)
 {
-	x->c[port][PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES] += len;
 	x->c[port][PCIESW_COUNTER_EGRESS_NON_POSTED_TLPS] +=
 		div_up(len, DMA_MRRS);
 	x->c[port][PCIESW_COUNTER_INGRESS_COMPLETION_BYTES] += len;

@@ -334,7 +334,7 @@ static void export_counters(FILE *f, const struct export_data *d,
 	};
 	static const char *const helps[] = {
 		[CF_AER] = "AER error counters of the port, by class and counter (spec names).",
-		[CF_BYTES] = "Bytes of TLPs the port received (ingress) or sent (egress), by TLP type.",
+		[CF_BYTES] = "Payload bytes the port received (ingress) or sent (egress), by TLP type.",
 		[CF_TLPS] = "TLPs the port received (ingress) or sent (egress), by TLP type.",
 	};
 	struct counter_set c;

@@ -126,9 +126,8 @@ int find_upstream(struct nl_session *s, uint32_t id, uint32_t *port)
 }
 
 /*
- * Payload bytes the port @port counted, both ways: posted and completion
- * TLPs (a read request's "bytes" are the length it asks for, which the
- * completions then carry).
+ * Payload bytes the port @port counted, both ways: its byte counters are
+ * payload (a read request carries none; the completions carry the data).
  */
 int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
 	       uint64_t *bytes)
@@ -148,9 +147,7 @@ int port_bytes(struct nl_session *s, uint32_t id, uint32_t port,
 		counters_read(objs_hdr(&o, 0), &c);
 		for (i = PCIESW_COUNTER_INGRESS_POSTED_BYTES;
 		     i <= PCIESW_COUNTER_EGRESS_COMPLETION_BYTES; i++)
-			if (i != PCIESW_COUNTER_INGRESS_NON_POSTED_BYTES &&
-			    i != PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES)
-				*bytes += c.v[i];
+			*bytes += c.v[i];
 	}
 	objs_free(&o);
 	return EXIT_OK;

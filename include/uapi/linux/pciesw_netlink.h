@@ -98,9 +98,10 @@ enum pciesw_ep_type {
  * enum pciesw_counter - Per-port counters. Errors are counted in AER terms by
  *   the port that detects them; traffic is counted per direction (ingress =
  *   received by the switch on that port, egress = sent by it) and TLP class:
- *   posted and completion bytes are data payload, TLPs one per MPS bytes;
- *   non-posted bytes are what read requests ask for, TLPs one per 512 bytes
- *   (the max read request size).
+ *   bytes are payload, as a switch's counters count it; posted and completion
+ *   TLPs are one per MPS bytes; non-posted TLPs are read requests, one per 512
+ *   bytes asked for (the max read request size), which carry no payload: a
+ *   read adds its bytes to the completion counters only.
  * @PCIESW_COUNTER_RECEIVER_ERROR: correctable, physical layer receive error
  * @PCIESW_COUNTER_BAD_TLP: correctable, TLP with a bad LCRC or sequence number
  * @PCIESW_COUNTER_BAD_DLLP: correctable, DLLP with a bad CRC
