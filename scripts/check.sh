@@ -193,9 +193,9 @@ declare -A debug_cost=(
 	[pciesw_dma_switchctl.sh]=40 [pciesw_pci_aer.sh]=40 [pciesw_ioctl]=35
 	[pciesw_views.sh]=30 [pciesw_mem]=30 [pciesw_bus.sh]=30
 	[pciesw_pci_dpc.sh]=30 [pciesw_thermal]=30 [pciesw_pci_ident.sh]=25
-	[pciesw_link]=25 [pciesw_stress]=25 [pciesw_pci_quirks.sh]=25
+	[pciesw_link]=25 [pciesw_stress]=25 [pciesw_pci_quirks.sh]=45
 	[pciesw_topo_switchctl.sh]=20 [pciesw_ops_switchctl.sh]=20
-	[pciesw_soak]=20 [pciesw_debugfs]=15 [pciesw_fuzz]=10
+	[pciesw_soak]=20 [pciesw_debugfs]=15 [pciesw_hwloc.sh]=30 [pciesw_fuzz]=10
 	[pciesw_nvme_ioctl]=10 [pciesw_hotplug]=10 [pciesw_events]=10
 	[pciesw_unpriv]=10 [pciesw_topo_unpriv]=5 [pciesw_pci_fidelity.sh]=5
 )
