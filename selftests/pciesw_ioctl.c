@@ -884,8 +884,9 @@ TEST_F(uapi, compat32)
 	snprintf(arg_sw, sizeof(arg_sw), "%u", UAPI_ID);
 	snprintf(arg_ep, sizeof(arg_ep), "%ld", id);
 	ret = tp_run_sibling(argv);
-	if (ret == -ENOENT)
-		SKIP(return, "pciesw_compat32 is not built (no gcc-multilib)");
+	/* gcc-multilib is a dependency: a missing program is a failure */
+	ASSERT_NE(-ENOENT, ret)
+		TH_LOG("pciesw_compat32 is not built: install gcc-multilib (scripts/deps.sh) and make selftests");
 	if (ret == -ENOEXEC)
 		SKIP(return, "the kernel runs no 32-bit programs");
 	EXPECT_EQ(0, ret);
