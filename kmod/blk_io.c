@@ -481,6 +481,11 @@ start:
 		break;
 	}
 	memalloc_noio_restore(noio);
+	/* a write's blocks are good again once its data is there, not before */
+	if (st == BLK_STS_OK && op != REQ_OP_READ && op != REQ_OP_FLUSH)
+		pciesw_nvme_media_written(d->nvme,
+					  (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+					  len);
 	if (paced && st == BLK_STS_OK && end > ktime_get_ns()) {
 		if (x.peer)
 			pciesw_mem_put(x.peer);

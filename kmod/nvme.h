@@ -171,6 +171,7 @@ void pciesw_nvme_serial(const struct pciesw_nvme *n,
 int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n, bool under, long mc);
 bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
 			     u64 len);
+void pciesw_nvme_media_written(struct pciesw_nvme *n, u64 pos, u64 len);
 int pciesw_nvme_inject(struct pciesw_endpoint *ep,
 		       const struct pciesw_nvme_injection *f, const char **why);
 void pciesw_nvme_reset(struct pciesw_endpoint *ep);

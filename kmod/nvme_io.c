@@ -12,7 +12,7 @@
  * Faults (pciesw_nvme_inject(), from fault injection): media errors on a
  * range of blocks (reads that touch it fail with Unrecovered Read Error,
  * counted in SMART's Media Errors and logged, until a write of the range
- * reallocates it, as a drive does), a forced composite temperature, the
+ * that succeeds reallocates it, as a drive does), a forced composite temperature, the
  * available spare, and read-only media (writes fail with Attempted Write
  * to Read Only Range).  The SMART log's critical warning follows: bit 0
  * while the spare is below its threshold, bit 1 while the temperature is
@@ -102,8 +102,11 @@ static bool pciesw_nvme_same(struct pciesw_nvme *n, u64 pos, const u8 *buf,
 }
 
 /*
- * With @n->lock: a write of @nlb blocks from @slba reallocates what of
- * them had a media error, as a drive remaps a block it writes.
+ * With @n->lock: a write of @nlb blocks from @slba, done, reallocated what
+ * of them had a media error, as a drive remaps a block it writes.  A range
+ * the write splits in two needs a second entry: with the table full it
+ * stays whole (its written blocks too), as a drive out of spare blocks
+ * keeps them bad, rather than forget the bad blocks after the write.
  */
 static void pciesw_nvme_heal(struct pciesw_nvme *n, u64 slba, u64 nlb)
 {
@@ -119,12 +122,17 @@ static void pciesw_nvme_heal(struct pciesw_nvme *n, u64 slba, u64 nlb)
 			continue;
 		}
 		if (bs < slba) {
-			/* what is left before the write */
-			n->bad[i].nlb = slba - bs;
-			if (be > end && n->nr_bad < PCIESW_NVME_BAD_RANGES) {
+			if (be > end) {
+				/* the write is inside: what is left after it */
+				if (n->nr_bad == PCIESW_NVME_BAD_RANGES) {
+					i++;
+					continue;
+				}
 				n->bad[n->nr_bad].slba = end;
 				n->bad[n->nr_bad++].nlb = be - end;
 			}
+			/* what is left before the write */
+			n->bad[i].nlb = slba - bs;
 			i++;
 		} else if (be > end) {
 			n->bad[i].slba = end;
@@ -136,10 +144,20 @@ static void pciesw_nvme_heal(struct pciesw_nvme *n, u64 slba, u64 nlb)
 	}
 }
 
+/* @nlb blocks from @slba were written: their media errors are gone. */
+static void pciesw_nvme_written(struct pciesw_nvme *n, u64 slba, u64 nlb)
+{
+	spin_lock(&n->lock);
+	pciesw_nvme_heal(n, slba, nlb);
+	spin_unlock(&n->lock);
+}
+
 /*
  * Whether the media lets @nlb blocks from @slba be read (@write false) or
  * written: 0, or the NVMe status of the failure (its first bad block in
- * *@lba).  A read of a bad block counts a media error; a write heals.
+ * *@lba).  A read of a bad block counts a media error.  A write heals its
+ * blocks only once its data is there (pciesw_nvme_written()): one that
+ * fails leaves them bad, not good with their old data.
  */
 static u16 pciesw_nvme_media(struct pciesw_nvme *n, bool write, u64 slba,
 			     u64 nlb, u64 *lba)
@@ -151,8 +169,6 @@ static u16 pciesw_nvme_media(struct pciesw_nvme *n, bool write, u64 slba,
 	if (write) {
 		if (n->read_only)
 			sc = NVME_SC_READ_ONLY;
-		else
-			pciesw_nvme_heal(n, slba, nlb);
 	} else {
 		for (i = 0; i < n->nr_bad; i++) {
 			u64 bs = n->bad[i].slba, be = bs + n->bad[i].nlb;
@@ -209,6 +225,8 @@ static int pciesw_nvme_rw(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c)
 			return pciesw_nvme_err(NVME_SC_CAP_EXCEEDED);
 		if (err)
 			return err;
+		if (c->opcode == nvme_cmd_write)
+			pciesw_nvme_written(n, slba, nlb);
 		break;
 	}
 	pciesw_nvme_count(n, c->opcode == nvme_cmd_write, len);
@@ -230,6 +248,7 @@ static int pciesw_nvme_write_zeroes(struct pciesw_nvme *n,
 	if (sc)
 		return pciesw_nvme_err(sc);
 	pciesw_mem_zero(n->mem, slba << shift, nlb << shift);
+	pciesw_nvme_written(n, slba, nlb);
 	return 0;
 }
 
@@ -257,9 +276,12 @@ static int pciesw_nvme_dsm(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c)
 		if (sc)
 			return pciesw_nvme_err(sc);
 	}
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		pciesw_mem_zero(n->mem, le64_to_cpu(r[i].slba) << shift,
 				(u64)le32_to_cpu(r[i].nlb) << shift);
+		pciesw_nvme_written(n, le64_to_cpu(r[i].slba),
+				    le32_to_cpu(r[i].nlb));
+	}
 	return 0;
 }
 
@@ -345,6 +367,28 @@ bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
 	spin_unlock(&n->lock);
 	pciesw_nvme_log_error(n, &c, id, pciesw_nvme_err(sc));
 	return true;
+}
+
+/**
+ * pciesw_nvme_media_written - the block view wrote these bytes
+ * @n: the drive's controller
+ * @pos: the first byte
+ * @len: bytes
+ *
+ * A write (or discard, write zeroes) of the drive's disk that
+ * pciesw_nvme_media_fails() let go has its data on the media: the media
+ * errors of the blocks it covers whole are gone, as a Write's.  Not called
+ * for one that failed, whose blocks stay bad.  Any context that may take a
+ * spinlock.
+ */
+void pciesw_nvme_media_written(struct pciesw_nvme *n, u64 pos, u64 len)
+{
+	unsigned int shift = pciesw_nvme_shift(n);
+	u64 bs = 1ULL << shift;
+	u64 slba = (pos + bs - 1) >> shift, elba = (pos + len) >> shift;
+
+	if (elba > slba)
+		pciesw_nvme_written(n, slba, elba - slba);
 }
 
 /**

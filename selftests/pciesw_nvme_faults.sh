@@ -7,11 +7,13 @@
 # smart-log, smartctl, switchctl ep show and, for the temperature,
 # sensors: a media error (the disk's reads of the range fail with EIO,
 # nvme read with Unrecovered Read Error 0x281, SMART counts it, the error
-# log has its LBA; a write heals it), a composite temperature over the
-# threshold (critical warning bit 1, smartctl FAILED, temp1_alarm; back
-# under it, cleared), a spare below its threshold (bit 0) and read-only
-# media (writes fail with EIO / 0x182, bit 3), a failing self-test (the
-# next one fails its segment 6 in smartctl -l selftest), and the
+# log has its LBA; a write heals it, one that fails does not, and with
+# the table of ranges full a write inside a range keeps it whole), a
+# composite temperature over the threshold (critical warning bit 1,
+# smartctl FAILED, temp1_alarm; back under it, cleared), a spare below its
+# threshold (bit 0) and read-only media (writes fail with EIO / 0x182,
+# bit 3), a failing self-test (the next one fails its segment 6 in
+# smartctl -l selftest), and the
 # asynchronous events of the warnings (uevents NVME_AEN=, as the nvme
 # driver sends them).  Each inject has its
 # event-log line and its nvme-fault notification (switchctl monitor), is
@@ -193,6 +195,69 @@ dd if="$T_TMP/blk" of=$D bs=4096 seek=$B count=1 oflag=direct status=none
 dd if=$D of="$T_TMP/back" bs=4096 skip=$B count=1 iflag=direct status=none
 check "a write reallocates the blocks: they read again" \
 	cmp -s "$T_TMP/back" <(head -c 4096 "$T_TMP/blk")
+
+# on nvme1 (its media error counts are its own): a write that fails
+# leaves its blocks bad; a write inside a range with the table of ranges
+# full keeps the rest of the range bad
+D1=/dev/${SW}n1
+MP=/sys/module/pciesw/parameters
+deadline 5000
+until [[ -b $D1 ]]; do
+	before_deadline || break
+	nap
+done
+# bad_read BLOCK: the disk's read of 4 KiB block BLOCK fails with EIO
+bad_read() {
+	local out
+	! out=$(dd if=$D1 of=/dev/null bs=4096 skip=$1 count=1 iflag=direct \
+		2>&1) && [[ $out == *"nput/output error"* ]]
+}
+sc_quiet "nvme1: inject media-error lba $L count 16" \
+	inject $ID nvme1 media-error lba $L count 16
+# no window page is there for the blocks: past the limit none is made
+# (at least 1 MiB resident first: a limit of 0 MiB is the default)
+dd if=/dev/urandom of=$D1 bs=1M count=2 seek=$((B / 256 + 64)) oflag=direct \
+	status=none
+R=$(<$MP/mem_resident)
+echo $((R >> 20)) >$MP/mem_limit_mb
+check "past mem_limit_mb the disk's write of the blocks fails: ENOSPC" eval \
+	'! dd if="$T_TMP/blk" of=$D1 bs=4096 seek=$B count=1 oflag=direct \
+		2>"$T_TMP/err" status=none &&
+	grep -q "No space left on device" "$T_TMP/err"'
+nv write $D1 -s $((L + 8)) -c 7 -z 4096 -d "$T_TMP/blk"
+check "... nvme write: Capacity Exceeded" \
+	eval '((RC != 0)) && [[ $OUT$ERR == *"(0x4081)"* ]]' ||
+	diag "$RC $OUT $ERR"
+echo 0 >$MP/mem_limit_mb
+check "a failed write leaves its blocks bad: the read fails" bad_read $B
+check "... the failed nvme write's too" bad_read $((B + 1))
+dd if="$T_TMP/blk" of=$D1 bs=4096 seek=$B count=2 oflag=direct status=none
+dd if=$D1 of="$T_TMP/back" bs=4096 skip=$B count=2 iflag=direct status=none
+check "a write that succeeds heals them" cmp -s "$T_TMP/back" "$T_TMP/blk"
+# a range of three blocks and 15 more: the table is full (16)
+sc_quiet "nvme1: inject media-error lba $L count 24" \
+	inject $ID nvme1 media-error lba $L count 24
+bad=0
+for i in $(seq 1 15); do
+	sc inject $ID nvme1 media-error lba $((L + 64 * i)) count 8
+	((RC == 0)) || bad=$((bad + 1))
+done
+check_eq "15 more ranges injected" 0 "$bad"
+sc_err "a 17th range: refused" 1 "too many media error ranges" \
+	inject $ID nvme1 media-error lba $((L + 2048)) count 8
+dd if="$T_TMP/blk" of=$D1 bs=4096 seek=$((B + 1)) count=1 oflag=direct \
+	status=none
+check "a write in the middle of a range, table full: the first block stays bad" \
+	bad_read $B
+check "... and the last" bad_read $((B + 2))
+# heal them all
+dd if=/dev/zero of=$D1 bs=4096 seek=$B count=3 oflag=direct status=none
+for i in $(seq 1 15); do
+	dd if=/dev/zero of=$D1 bs=4096 seek=$((B + 8 * i)) count=1 \
+		oflag=direct status=none
+done
+check "written whole, every range reads again" \
+	dd if=$D1 of=/dev/null bs=4096 skip=$B count=128 iflag=direct status=none
 
 # ---- temperature ----
 # the asynchronous events' uevents, as the nvme driver sends them
