@@ -100,8 +100,8 @@ static int pciesw_blk_hwmon_write(struct device *dev,
 	if (type != hwmon_temp || channel ||
 	    (attr != hwmon_temp_max && attr != hwmon_temp_min))
 		return -EOPNOTSUPP;
-	return pciesw_nvme_set_temp_thresh(d->nvme, attr == hwmon_temp_min,
-					   val);
+	return pciesw_nvme_set_temp_thresh(d->nvme, d->sw,
+					   attr == hwmon_temp_min, val);
 }
 
 static const struct hwmon_ops pciesw_blk_hwmon_ops = {

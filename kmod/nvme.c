@@ -363,28 +363,6 @@ void pciesw_nvme_serial(const struct pciesw_nvme *n,
 	strim(sn);
 }
 
-/**
- * pciesw_nvme_set_temp_thresh - set a temperature threshold, as Set Features
- * @n: the drive's controller
- * @under: the under threshold (else the over one)
- * @mc: m°C, clamped to what the feature holds (0 to 65535 K)
- *
- * For hwmon's temp1_min and temp1_max, as the nvme driver sets them.
- */
-int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n, bool under, long mc)
-{
-	long k = clamp_val(mc, -273150L, 65535L * 1000 - 273150);
-
-	k = PCIESW_NVME_K(k);
-	spin_lock(&n->lock);
-	if (under)
-		n->temp_under = k;
-	else
-		n->temp_over = k;
-	spin_unlock(&n->lock);
-	return 0;
-}
-
 /* ---- Asynchronous events ---- */
 
 /**
@@ -441,6 +419,33 @@ static void pciesw_nvme_aen_poll(struct pciesw_nvme *n,
 		if (ep->nvme == n)
 			pciesw_nvme_aen_check(ep);
 	mutex_unlock(&sw->lock);
+}
+
+/**
+ * pciesw_nvme_set_temp_thresh - set a temperature threshold, as Set Features
+ * @n: the drive's controller
+ * @sw: its switch
+ * @under: the under threshold (else the over one)
+ * @mc: m°C, clamped to what the feature holds (0 to 65535 K)
+ *
+ * For hwmon's temp1_min and temp1_max, as the nvme driver sets them; a
+ * warning that comes on is an asynchronous event, as after Set Features.
+ * Process context, sw->lock not held.
+ */
+int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n,
+				struct pciesw_switch *sw, bool under, long mc)
+{
+	long k = clamp_val(mc, -273150L, 65535L * 1000 - 273150);
+
+	k = PCIESW_NVME_K(k);
+	spin_lock(&n->lock);
+	if (under)
+		n->temp_under = k;
+	else
+		n->temp_over = k;
+	spin_unlock(&n->lock);
+	pciesw_nvme_aen_poll(n, sw);
+	return 0;
 }
 
 /* ---- the commands, to the file of their kind ---- */

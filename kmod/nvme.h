@@ -168,7 +168,8 @@ void pciesw_nvme_firmware(struct pciesw_nvme *n,
 			  char fr[PCIESW_NVME_FW_FR_LEN + 1]);
 void pciesw_nvme_serial(const struct pciesw_nvme *n,
 			char sn[PCIESW_NVME_SN_LEN + 1]);
-int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n, bool under, long mc);
+int pciesw_nvme_set_temp_thresh(struct pciesw_nvme *n,
+				struct pciesw_switch *sw, bool under, long mc);
 bool pciesw_nvme_media_fails(struct pciesw_nvme *n, bool write, u64 pos,
 			     u64 len);
 void pciesw_nvme_media_written(struct pciesw_nvme *n, u64 pos, u64 len);

@@ -21,7 +21,8 @@
  * every request, so its disk fails the same reads and writes.  A failing
  * self-test makes the next device self-test to complete fail its media
  * check segment (nvme_maint.c).  A warning bit that comes on, when a
- * fault is injected or a threshold set, is an asynchronous event
+ * fault is injected, a threshold set (Set Features, hwmon) or the thermal
+ * model's temperature crosses one, is an asynchronous event
  * (pciesw_nvme_aen_check()).
  */
 

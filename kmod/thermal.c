@@ -32,7 +32,9 @@
  * raised when the temperature reaches the limit and cleared when it falls
  * PCIESW_TEMP_HYST below it, each change an event.  An override (fault
  * injection) replaces the modelled temperature; alarms follow the
- * temperature reported.
+ * temperature reported.  The NVMe drives' composite temperature is the
+ * serdes-nvme sensor's: each check also sends a drive's asynchronous event
+ * when its temperature crossed one of its thresholds (nvme.c).
  */
 
 #include <linux/jiffies.h>
@@ -41,6 +43,7 @@
 #include <linux/math64.h>
 
 #include "event.h"
+#include "nvme.h"
 #include "pciesw.h"
 
 #define PCIESW_THERMAL_TICK_MS		250
@@ -226,6 +229,7 @@ unsigned int pciesw_thermal_history(const struct pciesw_switch *sw,
 
 static void pciesw_thermal_check(struct pciesw_switch *sw)
 {
+	struct pciesw_endpoint *ep;
 	unsigned int i;
 
 	pciesw_thermal_sample(sw);
@@ -238,6 +242,13 @@ static void pciesw_thermal_check(struct pciesw_switch *sw)
 		pciesw_thermal_alarm(sw, i, PCIESW_ALARM_CRITICAL,
 				     &s->crit_alarm, s->crit, t);
 	}
+	/*
+	 * the NVMe drives' composite temperature is the serdes-nvme sensor's:
+	 * one that crossed a drive's threshold is its asynchronous event
+	 */
+	list_for_each_entry(ep, &sw->endpoints, node)
+		if (ep->nvme)
+			pciesw_nvme_aen_check(ep);
 }
 
 /* Tick while the model moves; a settled switch has no timer. */

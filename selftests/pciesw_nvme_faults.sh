@@ -15,7 +15,8 @@
 # bit 3), a failing self-test (the next one fails its segment 6 in
 # smartctl -l selftest), and the
 # asynchronous events of the warnings (uevents NVME_AEN=, as the nvme
-# driver sends them).  Each inject has its
+# driver sends them; also of a threshold set through hwmon and of the
+# thermal model crossing one).  Each inject has its
 # event-log line and its nvme-fault notification (switchctl monitor), is
 # refused without CAP_SYS_ADMIN, and the serial number is in ep show only
 # for root.  Needs nvme (nvme-cli), smartctl (smartmontools), sensors
@@ -317,6 +318,42 @@ check "a uevent NVME_AEN=0x020201 (spare below threshold)" \
 	uev_wait 0x020201 || diag "$(<"$T_TMP/uev")"
 kill "$uev_pid" 2>/dev/null
 wait "$uev_pid" 2>/dev/null
+
+# ---- asynchronous events of the temperature thresholds (nvme1) ----
+# a threshold changed through hwmon, and the thermal model's temperature
+# (the serdes-nvme sensor), crossing one are events as Set Features' are;
+# nothing here reads nvme1's SMART log, which would look for them too
+HW1=
+for h in /sys/class/hwmon/hwmon*; do
+	[[ $(<"$h/name") == nvme && -e $h/device/block/${SW}n1 ]] && HW1=$h
+done
+check "nvme1 has its hwmon device" test -n "$HW1"
+# aen1_wait N: until the event log has N temperature events of nvme1
+aen1_wait() {
+	deadline 5000
+	while :; do
+		sc log show $ID -j
+		jqo '[.log[] | select(."log-object" == "nvme1" and
+			(."log-message" | contains("temperature threshold (NVME_AEN=0x020101)")))] |
+			length'
+		[[ $J == "$1" ]] && return 0
+		before_deadline || return 1
+		nap 0.1
+	done
+}
+check "nvme1: no temperature event yet" aen1_wait 0 || diag "$J"
+if [[ -n $HW1 ]]; then
+	wr "$HW1/temp1_max" 20000
+	check "hwmon temp1_max under the temperature: an asynchronous event" \
+		aen1_wait 1 || diag "$J"
+	wr "$HW1/temp1_max" 69850
+	check "... and none when it is back over it" aen1_wait 1 || diag "$J"
+fi
+sc_quiet "inject temp serdes-nvme 80 (the drives' composite)" \
+	inject $ID temp serdes-nvme 80
+check "the thermal model over the threshold: an asynchronous event" \
+	aen1_wait 2 || diag "$J"
+sc_quiet "inject temp clear" inject $ID temp clear
 
 # ---- read-only ----
 sc_quiet "inject read-only" inject $ID nvme0 read-only
