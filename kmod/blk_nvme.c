@@ -11,12 +11,13 @@
  * Checked here as there: a command with flags is EINVAL, an I/O command
  * for another namespace EINVAL, a metadata buffer EINVAL (the namespace
  * has none), data past the queue's max_hw_sectors EINVAL, a bad pointer
- * EFAULT; who may send what is nvme_cmd_allowed() (admin commands need
- * CAP_SYS_ADMIN but for the Identify that forming I/O needs; an I/O
- * command the effects log lists, with no effect beyond the data, goes
- * without it from a file open for writing if it writes, and for reading
- * otherwise; partitions need it for every I/O command but the 32-bit
- * passthrough's), EACCES.  The controller (nvme.c, the model) executes the
+ * EFAULT (a read-direction command's buffer is checked before it runs, as
+ * the nvme driver pins it first); who may send what is nvme_cmd_allowed()
+ * (admin commands need CAP_SYS_ADMIN but for the Identify that forming I/O
+ * needs; an I/O command the effects log lists, with no effect beyond the
+ * data, goes without it from a file open for writing if it writes, and for
+ * reading otherwise; partitions need it for every I/O command but the
+ * 32-bit passthrough's), EACCES.  The controller (nvme.c, the model) executes the
  * command on a bounce buffer; its NVMe status is the ioctl's return value
  * and dword 0 of its completion goes to the struct's result.
  *
@@ -36,6 +37,7 @@
 #include <linux/delay.h>
 #include <linux/nvme.h>
 #include <linux/nvme_ioctl.h>
+#include <linux/pagemap.h>
 #include <linux/ptrace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -156,6 +158,32 @@ static int pciesw_nvme_wait_up(struct pciesw_blk_disk *d)
 	}
 }
 
+/*
+ * The user's buffer can take what a read-direction command returns: every
+ * page of it there and writable, as the nvme driver's pinning of it checks
+ * before the command is sent, so that a bad pointer is EFAULT before the
+ * command has done anything (a Write Zeroes zeroed, a Format formatted).
+ */
+static int pciesw_nvme_user_check(u64 ubuf, u32 len, bool vec, size_t bytes)
+{
+	struct iovec fast[UIO_FASTIOV], *iov = fast;
+	void __user *p = pciesw_nvme_user_ptr(ubuf);
+	struct iov_iter iter;
+	ssize_t n;
+	int ret = 0;
+
+	if (!vec)
+		return fault_in_writeable(p, len) ? -EFAULT : 0;
+	/* @len counts the vectors */
+	n = import_iovec(READ, p, len, ARRAY_SIZE(fast), &iov, &iter);
+	if (n < 0)
+		return n;
+	if (fault_in_iov_iter_writeable(&iter, bytes))
+		ret = -EFAULT;
+	kfree(iov);
+	return ret;
+}
+
 /* The user's data into the bounce buffer (a write) or out of it (a read). */
 static int pciesw_nvme_user_copy(void *buf, u64 ubuf, u32 len, bool vec,
 				 bool to_dev, size_t *bytes)
@@ -237,12 +265,13 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 			ret = -ENOMEM;
 			goto out;
 		}
-		if (to_dev) {
+		if (to_dev)
 			ret = pciesw_nvme_user_copy(buf, ubuf, len, vec, true,
 						    &bytes);
-			if (ret)
-				goto out;
-		}
+		else
+			ret = pciesw_nvme_user_check(ubuf, len, vec, bytes);
+		if (ret)
+			goto out;
 	}
 	ret = pciesw_nvme_wait_up(d);
 	if (ret)

@@ -3,8 +3,8 @@
  * The NVMe passthrough ioctls of the drives' disks (kmod/blk_nvme.c,
  * kmod/nvme*.c) with bad input, as the nvme driver answers it: flags
  * (EINVAL), a data length past max_hw_sectors (EINVAL), bad pointers
- * (EFAULT), metadata (EINVAL), another namespace in an I/O command
- * (EINVAL), unknown opcodes (Invalid Opcode with Do Not Retry, 0x4001),
+ * (EFAULT; a read-direction command's before it runs), metadata (EINVAL),
+ * another namespace in an I/O command (EINVAL), unknown opcodes (Invalid Opcode with Do Not Retry, 0x4001),
  * bad fields, log pages, features and namespaces (0x4002, 0x4109, 0x410d,
  * 0x400b), LBA ranges (0x4080), the controller's ioctls (ENOTTY); data
  * through NVME_IOCTL_IO_CMD, IO64_CMD, IO64_CMD_VEC and SUBMIT_IO against
@@ -18,6 +18,7 @@
 #include <linux/capability.h>
 #include <linux/nvme_ioctl.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include "pciesw_test.h"
@@ -388,6 +389,58 @@ TEST_F(nvme, traffic)
 	/* a write that succeeds: 4 KiB in upstream, out on the drive's port */
 	ASSERT_EQ(0, nv_rw(self->fd, 0x01, 8, 8, buf));
 	EXPECT_EQ(before + 2 * SZ, completion_bytes());
+}
+
+/*
+ * A read-direction command with a bad buffer is EFAULT before it runs, as
+ * the nvme driver pins the buffer first: a Write Zeroes leaves the blocks
+ * alone, a device self-test does not start.
+ */
+TEST_F(nvme, bad_buffer_first)
+{
+	static uint8_t w[SZ], r[SZ], log[512];
+	struct nvme_passthru_cmd64 c64;
+	struct nvme_passthru_cmd c;
+	struct iovec iov;
+	unsigned int i;
+	void *gone;
+
+	/* a page that was there: past access_ok(), not mapped */
+	gone = mmap(NULL, SZ, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, gone);
+	ASSERT_EQ(0, munmap(gone, SZ));
+	for (i = 0; i < SZ; i++)
+		w[i] = i * 5 + 1;
+	ASSERT_EQ(0, nv_rw(self->fd, 0x01, 16, 8, w));
+	c = (struct nvme_passthru_cmd){ .opcode = 0x08, .nsid = 1,
+		.cdw10 = 16, .cdw12 = 7, .addr = (uintptr_t)gone,
+		.data_len = SZ };
+	EXPECT_EQ(-EFAULT, nv_io(self->fd, &c));
+	/* a read-only page is no better: the command writes it */
+	c.addr = (uintptr_t)"read-only";
+	c.data_len = 8;
+	EXPECT_EQ(-EFAULT, nv_io(self->fd, &c));
+	iov = (struct iovec){ .iov_base = gone, .iov_len = SZ };
+	c64 = (struct nvme_passthru_cmd64){ .opcode = 0x08, .nsid = 1,
+		.cdw10 = 16, .cdw12 = 7, .addr = (uintptr_t)&iov,
+		.vec_cnt = 1 };
+	EXPECT_EQ(-1, ioctl(self->fd, NVME_IOCTL_IO64_CMD_VEC, &c64));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, nv_rw(self->fd, 0x02, 16, 8, r));
+	EXPECT_EQ(0, memcmp(w, r, SZ))
+		TH_LOG("a Write Zeroes that failed with EFAULT zeroed the blocks");
+	/* Device Self-test, short: refused, none runs */
+	c = (struct nvme_passthru_cmd){ .opcode = 0x14, .nsid = 0xffffffff,
+		.cdw10 = 1, .addr = (uintptr_t)gone, .data_len = SZ };
+	EXPECT_EQ(-EFAULT, nv_admin(self->fd, &c));
+	/* the self-test log: byte 0, the operation in progress */
+	c = (struct nvme_passthru_cmd){ .opcode = 0x02, .nsid = 0xffffffff,
+		.cdw10 = 0x06 | 127 << 16, .addr = (uintptr_t)log,
+		.data_len = sizeof(log) };
+	ASSERT_EQ(0, nv_admin(self->fd, &c));
+	EXPECT_EQ(0, log[0])
+		TH_LOG("a self-test refused with EFAULT started");
 }
 
 /* nvme_cmd_allowed(): root without CAP_SYS_ADMIN, in a child */
