@@ -25,9 +25,10 @@
  * keeps the disk (and @d) there: once the disk is dead the allocation
  * fails with ENODEV, as the nvme driver's does for a removed controller.
  * While a link on the way is down, a command waits as the requests do, up
- * to blk_timeout_ms (then EIO; a signal: EINTR).  The data of a command
- * that succeeds is counted on the ports as a request's is; one that fails
- * (an errno, or an NVMe status) moved none.
+ * to blk_timeout_ms (then EIO; a signal: EINTR), but without a request, so
+ * that a freeze of the queue does not wait behind it.  The data of a
+ * command that succeeds is counted on the ports as a request's is; one
+ * that fails (an errno, or an NVMe status) moved none.
  */
 
 #include <linux/blk-mq.h>
@@ -136,25 +137,40 @@ static bool pciesw_nvme_allowed(const struct pciesw_nvme_cmd *c,
 }
 
 /*
- * The disk's drive is there (its link up): wait while it is down, as its
- * requests do.  0, or -ENODEV (removed), -EIO (waited too long), -EINTR.
+ * A request of the disk's queue for a command, once the disk's drive is
+ * there (its link up): the request keeps the disk (and its pciesw_blk_disk)
+ * there, and once the disk is dead the allocation fails with ENODEV.
+ * While a link on the way is down the command waits as the requests do
+ * (*@since: when it began waiting, 0 before), up to blk_timeout_ms, but
+ * holding no request: a freeze of the queue (a block size change, a switch
+ * of I/O scheduler) does not wait for the link behind it, and holds the
+ * command back while it lasts.  The request, or ERR_PTR -ENODEV
+ * (removed), -EIO (waited too long), -EINTR.
  */
-static int pciesw_nvme_wait_up(struct pciesw_blk_disk *d)
+static struct request *pciesw_nvme_hold(struct request_queue *q, bool to_dev,
+					u64 *since)
 {
-	u64 since = 0;
+	struct pciesw_blk_disk *d;
+	struct request *rq;
+	int state;
 
 	for (;;) {
-		switch (atomic_read(&d->state)) {
-		case PCIESW_BLK_UP:
-			return 0;
-		case PCIESW_BLK_DEAD:
-			return -ENODEV;
-		}
-		if (pciesw_blk_wait_expired(&since))
-			return -EIO;
+		rq = blk_mq_alloc_request(q, to_dev ? REQ_OP_DRV_OUT :
+						      REQ_OP_DRV_IN, 0);
+		if (IS_ERR(rq))
+			return rq;
+		d = q->queuedata;
+		state = atomic_read(&d->state);
+		if (state == PCIESW_BLK_UP)
+			return rq;
+		blk_mq_free_request(rq);
+		if (state == PCIESW_BLK_DEAD)
+			return ERR_PTR(-ENODEV);
+		if (pciesw_blk_wait_expired(since))
+			return ERR_PTR(-EIO);
 		msleep_interruptible(10);
 		if (signal_pending(current))
-			return -EINTR;
+			return ERR_PTR(-EINTR);
 	}
 }
 
@@ -225,46 +241,35 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 	struct request_queue *q = bdev->bd_disk->queue;
 	bool to_dev = c->opcode & 1;
 	struct pciesw_switch *sync = NULL;
+	struct request *rq = NULL;
 	struct pciesw_blk_disk *d;
 	size_t bytes = 0;
-	struct request *rq;
 	unsigned int noio;
 	void *buf = NULL;
+	u64 since = 0;
 	int ret, err;
 
-	/* the request holds the disk: ENODEV once it is removed */
-	rq = blk_mq_alloc_request(q, to_dev ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN,
-				  0);
-	if (IS_ERR(rq))
-		return PTR_ERR(rq);
-	d = q->queuedata;
 	/* the namespace has no metadata */
-	if (umeta && meta_len) {
-		ret = -EINVAL;
-		goto out;
-	}
+	if (umeta && meta_len)
+		return -EINVAL;
 	if (ubuf && len) {
 		if (vec) {
 			bytes = SIZE_MAX;
 			ret = pciesw_nvme_user_copy(NULL, ubuf, len, true,
 						    to_dev, &bytes);
 			if (ret)
-				goto out;
+				return ret;
 		} else {
 			bytes = len;
 		}
-		if (bytes > (u64)queue_max_hw_sectors(q) << SECTOR_SHIFT) {
-			ret = -EINVAL;
-			goto out;
-		}
+		if (bytes > (u64)queue_max_hw_sectors(q) << SECTOR_SHIFT)
+			return -EINVAL;
 	}
 	if (bytes) {
 		/* zeroed: what the controller leaves out reads as zeros */
 		buf = kvzalloc(bytes, GFP_KERNEL);
-		if (!buf) {
-			ret = -ENOMEM;
-			goto out;
-		}
+		if (!buf)
+			return -ENOMEM;
 		if (to_dev)
 			ret = pciesw_nvme_user_copy(buf, ubuf, len, vec, true,
 						    &bytes);
@@ -273,9 +278,13 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 		if (ret)
 			goto out;
 	}
-	ret = pciesw_nvme_wait_up(d);
-	if (ret)
+	rq = pciesw_nvme_hold(q, to_dev, &since);
+	if (IS_ERR(rq)) {
+		ret = PTR_ERR(rq);
+		rq = NULL;
 		goto out;
+	}
+	d = q->queuedata;
 	c->buf = buf;
 	c->len = bytes;
 	c->wce = pciesw_blk_wc_get(q);
@@ -298,7 +307,8 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 	}
 out:
 	kvfree(buf);
-	blk_mq_free_request(rq);
+	if (rq)
+		blk_mq_free_request(rq);
 	/*
 	 * a format: its disk has its new block size when the ioctl returns,
 	 * as the nvme driver rescans the namespace before it returns; the

@@ -19,8 +19,10 @@
 # data is erased; a bad format or erase refused), firmware download and
 # commit (into slot 2, active after a hot reset of the drive's link; now,
 # into slot 3; slot 1 read-only, a corrupted or missing image, an image
-# that needs a reset and boot partitions refused).  Needs nvme (nvme-cli), smartctl (smartmontools), setpriv, jq
-# (scripts/deps.sh).  Uses switch id 191.
+# that needs a reset and boot partitions refused); a command waiting for
+# the drive's link holds no freeze of the queue up.  Needs nvme
+# (nvme-cli), smartctl (smartmontools), setpriv, jq (scripts/deps.sh).
+# Uses switch id 191.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/switchctl_lib.sh"
@@ -400,6 +402,49 @@ RC=0
 OUT=$(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
 	nvme id-ctrl $D 2>&1) || RC=$?
 check_eq "id-ctrl without CAP_SYS_ADMIN: allowed" 0 "$RC" || diag "$OUT"
+
+# ---- a command waiting for the link holds no freeze of the queue up ----
+# nvme0's link down, an nvme read waits for it (as the disk's requests do,
+# up to blk_timeout_ms, here a minute); a switch of the disk's I/O
+# scheduler freezes its queue meanwhile: the freeze must not wait for the
+# link behind the command.  Once the link is up, the read completes.
+MP=/sys/module/pciesw/parameters
+Q=/sys/block/${SW}n0/queue
+echo 60000 >$MP/blk_timeout_ms
+sc_quiet "nvme0's link down" port set $ID 2 state down
+nvme read $D -s 0 -c 7 -z 4096 -d "$T_TMP/rd" >"$T_TMP/wait.out" 2>&1 &
+NV=$!
+# wait_for [-t MS] CMD...: until CMD succeeds (a deadline of MS, default
+# 5000, more when slow)
+wait_for() {
+	local ms=5000
+	[[ $1 == -t ]] && { ms=$2; shift 2; }
+	deadline $ms
+	until "$@"; do
+		before_deadline || return 1
+		nap 0.01
+	done
+}
+# waiting_in_ioctl PID: PID is in the disk's ioctl (its kernel stack)
+waiting_in_ioctl() {
+	grep -q pciesw_blk_ioctl "/proc/$1/stack" 2>/dev/null
+}
+check "nvme read waits for the link in the disk's ioctl" \
+	wait_for -t 20000 waiting_in_ioctl $NV
+( echo mq-deadline >$Q/scheduler; echo $? >"$T_TMP/sched.rc" ) 2>/dev/null &
+SCHED=$!
+check "meanwhile the I/O scheduler switches (a freeze of the queue)" \
+	wait_for -t 20000 test -s "$T_TMP/sched.rc" ||
+	diag "nvme: $(tr '\n' ' ' <"/proc/$NV/stack")"
+check "... mq-deadline, with the link still down" \
+	eval '[[ $(<$Q/scheduler) == *"[mq-deadline]"* ]] && running $NV'
+sc_quiet "nvme0's link up" port set $ID 2 state up
+wait $NV
+check_eq "the waiting nvme read completes" 0 "$?" ||
+	diag "$(<"$T_TMP/wait.out")"
+wait $SCHED
+echo none >$Q/scheduler
+echo 30000 >$MP/blk_timeout_ms
 
 # ---- an unsafe shutdown ----
 sc_quiet "surprise down" port set $ID 2 surprise-down
