@@ -93,8 +93,14 @@ MODULE_PARM_DESC(blk_queue_depth,
 
 /* ---- disks ---- */
 
-static void pciesw_blk_free(struct pciesw_blk_disk *d)
+/*
+ * Drop a reference to @d (struct pciesw_blk_disk's @refs); the last frees
+ * it.  Process context.
+ */
+void pciesw_blk_disk_put(struct pciesw_blk_disk *d)
 {
+	if (!refcount_dec_and_test(&d->refs))
+		return;
 	if (d->parent)
 		put_device(d->parent);
 	pciesw_nvme_put(d->nvme);
@@ -168,7 +174,7 @@ static void pciesw_blk_disk_del(struct pciesw_blk_disk *d)
 		put_disk(d->disk);
 		blk_mq_free_tag_set(&d->set);
 	}
-	pciesw_blk_free(d);
+	pciesw_blk_disk_put(d);
 }
 
 /* ---- the view ---- */
@@ -315,6 +321,7 @@ static void pciesw_blk_list(struct pciesw_blk *blk, struct pciesw_endpoint *ep,
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return;
+	refcount_set(&d->refs, 1);
 	d->blk = blk;
 	d->sw = sw;
 	d->ep_id = ep->id;
@@ -451,7 +458,7 @@ static void pciesw_blk_apply(const struct pciesw_event *ev, void *snap)
 		spin_lock(&blk->lock);
 		list_del(&d->node);
 		spin_unlock(&blk->lock);
-		pciesw_blk_free(d);
+		pciesw_blk_disk_put(d);
 	}
 	mutex_unlock(&blk->attach_lock);
 }

@@ -10,6 +10,7 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/hrtimer.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 
 #include "dev.h"
@@ -54,6 +55,9 @@ enum pciesw_blk_state {
  * @disk: the gendisk, NULL until added
  * @parent: the device it hangs off, referenced
  * @hwmon: the drive's hwmon device (blk_hwmon.c), NULL if none
+ * @refs: the view's, until it removes the disk (or never made it), and
+ *	that of a passthrough command that runs without a request of the
+ *	disk's queue, with the queue frozen (blk_nvme.c); the last frees it
  */
 struct pciesw_blk_disk {
 	struct pciesw_blk *blk;
@@ -79,6 +83,7 @@ struct pciesw_blk_disk {
 	struct gendisk *disk;
 	struct device *parent;
 	struct device *hwmon;
+	refcount_t refs;
 };
 
 /**
@@ -113,6 +118,9 @@ struct pciesw_blk_cmd {
 	struct page *peer_page;
 	u64 wait_since;
 };
+
+/* blk.c: the disks */
+void pciesw_blk_disk_put(struct pciesw_blk_disk *d);
 
 /* blk_io.c: the requests */
 extern const struct blk_mq_ops pciesw_blk_mq_ops;

@@ -24,6 +24,11 @@
  * Each command holds a request of the disk's queue while it runs, which
  * keeps the disk (and @d) there: once the disk is dead the allocation
  * fails with ENODEV, as the nvme driver's does for a removed controller.
+ * A command whose effects reach beyond its data to the namespace (Format
+ * NVM: NVME_CMD_EFFECTS_CSE_MASK) runs with the queue frozen instead, as
+ * nvme_passthru_start() runs it: the I/O in flight completes first, and
+ * none starts until it is done (holding references to the disk and the
+ * switch, not a request, which the freeze would wait for).
  * While a link on the way is down, a command waits as the requests do, up
  * to blk_timeout_ms (then EIO; a signal: EINTR), but without a request, so
  * that a freeze of the queue does not wait behind it.  The data of a
@@ -230,6 +235,17 @@ static int pciesw_nvme_user_copy(void *buf, u64 ubuf, u32 len, bool vec,
 	return n < 0 ? n : 0;
 }
 
+/* The end of a command's freeze of the queue: its references go. */
+static void pciesw_nvme_thaw(struct request_queue *q,
+			     struct pciesw_blk_disk *d)
+{
+	struct pciesw_switch *sw = d->sw;
+
+	blk_mq_unfreeze_queue(q);
+	pciesw_blk_disk_put(d);
+	pciesw_switch_put(sw);
+}
+
 /*
  * Run @c on the drive of @bdev with the user's data at @ubuf (@len bytes,
  * or @len vectors with @vec).  The NVMe status, or a negative errno.
@@ -243,11 +259,13 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 	struct pciesw_switch *sync = NULL;
 	struct request *rq = NULL;
 	struct pciesw_blk_disk *d;
+	bool freeze = pciesw_nvme_effects(c->admin, c->opcode) &
+		      NVME_CMD_EFFECTS_CSE_MASK;
 	size_t bytes = 0;
 	unsigned int noio;
 	void *buf = NULL;
 	u64 since = 0;
-	int ret, err;
+	int ret, err, state;
 
 	/* the namespace has no metadata */
 	if (umeta && meta_len)
@@ -278,6 +296,7 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 		if (ret)
 			goto out;
 	}
+again:
 	rq = pciesw_nvme_hold(q, to_dev, &since);
 	if (IS_ERR(rq)) {
 		ret = PTR_ERR(rq);
@@ -285,10 +304,32 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 		goto out;
 	}
 	d = q->queuedata;
-	c->buf = buf;
-	c->len = bytes;
 	c->wce = pciesw_blk_wc_get(q);
 	c->nr_io_queues = d->set.nr_hw_queues;
+	if (freeze) {
+		/*
+		 * as nvme_passthru_start(): the disk's I/O in flight done
+		 * first, none while it runs.  A freeze waits for every
+		 * request, so the command holds the disk by references
+		 * instead of its own.
+		 */
+		refcount_inc(&d->refs);
+		kref_get(&d->sw->refs);
+		blk_mq_free_request(rq);
+		rq = NULL;
+		blk_mq_freeze_queue(q);
+		state = atomic_read(&d->state);
+		if (state != PCIESW_BLK_UP) {
+			pciesw_nvme_thaw(q, d);
+			if (state == PCIESW_BLK_DEAD) {
+				ret = -ENODEV;
+				goto out;
+			}
+			goto again;
+		}
+	}
+	c->buf = buf;
+	c->len = bytes;
 	/* as a request's: window pages made without I/O from reclaim */
 	noio = memalloc_noio_save();
 	ret = pciesw_nvme_exec(d->nvme, d->sw, c);
@@ -300,6 +341,9 @@ static int pciesw_nvme_submit(struct block_device *bdev,
 		sync = d->sw;
 		kref_get(&sync->refs);
 	}
+	/* the user's buffer is written out of the freeze: it may fault */
+	if (freeze)
+		pciesw_nvme_thaw(q, d);
 	if (ret >= 0 && bytes && !to_dev) {
 		err = pciesw_nvme_user_copy(buf, ubuf, len, vec, false, &bytes);
 		if (err)

@@ -20,9 +20,9 @@
 # commit (into slot 2, active after a hot reset of the drive's link; now,
 # into slot 3; slot 1 read-only, a corrupted or missing image, an image
 # that needs a reset and boot partitions refused); a command waiting for
-# the drive's link holds no freeze of the queue up.  Needs nvme
-# (nvme-cli), smartctl (smartmontools), setpriv, jq (scripts/deps.sh).
-# Uses switch id 191.
+# the drive's link holds no freeze of the queue up, a format waits for the
+# I/O in flight (the queue frozen).  Needs nvme (nvme-cli), smartctl
+# (smartmontools), setpriv, jq (scripts/deps.sh).  Uses switch id 191.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/switchctl_lib.sh"
@@ -444,6 +444,57 @@ check_eq "the waiting nvme read completes" 0 "$?" ||
 	diag "$(<"$T_TMP/wait.out")"
 wait $SCHED
 echo none >$Q/scheduler
+echo 30000 >$MP/blk_timeout_ms
+
+# ---- Format NVM waits for the disk's I/O in flight ----
+# as nvme_passthru_start(): a command whose effects reach the namespace
+# runs with the queue frozen.  A paced read into gpu0's window (gds read,
+# peer to peer: booked on the bandwidth model) waits while gpu0's link is
+# down, its request in flight; nvme0's link is up, so a format could run
+# at once.  It must wait for the read: the read gets the data the format
+# then erases (run first, the format would leave it zeros to read).
+echo 60000 >$MP/blk_timeout_ms
+sc ep show $ID gpu0 -j
+jqo '[."port-id", ."ep-id"] | join(" ")'
+read -r GP GID <<<"$J"
+dd if=/dev/urandom of="$T_TMP/r1" bs=1M count=1 status=none
+dd if="$T_TMP/r1" of=$D bs=1M oflag=direct status=none
+sc_ok "pacing on" switch set $ID pacing on
+sc_quiet "gpu0's link (port $GP) down" port set $ID "$GP" state down
+( "$SWITCHCTL" gds read $D gpu0 --size 1M >"$T_TMP/gds.out" 2>&1
+  echo $? >"$T_TMP/gds.rc" ) &
+GDS=$!
+# tags_busy NAME MIN: at least MIN requests of disk NAME hold a tag
+tags_busy() {
+	local t l n=0
+	for t in /sys/kernel/debug/block/$1/hctx*/tags; do
+		while read -r l; do
+			[[ $l == busy=* ]] && { n=$((n + ${l#busy=})); break; }
+		done <"$t"
+	done
+	((n >= $2))
+}
+check "the read into gpu0's window waits for its link, in flight" \
+	wait_for -t 20000 tags_busy ${SW}n0 1 || diag "$(<"$T_TMP/gds.out")"
+nvme format $D -l 0 --force >"$T_TMP/fmt.out" 2>&1 &
+NF=$!
+# in_freeze PID: PID waits for a freeze of a queue (its kernel stack)
+in_freeze() {
+	grep -q blk_mq_freeze_queue "/proc/$1/stack" 2>/dev/null
+}
+check "nvme format waits for a freeze of the queue" \
+	wait_for -t 20000 in_freeze $NF || diag "$(<"$T_TMP/fmt.out")"
+sc_quiet "gpu0's link up" port set $ID "$GP" state up
+wait $NF
+check_eq "then the format completes" 0 "$?" || diag "$(<"$T_TMP/fmt.out")"
+wait $GDS
+check_eq "... and the read succeeded" 0 "$(<"$T_TMP/gds.rc")" ||
+	diag "$(<"$T_TMP/gds.out")"
+check "the read ran before the format: the data it erased" \
+	"$PCIESW_TOOL" window-cmp /dev/$SW "$GID" 0 "$T_TMP/r1"
+check "... which the disk no longer has" eval \
+	'! dd if=$D bs=1M count=1 iflag=direct status=none | cmp -s - "$T_TMP/r1"'
+sc_ok "pacing off" switch set $ID pacing off
 echo 30000 >$MP/blk_timeout_ms
 
 # ---- an unsafe shutdown ----
