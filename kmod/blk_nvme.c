@@ -315,9 +315,16 @@ again:
 		 */
 		refcount_inc(&d->refs);
 		kref_get(&d->sw->refs);
+		/*
+		 * started while the request still keeps the disk, so that
+		 * no removal of the disk can come before the freeze's start
+		 * (which runs the hardware queues); a removal after it waits
+		 * for the freeze as every user of the queue does
+		 */
+		blk_freeze_queue_start(q);
 		blk_mq_free_request(rq);
 		rq = NULL;
-		blk_mq_freeze_queue(q);
+		blk_mq_freeze_queue_wait(q);
 		state = atomic_read(&d->state);
 		if (state != PCIESW_BLK_UP) {
 			pciesw_nvme_thaw(q, d);
