@@ -4,6 +4,7 @@
 # Helpers of the PCI-view selftests, on top of lib.sh and switchctl_lib.sh:
 #
 #   dom ID                      # PCI domain of switch ID (its pci_domain)
+#   pci_bus NAME                # the bus of a PCI name, into $PB
 #   pci_rp SW / pci_port SW PORT / pci_ep SW PORT   # PCI names, into $P
 #   tree_ok DESC SW             # PCI devices = the model's ports + endpoints
 #   links_ok DESC SW            # PCI link width/speed = the model's
@@ -20,6 +21,14 @@
 D=$PCIESW_DEVS
 PCI=/sys/bus/pci/devices
 NL=$'\n'
+
+# pci_bus NAME: the bus number of PCI name NAME (DDDD:BB:DD.F, the
+# domain 4 or 5 hex digits), two hex digits, into PB (not R: the tests
+# keep the kernel log they match in R)
+pci_bus() {
+	PB=${1#*:}
+	PB=${PB%%:*}
+}
 
 # dom ID: the PCI domain of switch ID, as its pci_domain attribute says;
 # once the switch is gone, what it said last (so that "nothing left in its

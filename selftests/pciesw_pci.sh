@@ -88,9 +88,10 @@ rd "$PCI/$UP0/vendor"
 check_eq "switch vendor Broadcom" 0x1000 "$R"
 lspci_has "Root Port: Type 4, Root Control, AER with its root registers" \
 	"$RP0" "Express \(v2\) Root Port.*RootCap:.*RootSta:.*Advanced Error Reporting.*RootCmd:.*RootSta:.*ErrorSrc:"
+pci_bus "$UP0"; upbus=$PB
 rd "$PCI/$RP0/secondary_bus_number"
 check_eq "Root Port: the upstream port's bus is its secondary" \
-	"$((16#${UP0:6:2}))" "$R"
+	"$((16#$upbus))" "$R"
 
 rd "$D/$SW0/serial_number"; serial=$R
 lspci_has "upstream port: VPD decoded, checksum good" "$UP0" \

@@ -84,7 +84,7 @@ log_wait "$qdp1: AER: device recovery (successful|failed)"
 log_since
 [[ $R =~ $qdp1:\ (AER:\ )?\ +\[12\]\ (TLP|PoisonTLP|Poisoned\ TLP) ]]
 check_eq "poisoned-tlp: decoded as PoisonTLP (bit 12)" 0 "$?" || diag "$R"
-epbus=${EP1:6:2}
+pci_bus "$EP1"; epbus=$PB
 [[ $R =~ $qdp1:\ (AER:\ )?\ +TLP\ Header:\ 40000001\ ${epbus}00000f\ 00000000\ 00000000 ]]
 check_eq "the Header Log: the endpoint's (${epbus}:00.0) memory write" 0 "$?" ||
 	diag "$R"
@@ -255,8 +255,9 @@ sc_ok "inject nvme0 aer uncorrectable-internal" \
 	inject $SW nvme0 aer uncorrectable-internal
 logged "... recovery successful" "$QNVDP: AER: device recovery successful"
 if (((0x$dpcctl & 3) != 0)); then
+	pci_bus "$NV"; nvbus=$PB
 	has "... DPC on $NVDP: ERR_FATAL from $NV" \
-		"$QNVDP: DPC: (containment event, status:0x[0-9a-f]+ source:0x${NV:6:2}00|containment event, status:0x[0-9a-f]+, ERR_FATAL received from $QNV)"
+		"$QNVDP: DPC: (containment event, status:0x[0-9a-f]+ source:0x${nvbus}00|containment event, status:0x[0-9a-f]+, ERR_FATAL received from $QNV)"
 else
 	has "... ERR_FATAL received from $NV" \
 		"(Uncorrectable|Uncorrected) \(Fatal\) error (message )?received(:| from) $QNV"
