@@ -157,6 +157,30 @@ mkfifo "$T_TMP/fifo"
 exec 3<>"$T_TMP/fifo"
 nap() { read -rt "${1:-0.02}" <&3 || true; }
 
+# wait_for [-t MS] CMD...: until CMD succeeds (a deadline of MS, default
+# 5000, more when slow); a test may define its own in its place
+wait_for() {
+	local ms=5000
+	[[ $1 == -t ]] && { ms=$2; shift 2; }
+	deadline $ms
+	until "$@"; do
+		before_deadline || return 1
+		nap 0.01
+	done
+}
+
+# tags_busy NAME MIN: at least MIN requests of disk NAME hold a tag, in
+# its hardware queues together (block debugfs): submitted, perhaps waiting
+tags_busy() {
+	local t l n=0
+	for t in /sys/kernel/debug/block/$1/hctx*/tags; do
+		while read -r l; do
+			[[ $l == busy=* ]] && { n=$((n + ${l#busy=})); break; }
+		done <"$t"
+	done
+	((n >= $2))
+}
+
 # running PID: process PID is there and has not exited.  Not kill -0,
 # which also succeeds on an exited child the shell has not reaped yet (a
 # zombie): in CI's debug guest fio, exited, stayed one through a 50 s

@@ -99,17 +99,6 @@ port_bytes() {
 	done <<<"$OUT"
 }
 
-# wait_for [-t MS] CMD...: until CMD succeeds (a deadline of MS, default
-# 5000, more when slow)
-wait_for() {
-	local ms=5000
-	[[ $1 == -t ]] && { ms=$2; shift 2; }
-	deadline $ms
-	until "$@"; do
-		before_deadline || return 1
-		nap 0.01
-	done
-}
 
 # reads NAME MIN: disk NAME has completed (with "started", completed or
 # has in flight) at least MIN reads (/sys/block/NAME/stat, inflight)
@@ -118,18 +107,6 @@ reads() {
 	read -r -a st </sys/block/$1/stat
 	[[ ${3:-} == started ]] && read -r -a inf </sys/block/$1/inflight
 	((${st[0]:-0} + ${inf[0]:-0} >= $2))
-}
-
-# tags_busy NAME MIN: at least MIN requests of disk NAME hold a tag, in
-# its hardware queues together (block debugfs): submitted, perhaps waiting
-tags_busy() {
-	local t l n=0
-	for t in /sys/kernel/debug/block/$1/hctx*/tags; do
-		while read -r l; do
-			[[ $l == busy=* ]] && { n=$((n + ${l#busy=})); break; }
-		done <"$t"
-	done
-	((n >= $2))
 }
 
 # wait_disk NAME: until /sys/block/NAME exists (or, with "gone", not)

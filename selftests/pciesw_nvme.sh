@@ -414,17 +414,6 @@ echo 60000 >$MP/blk_timeout_ms
 sc_quiet "nvme0's link down" port set $ID 2 state down
 nvme read $D -s 0 -c 7 -z 4096 -d "$T_TMP/rd" >"$T_TMP/wait.out" 2>&1 &
 NV=$!
-# wait_for [-t MS] CMD...: until CMD succeeds (a deadline of MS, default
-# 5000, more when slow)
-wait_for() {
-	local ms=5000
-	[[ $1 == -t ]] && { ms=$2; shift 2; }
-	deadline $ms
-	until "$@"; do
-		before_deadline || return 1
-		nap 0.01
-	done
-}
 # waiting_in_ioctl PID: PID is in the disk's ioctl (its kernel stack)
 waiting_in_ioctl() {
 	grep -q pciesw_blk_ioctl "/proc/$1/stack" 2>/dev/null
@@ -464,16 +453,6 @@ sc_quiet "gpu0's link (port $GP) down" port set $ID "$GP" state down
 ( "$SWITCHCTL" gds read $D gpu0 --size 1M >"$T_TMP/gds.out" 2>&1
   echo $? >"$T_TMP/gds.rc" ) &
 GDS=$!
-# tags_busy NAME MIN: at least MIN requests of disk NAME hold a tag
-tags_busy() {
-	local t l n=0
-	for t in /sys/kernel/debug/block/$1/hctx*/tags; do
-		while read -r l; do
-			[[ $l == busy=* ]] && { n=$((n + ${l#busy=})); break; }
-		done <"$t"
-	done
-	((n >= $2))
-}
 check "the read into gpu0's window waits for its link, in flight" \
 	wait_for -t 20000 tags_busy ${SW}n0 1 || diag "$(<"$T_TMP/gds.out")"
 nvme format $D -l 0 --force >"$T_TMP/fmt.out" 2>&1 &
