@@ -258,8 +258,9 @@ stock_tests() {
 # the pair on 6.12 with iommu=pt on Intel's and on AMD's.  The main guests
 # have none: with a DMAR or IVRS table the kernel enables ACS (P2P
 # Request/Completion Redirect) on every port it enumerates
-# (pci_request_acs()), the card's included, and several cases of
-# pciesw_pci.sh and pciesw_pci_aer.sh expect the card's own defaults.
+# (pci_request_acs()), the card's included, and pciesw_pci.sh's ACS cases
+# (redirect off, the P2P checks after setpci) expect the card's own
+# defaults.
 # AMD's default, translated mode, is not tested: QEMU 7.2's amd-iommu
 # under TCG never completes a translated virtio request (the real disk's
 # first read hangs before the module is loaded).
