@@ -91,11 +91,7 @@ disks() {
 			[[ -e /sys/block/${1}n${ep#nvme} ]] || return 1
 		done
 	}
-	deadline 10000
-	until have "$1"; do
-		before_deadline "$T_END" || { diag "$1: not every drive has its disk"; return; }
-		nap 0.05
-	done
+	wait_for -t 10000 have "$1" || diag "$1: not every drive has its disk"
 }
 disks pciesw0
 check "lstopo-no-graphics --of xml" topo

@@ -47,11 +47,7 @@ real_disk() {
 	done
 	[[ -n $VD && -b /dev/$VD ]]
 }
-deadline 10000
-until real_disk; do
-	before_deadline "$T_END" || bail "no block device on $REAL"
-	nap 0.05
-done
+wait_for -t 10000 real_disk || bail "no block device on $REAL"
 # the real disk is behind the IOMMU the guest's boot line turns on (AMD's
 # by default, Intel's with intel_iommu=on); Intel's default leaves it to
 # the kernel, and the card must keep off DMAR's segments either way
