@@ -20,6 +20,7 @@ static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw,
 				 bool serial)
 {
 	const struct pciesw_profile *prof = sw->profile;
+	u32 domain;
 
 	lockdep_assert_held(&sw->lock);
 	if (nla_put_u32(msg, PCIESW_A_SWITCH_ID, sw->id) ||
@@ -46,8 +47,9 @@ static int pciesw_nl_fill_switch(struct sk_buff *msg, struct pciesw_switch *sw,
 		       pciesw_switch_setting(sw, PCIESW_SETTING_PCI_VIEW)))
 		return -EMSGSIZE;
 	/* absent if the switch could have no domain (and has no view) */
-	if (pciesw_pci_domain(sw) != PCIESW_PCI_DOMAIN_NONE &&
-	    nla_put_u32(msg, PCIESW_A_SWITCH_PCI_DOMAIN, pciesw_pci_domain(sw)))
+	domain = pciesw_pci_domain(sw);
+	if (domain != PCIESW_PCI_DOMAIN_NONE &&
+	    nla_put_u32(msg, PCIESW_A_SWITCH_PCI_DOMAIN, domain))
 		return -EMSGSIZE;
 	return 0;
 }

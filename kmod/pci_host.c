@@ -2,8 +2,8 @@
 /*
  * The PCI view's hierarchies: each switch's host bridge and root bus, in a
  * PCI domain of its own that no IOMMU covers (pci_domain.c;
- * pciesw_pci_add(), pciesw_pci_del()); a hierarchy built from the model, put on the PCI bus,
- * taken off it and released; the rescan lock around the view's own scans
+ * pciesw_pci_add(), pciesw_pci_del()); a hierarchy built from the model,
+ * put on the PCI bus, taken off it and released; the rescan lock around the view's own scans
  * and removals, as pciehp takes it; the end of the endpoints' placeholders
  * (pci_placeholder_ms); and the placeholder driver that claims the
  * endpoints, with its error handlers.
