@@ -76,7 +76,7 @@ guest_out=/run/pciesw-out
 
 log() { printf 'qemu-run: %s\n' "$*" >&2; }
 usage() {
-	sed -n '7,45s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '7,52s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-2}"
 }
 
