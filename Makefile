@@ -56,7 +56,8 @@ module:
 	ln -sf $(BUILD)/$(KVER)/pciesw.ko pciesw.ko
 
 # make install rebuilds the module only when a source changed
-$(BUILD)/%/pciesw.ko: $(wildcard kmod/*.[ch] include/*.h include/uapi/linux/*.h) Kbuild
+KMOD_SRC := $(shell find kmod -name '*.[ch]')
+$(BUILD)/%/pciesw.ko: $(KMOD_SRC) $(wildcard include/uapi/linux/*.h) Kbuild
 	scripts/build-kmod.sh $(KDIR) $(BUILD)/$*
 
 userspace/switchctl: $(wildcard userspace/*.[ch] include/uapi/linux/*.h)
@@ -145,10 +146,10 @@ netlink-gen:
 # the build script (which probes the kernel's headers)
 dkms-src:
 	rm -rf $(DESTDIR)$(DKMS_SRC)
-	$(INSTALL) -d $(DESTDIR)$(DKMS_SRC)/kmod $(DESTDIR)$(DKMS_SRC)/scripts \
+	$(INSTALL) -d $(DESTDIR)$(DKMS_SRC)/scripts \
 		$(DESTDIR)$(DKMS_SRC)/include/uapi/linux
 	$(INSTALL) -m 644 dkms.conf Kbuild $(DESTDIR)$(DKMS_SRC)/
-	$(INSTALL) -m 644 kmod/*.[ch] $(DESTDIR)$(DKMS_SRC)/kmod/
+	set -e; $(foreach f,$(KMOD_SRC),$(INSTALL) -D -m 644 $(f) $(DESTDIR)$(DKMS_SRC)/$(f);)
 	$(INSTALL) -m 644 include/uapi/linux/*.h $(DESTDIR)$(DKMS_SRC)/include/uapi/linux/
 	$(INSTALL) -m 755 scripts/build-kmod.sh $(DESTDIR)$(DKMS_SRC)/scripts/
 

@@ -16,13 +16,13 @@ mkdir -p "$out/kmod"
 out=$(cd "$out" && pwd)
 ln -sfn "$top/include" "$out/include"
 ln -sf "$top/Kbuild" "$out/Kbuild"
-for f in "$top"/kmod/*.[ch]; do
-	ln -sf "$f" "$out/kmod/"
+# kmod/ and its folders, source by source (the objects stay in OUT)
+(cd "$top" && find kmod -name '*.[ch]') | while read -r f; do
+	mkdir -p "$out/$(dirname "$f")"
+	ln -sf "$top/$f" "$out/$f"
 done
-# sources removed from kmod/ must not linger as dangling links
-for l in "$out"/kmod/*.[ch]; do
-	[ -e "$l" ] || rm -f "$l"
-done
+# sources moved or removed must not linger as dangling links
+find "$out/kmod" -xtype l -delete
 
 # Kernel API differences are detected from the headers, not from version
 # numbers, so distribution backports are handled too.

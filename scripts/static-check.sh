@@ -31,7 +31,7 @@ trap 'rm -f "$log"' EXIT
 generated="kmod/pciesw_nl.c kmod/pciesw_nl.h include/uapi/linux/pciesw_netlink.h"
 {
 	perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-		-f $(ls kmod/*.[ch] | grep -v -e pciesw_nl.c -e pciesw_nl.h) \
+		-f $(find kmod -name '*.[ch]' | sort | grep -v -e pciesw_nl.c -e pciesw_nl.h) \
 		include/uapi/linux/pciesw.h
 	perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 		--ignore LONG_LINE -f $generated
