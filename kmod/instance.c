@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
-#include "dev.h"
+#include "instance.h"
 
 /* Serializes creation and removal; protects pciesw_devs and _closed. */
 static DEFINE_MUTEX(pciesw_devs_lock);

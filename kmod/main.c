@@ -11,8 +11,8 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 static unsigned int nr_switches = 1;
 module_param(nr_switches, uint, 0444);

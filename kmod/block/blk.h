@@ -13,9 +13,9 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 
-#include "dev.h"
-#include "nvme.h"
-#include "route.h"
+#include "instance.h"
+#include "model/route.h"
+#include "nvme/nvme.h"
 
 /* the largest request: 1 MiB, an NVMe drive's typical MDTS */
 #define PCIESW_BLK_MAX_SECTORS	(SZ_1M >> SECTOR_SHIFT)

@@ -51,7 +51,7 @@
 #include <linux/uio.h>
 
 #include "blk.h"
-#include "event.h"
+#include "model/event.h"
 
 /* vendor specific commands start here; the kernel lets only root send them */
 #define PCIESW_NVME_VENDOR_START	0x80

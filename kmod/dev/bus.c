@@ -13,7 +13,7 @@
 #include <linux/sysfs.h>
 
 #include <pciesw_compat.h>
-#include "dev.h"
+#include "instance.h"
 
 static struct pciesw_switch *dev_to_sw(struct device *dev)
 {

@@ -19,7 +19,7 @@
 #include <linux/uaccess.h>
 
 #include <pciesw_compat.h>
-#include "dev.h"
+#include "instance.h"
 
 /* first dev_t of the region; minor N is pcieswN */
 static dev_t pciesw_chardev_base;

@@ -9,7 +9,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
-#include "dev.h"
+#include "instance.h"
 
 static void pciesw_child_release(struct device *dev)
 {

@@ -42,7 +42,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "dev.h"
+#include "instance.h"
 
 /* most a single write may account: 1 TiB */
 #define PCIESW_DEBUGFS_BYTES_MAX	BIT_ULL(40)

@@ -30,7 +30,7 @@
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
-#include "dma.h"
+#include "model/dma.h"
 
 /* ---- completions ---- */
 

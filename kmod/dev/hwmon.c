@@ -20,7 +20,7 @@
 #include <linux/hwmon.h>
 #include <linux/platform_device.h>
 
-#include "dev.h"
+#include "instance.h"
 
 /* temp6: the highest of the sensors */
 #define PCIESW_HWMON_HIGHEST	PCIESW_NR_SENSORS

@@ -18,8 +18,8 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "dev.h"
-#include "route.h"
+#include "instance.h"
+#include "model/route.h"
 
 /*
  * After a store on @child changed the switch: return once every view shows

@@ -34,8 +34,8 @@
 #include <linux/kernel.h>
 #include <net/devlink.h>
 
-#include "dev.h"
 #include "devlink.h"
+#include "instance.h"
 
 /* progress is reported every chunk of the payload written */
 #define PCIESW_FW_CHUNK		SZ_16K

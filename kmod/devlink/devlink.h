@@ -17,7 +17,7 @@
 #include <linux/workqueue.h>
 #include <net/devlink.h>
 
-#include "pciesw.h"
+#include "model/pciesw.h"
 
 enum pciesw_reporter {
 	PCIESW_REP_LINK,

@@ -22,8 +22,8 @@
 #include <linux/slab.h>
 #include <net/devlink.h>
 
-#include "dev.h"
 #include "devlink.h"
+#include "instance.h"
 
 /* the last event-log entries a dump carries */
 #define PCIESW_HEALTH_LOG	32

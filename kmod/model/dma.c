@@ -40,7 +40,7 @@
 #include <linux/wait.h>
 
 #include "dma.h"
-#include "nvme.h"
+#include "nvme/nvme.h"
 
 struct kmem_cache *pciesw_dma_xfer_cache;
 

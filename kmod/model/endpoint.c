@@ -12,8 +12,8 @@
 #include <linux/slab.h>
 
 #include "event.h"
-#include "nvme.h"
 #include "pciesw.h"
+#include "nvme/nvme.h"
 
 /*
  * The types' defaults name real parts, so that software finding devices by

@@ -6,8 +6,8 @@
 #ifndef _PCIESW_EVENT_H
 #define _PCIESW_EVENT_H
 
-#include "nvme.h"
 #include "pciesw.h"
+#include "nvme/nvme.h"
 
 /* Events: the one way state changes leave the model. */
 enum pciesw_event_type {

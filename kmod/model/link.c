@@ -13,8 +13,8 @@
 #include <linux/ktime.h>
 
 #include "event.h"
-#include "nvme.h"
 #include "pciesw.h"
+#include "nvme/nvme.h"
 
 #define PCIESW_LTSSM_STEP_NS	(2 * NSEC_PER_MSEC)
 

@@ -43,8 +43,8 @@
 #include <linux/math64.h>
 
 #include "event.h"
-#include "nvme.h"
 #include "pciesw.h"
+#include "nvme/nvme.h"
 
 #define PCIESW_THERMAL_TICK_MS		250
 /* closer than this to its idle temperature, a sensor is settled (µ°C) */

@@ -16,10 +16,10 @@
 #ifndef _PCIESW_NETLINK_H
 #define _PCIESW_NETLINK_H
 
-#include "event.h"
 #include "pciesw_nl_compat.h"
 #include "pciesw_nl.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 extern struct genl_family pciesw_nl_family;
 

@@ -4,7 +4,7 @@
  */
 
 #include "netlink.h"
-#include "route.h"
+#include "model/route.h"
 
 struct pciesw_nl_p2p {
 	struct pciesw_switch *sw;

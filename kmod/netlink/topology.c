@@ -9,7 +9,7 @@
 #include <linux/slab.h>
 
 #include "netlink.h"
-#include "route.h"
+#include "model/route.h"
 
 /*
  * The serial number only with @serial: for a request of CAP_SYS_ADMIN

@@ -17,7 +17,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#include "nvme_ctrl.h"
+#include "ctrl.h"
 
 /* the subsystem NQN, the serial number follows */
 #define PCIESW_NVME_NQN		"nqn.1994-11.com.samsung:nvme:PM1743:2.5-inch:"

@@ -45,8 +45,8 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "event.h"
-#include "nvme_ctrl.h"
+#include "ctrl.h"
+#include "model/event.h"
 
 /* the firmware revision of the factory image, in read-only slot 1 */
 #define PCIESW_NVME_FW		"GDC7402Q"

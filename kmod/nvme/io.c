@@ -31,8 +31,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#include "event.h"
-#include "nvme_ctrl.h"
+#include "ctrl.h"
+#include "model/event.h"
 
 /* ---- NVM commands ---- */
 

@@ -29,8 +29,8 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
-#include "event.h"
-#include "nvme_ctrl.h"
+#include "ctrl.h"
+#include "model/event.h"
 
 /* the segment an injected self-test failure fails: 6, the media check */
 #define PCIESW_NVME_DST_FAIL_SEG	6

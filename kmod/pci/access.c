@@ -14,11 +14,11 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 
-#include "dev.h"
+#include "instance.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 /*
  * VPD: a write of the address with F clear asks for the dword there, which

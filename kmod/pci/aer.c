@@ -17,11 +17,11 @@
 
 #include <linux/kernel.h>
 
-#include "dev.h"
+#include "instance.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 /*
  * The Root Port's interrupt condition: a PME with PME Interrupt Enable, or

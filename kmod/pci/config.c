@@ -15,11 +15,11 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 
-#include "dev.h"
+#include "instance.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 /*
  * Bits software can write, and bits it clears by writing 1, by kind: built

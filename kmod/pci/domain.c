@@ -32,11 +32,11 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include "dev.h"
+#include "instance.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 #define PCIESW_PCI_SEGMENTS	0x10000
 

@@ -18,7 +18,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
-#include "dev.h"
+#include "instance.h"
 
 static bool pci_view = true;
 module_param(pci_view, bool, 0444);
@@ -42,7 +42,7 @@ MODULE_PARM_DESC(pci_mgmt_ep,
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 /* hierarchies whose host bridge is not released yet */
 static atomic_t pciesw_pci_live = ATOMIC_INIT(0);

@@ -28,11 +28,11 @@
 #include <linux/msi.h>
 #include <linux/pci.h>
 
-#include "dev.h"
+#include "instance.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_msi.h"
+#include "msi.h"
 
 /* hwirq: the function's requester ID (vector 0, the only one) */
 static void pciesw_msi_set_desc(msi_alloc_info_t *arg, struct msi_desc *desc)

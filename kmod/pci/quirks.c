@@ -11,11 +11,11 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "dev.h"
+#include "instance.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 /*
  * The management port (@kind PCIESW_PCI_DOWN) or endpoint (PCIESW_PCI_EP)

@@ -10,12 +10,12 @@
 #include <linux/kernel.h>
 #include <linux/workqueue.h>
 
-#include "dev.h"
-#include "nvme.h"
+#include "instance.h"
+#include "nvme/nvme.h"
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 /*
  * With sw->lock, after software's Retrain Link or Target Link Speed: the

@@ -63,7 +63,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
-#include "dev.h"
+#include "instance.h"
 
 /*
  * After a reset or power-up an endpoint takes this long to initialise and
@@ -90,7 +90,7 @@ MODULE_PARM_DESC(pci_placeholder_ms,
 
 #if IS_ENABLED(CONFIG_PCI) && defined(CONFIG_X86)
 
-#include "pci_view.h"
+#include "view.h"
 
 /*
  * What a removal takes away: the functions already detached from the

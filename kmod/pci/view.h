@@ -25,8 +25,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "dev.h"
-#include "pci_msi.h"
+#include "instance.h"
+#include "msi.h"
 
 /* Broadcom, maker of the PEX switches (endpoints: their own IDs) */
 #define PCIESW_PCI_VENDOR	0x1000

@@ -21,7 +21,7 @@
 #include <linux/types.h>
 
 #include "nvme.h"
-#include "pciesw.h"
+#include "model/pciesw.h"
 
 /* What the drive says it is: a Samsung PM1743 (PCIe 5.0, U.2) */
 #define PCIESW_NVME_MODEL	"SAMSUNG MZWLO3T8HCLS-00A07"

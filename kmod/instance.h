@@ -5,8 +5,8 @@
  * ports and endpoints.  Shared by instance.c, which builds it, and the
  * views that hang off these devices; the model never sees this.
  */
-#ifndef _PCIESW_DEV_H
-#define _PCIESW_DEV_H
+#ifndef _PCIESW_INSTANCE_H
+#define _PCIESW_INSTANCE_H
 
 #include <linux/cdev.h>
 #include <linux/device.h>
@@ -14,8 +14,8 @@
 
 #include <pciesw_compat.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 /**
  * struct pciesw_child - a lane group, port or endpoint device
@@ -174,4 +174,4 @@ void pciesw_devlink_del(struct pciesw_dev *pdev);
 void pciesw_devlink_init(void);
 void pciesw_devlink_exit(void);
 
-#endif /* _PCIESW_DEV_H */
+#endif /* _PCIESW_INSTANCE_H */
