@@ -2,11 +2,11 @@
 /*
  * Switch instances, the one place a switch is created and removed (module
  * load, the bus's new_device, netlink's switch-new): build the model, hang
- * its devices (switch, lane groups, ports, endpoints, dev.c) and its char
- * device off it, add it to every view, then publish it and, once every
- * view shows it, register it with devlink; take it down in exactly the
- * reverse order.  The views find a switch's instance here
- * (pciesw_dev_of()); they never call each other.
+ * its devices (switch, lane groups, ports, endpoints, dev/children.c) and its
+ * char device off it, add it to every view, then publish it and, once every
+ * view shows it, register it with devlink; take it down in exactly the reverse
+ * order. The views find a switch's instance here (pciesw_dev_of()); they never
+ * call each other.
  */
 
 #include <linux/module.h>

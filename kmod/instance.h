@@ -41,20 +41,21 @@ struct pciesw_child {
  * @cdev: /dev/pcieswN
  * @sw: the model, referenced for the lifetime of @dev
  * @groups: lane group devices, by group id
- * @ports: port devices, by port id; changed only by the dev view (dev.c),
- *	from the switch's event queue or while it is not published
+ * @ports: port devices, by port id; changed only by the dev view
+ *	(dev/children.c), from the switch's event queue or while it is not
+ *	published
  * @eps: endpoint devices, by endpoint id (likewise)
- * @thermal: the platform device @hwmon hangs off (hwmon.c)
+ * @thermal: the platform device @hwmon hangs off (dev/hwmon.c)
  * @hwmon: the hwmon device of the temperature sensors
- * @dbg: the debugfs directory, owned by the debugfs view (debugfs.c)
- * @blk: the disks of the NVMe drives, owned by the block view (blk.c)
+ * @dbg: the debugfs directory, owned by the debugfs view (dev/debugfs.c)
+ * @blk: the disks of the NVMe drives, owned by the block view (block/disk.c)
  * @pci: the PCI hierarchy while the PCI view is on, owned by the PCI view
  *	(pci*.c), changed only from the switch's event queue or while it is
  *	not published
- * @devlink: the devlink instance (devlink.c), registered while the switch
- *	is published
+ * @devlink: the devlink instance (devlink/devlink.c), registered while
+ *	the switch is published
  * @inode: the address space every open /dev/pcieswN maps through
- *	(chardev.c), so that an unplug can zap every mapping of a window
+ *	(dev/chardev.c), so that an unplug can zap every mapping of a window
  */
 struct pciesw_dev {
 	struct device dev;
@@ -104,7 +105,7 @@ static inline int pciesw_view_lock(struct pciesw_switch *sw)
 /* instance.c: the switch instances */
 struct pciesw_dev *pciesw_dev_of(struct pciesw_switch *sw);
 
-/* dev.c: the child devices */
+/* dev/children.c: the child devices */
 int pciesw_dev_children_add(struct pciesw_dev *pdev);
 void pciesw_dev_children_del(struct pciesw_dev *pdev);
 void pciesw_dev_view_init(void);
@@ -142,35 +143,35 @@ void pciesw_chardev_put(struct pciesw_dev *pdev);
 void pciesw_chardev_revoke(struct pciesw_dev *pdev, u64 pgoff, u64 pages,
 			   bool all);
 
-/* hwmon.c */
+/* dev/hwmon.c */
 int pciesw_hwmon_add(struct pciesw_dev *pdev);
 void pciesw_hwmon_del(struct pciesw_dev *pdev);
 void pciesw_hwmon_init(void);
 void pciesw_hwmon_exit(void);
 
-/* debugfs.c */
+/* dev/debugfs.c */
 void pciesw_debugfs_init(void);
 void pciesw_debugfs_exit(void);
 int pciesw_debugfs_add(struct pciesw_dev *pdev);
 void pciesw_debugfs_del(struct pciesw_dev *pdev);
 
-/* blk.c */
+/* block/disk.c */
 int pciesw_blk_add(struct pciesw_dev *pdev);
 void pciesw_blk_del(struct pciesw_dev *pdev);
 void pciesw_blk_init(void);
 void pciesw_blk_exit(void);
 
-/* pci_host.c: the PCI view's hierarchies */
+/* pci/host.c: the PCI view's hierarchies */
 int pciesw_pci_add(struct pciesw_dev *pdev);
 void pciesw_pci_del(struct pciesw_dev *pdev);
 
-/* devlink.c */
+/* devlink/devlink.c */
 int pciesw_devlink_add(struct pciesw_dev *pdev);
 void pciesw_devlink_register(struct pciesw_dev *pdev);
 void pciesw_devlink_unregister(struct pciesw_dev *pdev);
 void pciesw_devlink_del(struct pciesw_dev *pdev);
 
-/* devlink_health.c: the health reporters' view */
+/* devlink/health.c: the health reporters' view */
 void pciesw_devlink_init(void);
 void pciesw_devlink_exit(void);
 

@@ -5,7 +5,7 @@
 # ynl-gen-c, as the kernel generates drivers/dpll/dpll_nl.[ch] from
 # dpll.yaml:
 #   include/uapi/linux/pciesw_netlink.h  the uAPI enums and defines
-#   kmod/pciesw_nl.h, kmod/pciesw_nl.c   policies, split ops, handler names
+#   kmod/netlink/pciesw_nl.[ch]          policies, split ops, handler names
 # The generated files are committed; never edit them by hand.
 #   scripts/netlink-gen.sh           regenerate them in place
 #   scripts/netlink-gen.sh --check   regenerate into a temporary directory
@@ -23,8 +23,8 @@ ksrc=$("$top/scripts/ksrc.sh")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-files="include/uapi/linux/pciesw_netlink.h kmod/pciesw_nl.h kmod/pciesw_nl.c"
-mkdir -p "$tmp/include/uapi/linux" "$tmp/kmod"
+files="include/uapi/linux/pciesw_netlink.h kmod/netlink/pciesw_nl.h kmod/netlink/pciesw_nl.c"
+mkdir -p "$tmp/include/uapi/linux" "$tmp/kmod/netlink"
 
 # ynl-gen-c looks for the schema next to the spec, inside a kernel tree
 cp "$top/Documentation/netlink/specs/pciesw.yaml" \
@@ -40,8 +40,8 @@ gen() {	# gen MODE header|source OUT
 	}
 }
 gen uapi header include/uapi/linux/pciesw_netlink.h
-gen kernel header kmod/pciesw_nl.h
-gen kernel source kmod/pciesw_nl.c
+gen kernel header kmod/netlink/pciesw_nl.h
+gen kernel source kmod/netlink/pciesw_nl.c
 
 if [ -z "$check" ]; then
 	for f in $files; do

@@ -28,10 +28,10 @@ trap 'rm -f "$log"' EXIT
 # the generated netlink files (scripts/netlink-gen.sh) are as ynl-gen-c
 # writes them: checked alike, except for its long policy lines, which the
 # kernel's own generated files have too (net/core/netdev-genl-gen.c)
-generated="kmod/pciesw_nl.c kmod/pciesw_nl.h include/uapi/linux/pciesw_netlink.h"
+generated="kmod/netlink/pciesw_nl.c kmod/netlink/pciesw_nl.h include/uapi/linux/pciesw_netlink.h"
 {
 	perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-		-f $(find kmod -name '*.[ch]' | sort | grep -v -e pciesw_nl.c -e pciesw_nl.h) \
+		-f $(find kmod -name '*.[ch]' | sort | grep -v -e netlink/pciesw_nl.c -e netlink/pciesw_nl.h) \
 		include/uapi/linux/pciesw.h
 	perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 		--ignore LONG_LINE -f $generated

@@ -273,7 +273,7 @@ static uint64_t port_payload(struct pnl *p, unsigned int id, unsigned int port)
 }
 
 /*
- * The bench hook, debugfs pcieswN/dma_bench (kmod/debugfs.c): the kernel
+ * The bench hook, debugfs pcieswN/dma_bench (kmod/dev/debugfs.c): the kernel
  * copies @len bytes from endpoint @src at @soff to @dst at @doff with the
  * DMA engine's page walk (the same function) but no engine: no
  * descriptor, channel, route, model, accounting or completion.  Returns

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The NVMe drives as block devices (kmod/blk.c) and the GPUDirect-Storage
+# The NVMe drives as block devices (kmod/block/disk.c) and the GPUDirect-Storage
 # path, with real clients: the disks of a card appear with their names,
 # parents, sizes and block sizes (lsblk; a 4Kn drive from ep add
 # block-size 4096), the hardware queues and their depth in sysfs (mq/N,
@@ -224,10 +224,10 @@ check "diskstats: the 4 MiB read and written counted" \
 
 # --- a write's window pages are allocated in the NOIO scope --------------
 # A request must not recurse into I/O through reclaim (it could wait for
-# itself): blk.c serves it under memalloc_noio_save(), as brd does.  The
+# itself): kmod/block/disk.c serves it under memalloc_noio_save(), as brd does.  The
 # page allocator applies the scope before its tracepoint, so
 # kmem:mm_page_alloc shows the window's pages (GFP_HIGHUSER | __GFP_ACCOUNT
-# in mem.c: __GFP_HIGHMEM, __GFP_HARDWALL, not movable) without __GFP_IO
+# in kmod/model/mem.c: __GFP_HIGHMEM, __GFP_HARDWALL, not movable) without __GFP_IO
 # and __GFP_FS: as GFP_NOIO|..., never as GFP_HIGHUSER.  What this proves:
 # every page the write made was allocated without I/O reclaim.
 TR=/sys/kernel/tracing

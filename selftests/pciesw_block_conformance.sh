@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The NVMe drives' disks (kmod/blk.c) pass what a block device is expected
+# The NVMe drives' disks (kmod/block/disk.c) pass what a block device is expected
 # to pass, with the PCI view on (the module's default; the runner keeps it
 # on in every plan) and no kernel warning (the runner fails a test that
 # taints the kernel, qemu-run.sh one that leaves a report in the log):
@@ -461,7 +461,7 @@ FIO_FSYNC=(--rw=randwrite --bs=4k --size="$FIO_SIZE" --numjobs=8
 	   --offset_increment=4M --ioengine=psync --verify=crc32c
 	   --verify_fatal=1 --group_reporting --disk_util=0)
 # the drive declares a volatile write cache (with FUA), as NVMe drives
-# do: fsync's flushes reach blk.c, counted in the disk's stat (field 16)
+# do: fsync's flushes reach kmod/block/disk.c, counted in the disk's stat (field 16)
 rd $Q1/queue/write_cache
 check_eq "queue/write_cache: write back" "write back" "$R"
 read -r -a st <$Q1/stat

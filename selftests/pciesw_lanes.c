@@ -4,7 +4,7 @@
  * default profile (pex89048: host 1x16|1x8, gpu 1x16|2x8|4x4, nvme
  * 1x16|2x8|4x4|8x2|16x1), set over netlink by group name, by group id and
  * through sysfs group_NAME/config (variants).  After each change: the
- * ports (numbered by their first lane as kmod/profile.c documents, lanes
+ * ports (numbered by their first lane as kmod/model/profile.c documents, lanes
  * tiling each group as configured, widths), the port devices, the
  * endpoints re-attached in lane order (the surplus unplugged), the links
  * retrained, and the ports of the other groups untouched (same number,
@@ -892,7 +892,7 @@ TEST_F(lanes, bad_config_too_long)
 }
 
 /*
- * Stable port numbers (kmod/profile.c): re-bifurcating a GPU group touches
+ * Stable port numbers (kmod/model/profile.c): re-bifurcating a GPU group touches
  * only its own ports.  The documented numbers are spelled out here, not
  * computed: gpu 4x4 and nvme 8x2, in lane order.
  */

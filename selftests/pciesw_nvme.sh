@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The NVMe drives speak NVMe through the kernel's passthrough ioctls
-# (kmod/blk_nvme.c, kmod/nvme.c), with the stock clients: nvme-cli's
+# (kmod/block/ioctl.c, kmod/nvme/core.c), with the stock clients: nvme-cli's
 # id-ctrl and id-ns (the PCI vendor, serial, model, one namespace, the
 # capacity and the two LBA formats, the current one the disk's), the
 # SMART log (data units written grow by a dd's bytes, a temperature, a

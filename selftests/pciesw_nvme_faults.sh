@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Faults of the NVMe drives (switchctl inject SWITCH nvmeN ..., netlink
-# nvme-inject; kmod/nvme_io.c) as the stock tools see them, and the drives'
-# sensors in hwmon (kmod/blk_hwmon.c).  Each fault is seen by nvme
+# nvme-inject; kmod/nvme/io.c) as the stock tools see them, and the drives'
+# sensors in hwmon (kmod/block/hwmon.c).  Each fault is seen by nvme
 # smart-log, smartctl, switchctl ep show and, for the temperature,
 # sensors: a media error (the disk's reads of the range fail with EIO,
 # nvme read with Unrecovered Read Error 0x281, SMART counts it, the error

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The NVMe passthrough ioctls of the drives' disks (kmod/blk_nvme.c,
+ * The NVMe passthrough ioctls of the drives' disks (kmod/block/ioctl.c,
  * kmod/nvme*.c) with bad input, as the nvme driver answers it: flags
  * (EINVAL), a data length past max_hw_sectors (EINVAL), bad pointers
  * (EFAULT; a read-direction command's before it runs), metadata (EINVAL),

@@ -108,7 +108,7 @@ static bool cfg_allowed(unsigned int g, unsigned int n, unsigned int w)
 
 /*
  * Is this port dump of a pex89048 consistent?  Port ids ascending, each the
- * documented number of its first lane (kmod/profile.c), each group's ports
+ * documented number of its first lane (kmod/model/profile.c), each group's ports
  * tiling its 16 lanes in an allowed config, an endpoint name at most once.
  * NULL if so, else what is wrong.
  */

@@ -397,7 +397,7 @@ static inline bool exp_starts(const struct exp_group *g, const char *cfg,
 
 /*
  * The documented port number of the port whose first lane is @lane (see
- * kmod/profile.c), computed here from the expectations, not the module:
+ * kmod/model/profile.c), computed here from the expectations, not the module:
  * first the slots the groups' default configs use, in lane order, then the
  * other slots (lanes where some allowed config starts a port) in lane
  * order.  -1 if no config starts a port at @lane.  *@nr_slots, if not

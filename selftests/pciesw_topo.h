@@ -725,7 +725,7 @@ static inline long long ctr_val(struct pnl *p, unsigned int id, int port,
 /* Expected widths                                                     */
 
 /*
- * The width a link trains to (link.c, DESIGN.md): the widest power of 2
+ * The width a link trains to (kmod/model/link.c, DESIGN.md): the widest power of 2
  * up to min(@lanes, @partner) whose lanes, counted from lane 0 or (lane
  * reversal) from the last lane, are all healthy; 0 if none.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the block view's files share: the disks and the view's state
- * (blk.c adds and removes them), and the per-request data and the request
- * path's operations (blk_io.c).  See blk.c for the view and its locks.
+ * (disk.c adds and removes them), and the per-request data and the request
+ * path's operations (io.c).  See disk.c for the view and its locks.
  */
 #ifndef _PCIESW_BLK_H
 #define _PCIESW_BLK_H
@@ -42,7 +42,7 @@ enum pciesw_blk_state {
  * @pci: the parent is the endpoint's PCI device
  * @pci_name: its name, found when the disk is added
  * @mem: the drive's window, referenced
- * @nvme: the drive's NVMe controller (nvme.c), referenced
+ * @nvme: the drive's NVMe controller (nvme/core.c), referenced
  * @size: bytes
  * @block_size: logical block size
  * @name: the disk's name
@@ -54,10 +54,10 @@ enum pciesw_blk_state {
  * @set: the tag set
  * @disk: the gendisk, NULL until added
  * @parent: the device it hangs off, referenced
- * @hwmon: the drive's hwmon device (blk_hwmon.c), NULL if none
+ * @hwmon: the drive's hwmon device (hwmon.c), NULL if none
  * @refs: the view's, until it removes the disk (or never made it), and
  *	that of a passthrough command that runs without a request of the
- *	disk's queue, with the queue frozen (blk_nvme.c); the last frees it
+ *	disk's queue, with the queue frozen (ioctl.c); the last frees it
  */
 struct pciesw_blk_disk {
 	struct pciesw_blk *blk;
@@ -119,10 +119,10 @@ struct pciesw_blk_cmd {
 	u64 wait_since;
 };
 
-/* blk.c: the disks */
+/* disk.c: the disks */
 void pciesw_blk_disk_put(struct pciesw_blk_disk *d);
 
-/* blk_io.c: the requests */
+/* io.c: the requests */
 extern const struct blk_mq_ops pciesw_blk_mq_ops;
 extern const struct block_device_operations pciesw_blk_fops;
 u64 pciesw_blk_unc(struct pciesw_blk_disk *d);
@@ -130,11 +130,11 @@ void pciesw_blk_account_host(struct pciesw_blk_disk *d, bool write,
 			     u64 bytes);
 bool pciesw_blk_wait_expired(u64 *wait_since);
 
-/* blk_hwmon.c: the drive's sensors, as long as its disk */
+/* hwmon.c: the drive's sensors, as long as its disk */
 void pciesw_blk_hwmon_add(struct pciesw_blk_disk *d);
 void pciesw_blk_hwmon_del(struct pciesw_blk_disk *d);
 
-/* blk_nvme.c: the NVMe passthrough ioctls */
+/* ioctl.c: the NVMe passthrough ioctls */
 int pciesw_blk_ioctl(struct block_device *bdev, pciesw_blk_mode_t mode,
 		     unsigned int cmd, unsigned long arg);
 

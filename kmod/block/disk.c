@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The block view: every NVMe drive of a switch is a blk-mq disk whose data
- * is the drive's memory window (mem.c), the same bytes the DMA engine and
+ * is the drive's memory window (model/mem.c), the same bytes the DMA engine and
  * mmap of /dev/pcieswN see.  Modelled on drivers/block/null_blk and brd.c:
  * requests are served inline from the sparse page store, a discard or
  * write-zeroes gives the window's pages back.  A write's new pages are
  * charged to the memory cgroup of its bio (pciesw_blk_memcg_enter()) and
  * allocated in the NOIO scope (memalloc_noio_save()), as brd's: reclaim
  * must not wait for I/O that may be queued behind this request; past
- * the module's mem_limit_mb (mem.c) a write fails with BLK_STS_NOSPC
+ * the module's mem_limit_mb (model/mem.c) a write fails with BLK_STS_NOSPC
  * (ENOSPC), what was written before it in the request staying written.
  *
  * Names: pcieswSnI for NVMe drive nvmeI of switch S (partitions pcieswSnIpP),
@@ -21,11 +21,12 @@
  * bytes in on the drive's port, out on the upstream port), a write its read
  * requests and their completions; both count on the two ports (traffic
  * counters, the thermal model, the ports' bit-error rates).  With pacing on
- * a request is booked on the bandwidth model (route.c) and completes at its
- * modelled end, from an hrtimer (with an I/O error if the drive or the GPU
- * it went to was unplugged or the disk removed by then).  Each uncorrectable error counted on the
- * drive's port since the last request fails one request with an I/O error
- * (counted in the disk's io_errors); correctable errors only count.
+ * a request is booked on the bandwidth model (model/route.c) and completes at
+ * its modelled end, from an hrtimer (with an I/O error if the drive or the GPU
+ * it went to was unplugged or the disk removed by then). Each uncorrectable
+ * error counted on the drive's port since the last request fails one request
+ * with an I/O error (counted in the disk's io_errors); correctable errors only
+ * count.
  *
  * The link: while the drive's or the upstream link is down but not
  * surprise-removed (disabled, hot reset, training), requests wait, as on an
@@ -37,14 +38,14 @@
  * is in flight and what comes fails with I/O errors.  When the link trains
  * again (or a drive is plugged in) a new disk appears.
  *
- * The view follows the model's events (event.c) in two slots: with sw->lock
- * held, a snapshot sets each disk's state at once (new requests see it
+ * The view follows the model's events (model/event.c) in two slots: with
+ * sw->lock held, a snapshot sets each disk's state at once (new requests see it
  * without a lock); later, PCIESW_VIEW_BLK_GO, before the PCI and dev views,
  * removes the disks that went, and PCIESW_VIEW_BLK, after them, adds those
  * whose drive's link came up (and gives a formatted drive's disk its new
- * logical block size, and sends a drive's asynchronous events as uevents).
- * Both run from the switch's event work, so disks are added and removed by
- * one thread.
+ * logical block size, and sends a drive's asynchronous events as uevents). Both
+ * run from the switch's event work, so disks are added and removed by one
+ * thread.
  *
  * With the PCI view on, a disk hangs off its drive's PCI function while the
  * module's PCI driver is bound to it: it comes when the function is bound
@@ -52,8 +53,8 @@
  * (pciehp, `echo 1 > .../remove`), before the function does.
  *
  * This file adds and removes the disks as the model's events say; the
- * requests are served in blk_io.c, the passthrough ioctls in blk_nvme.c,
- * and each disk has the drive's sensors in hwmon (blk_hwmon.c) for its
+ * requests are served in io.c, the passthrough ioctls in ioctl.c,
+ * and each disk has the drive's sensors in hwmon (hwmon.c) for its
  * lifetime; blk.h is what they share.
  *
  * Locks: the PCI core's (device lock of the function, rescan lock) ->
@@ -69,7 +70,7 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include "blk.h"
+#include "block/blk.h"
 
 static bool pciesw_blk_on = true;
 module_param_named(blk, pciesw_blk_on, bool, 0444);

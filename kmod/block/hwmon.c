@@ -10,7 +10,7 @@
  * writable as nvme's: Set Features), temp1_crit the controller's CCTEMP
  * and temp1_alarm the SMART critical warning's temperature bit.
  *
- * It lives as long as the disk: blk.c registers it once the disk is added
+ * It lives as long as the disk: disk.c registers it once the disk is added
  * and unregisters it before the disk goes, with blk->attach_lock held as
  * for the disk (so its parent is there), never sw->lock or a spinlock.  Its
  * callbacks take sw->lock (the card's sensor) and the drive's spinlock only
@@ -21,7 +21,7 @@
 #include <linux/hwmon.h>
 #include <linux/nvme.h>
 
-#include "blk.h"
+#include "block/blk.h"
 
 static const struct hwmon_channel_info *pciesw_blk_hwmon_info[] = {
 	HWMON_CHANNEL_INFO(temp,

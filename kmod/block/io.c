@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The block view's requests: each one a transfer through the switch model
- * (blk.c says how), served inline from the drive's memory window, routed
+ * (disk.c says how), served inline from the drive's memory window, routed
  * peer-to-peer when its buffer is a GPU window's pages, paced on the
  * bandwidth model, waiting while a link on the way is down and failing
  * for the uncorrectable errors counted on the drive's port and for the
- * drive's media faults (nvme_io.c: a read of a block with a media error, a
+ * drive's media faults (nvme/io.c: a read of a block with a media error, a
  * write of read-only media), as its Read and Write commands fail.
  */
 
@@ -17,7 +17,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched/mm.h>
 
-#include "blk.h"
+#include "block/blk.h"
 
 static unsigned int pciesw_blk_timeout_ms = 30000;
 module_param_named(blk_timeout_ms, pciesw_blk_timeout_ms, uint, 0644);
@@ -437,7 +437,7 @@ start:
 		goto end;
 	}
 	/*
-	 * The drive's media faults (nvme_io.c): a read of a block with a media
+	 * The drive's media faults (nvme/io.c): a read of a block with a media
 	 * error, a write of read-only media fail as their commands do
 	 */
 	if (op != REQ_OP_FLUSH &&

@@ -17,9 +17,9 @@
  * needs; an I/O command the effects log lists, with no effect beyond the
  * data, goes without it from a file open for writing if it writes, and for
  * reading otherwise; partitions need it for every I/O command but the
- * 32-bit passthrough's), EACCES.  The controller (nvme.c, the model) executes the
- * command on a bounce buffer; its NVMe status is the ioctl's return value
- * and dword 0 of its completion goes to the struct's result.
+ * 32-bit passthrough's), EACCES. The controller (nvme/core.c, the model)
+ * executes the command on a bounce buffer; its NVMe status is the ioctl's
+ * return value and dword 0 of its completion goes to the struct's result.
  *
  * Each command holds a request of the disk's queue while it runs, which
  * keeps the disk (and @d) there: once the disk is dead the allocation
@@ -50,7 +50,7 @@
 #include <linux/slab.h>
 #include <linux/uio.h>
 
-#include "blk.h"
+#include "block/blk.h"
 #include "model/event.h"
 
 /* vendor specific commands start here; the kernel lets only root send them */

@@ -117,7 +117,7 @@ static ssize_t pciesw_setting_store(struct device *dev,
 	const char *why = NULL;
 	int err;
 
-	/* as switch-set's pci-view (netlink.c): the PCI view is a host bridge */
+	/* as netlink's switch-set pci-view: the PCI view is a host bridge */
 	if (sa->setting == PCIESW_SETTING_PCI_VIEW && !capable(CAP_SYS_ADMIN)) {
 		dev_err(dev, "%s: toggling the PCI view needs CAP_SYS_ADMIN\n",
 			attr->attr.name);

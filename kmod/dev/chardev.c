@@ -419,7 +419,7 @@ static long pciesw_ioctl_ep_discard(struct pciesw_chardev_file *cf,
 
 	dis.freed = pciesw_mem_discard(mem, dis.offset >> PAGE_SHIFT,
 				       dis.len >> PAGE_SHIFT);
-	/* after the discard: no fault maps a page it took out (mem.c) */
+	/* after the discard: no fault maps a page it took out (model/mem.c) */
 	pciesw_mem_zap(mem, dis.offset, dis.len);
 	pciesw_mem_put(mem);
 	return pciesw_put_struct(uarg, &dis, sizeof(dis), usize);
@@ -508,7 +508,7 @@ static s64 pciesw_vm_idx(struct vm_fault *vmf)
 {
 	struct pciesw_mem *mem = vmf->vma->vm_private_data;
 	u64 span = pciesw_map_span(pciesw_mem_size(mem));
-	/* the window's offset is aligned to its span (endpoint.c) */
+	/* the window's offset is aligned to its span (model/endpoint.c) */
 	u64 base = vmf->vma->vm_pgoff & ~(span - 1);
 
 	if ((vmf->pgoff & ~(span - 1)) != base || pciesw_mem_gone(mem))

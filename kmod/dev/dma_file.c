@@ -10,12 +10,12 @@
  * channels (pciesw_dma_queue()).  All or nothing: a refused batch leaves
  * nothing pinned, referenced or queued.
  *
- * Every descriptor completes exactly once (dma.c); its completion comes to
- * its file's queue here, through the hooks this file registers with the
- * engine (pciesw_dma_file_complete()), for read() and poll(), or is freed
- * when the file is closed.  Closing a file cancels what
- * it has queued and waits for what is running; the host pages a transfer
- * pinned are unpinned when it has run (pciesw_dma_unpin()).
+ * Every descriptor completes exactly once (model/dma.c); its completion comes
+ * to its file's queue here, through the hooks this file registers with the
+ * engine (pciesw_dma_file_complete()), for read() and poll(), or is freed when
+ * the file is closed. Closing a file cancels what it has queued and waits for
+ * what is running; the host pages a transfer pinned are unpinned when it has
+ * run (pciesw_dma_unpin()).
  */
 
 #include <linux/kernel.h>

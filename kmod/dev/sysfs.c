@@ -5,7 +5,7 @@
  * the value formats of the PCI core's attributes of the same names.
  *
  * Port and endpoint devices are added and removed from the switch's event
- * queue without sw->lock (event.c), so attribute calls sleep on it; a
+ * queue without sw->lock (model/event.c), so attribute calls sleep on it; a
  * store waits for the views with pciesw_child_sync(), which lets the
  * removal of its own device go ahead meanwhile.
  */

@@ -11,21 +11,20 @@
  *	devlink dev reload action fw_activate
  *				boots the other partition
  *	devlink health		reporters link, thermal and aer
- *				(devlink_health.c)
+ *				(health.c)
  *
  * This file holds the instance: its ops (info, flash, reload) and its
  * life (add, register, unregister, del), which creates and destroys the
  * health reporters with it; devlink.h is what it shares with
- * devlink_health.c.
+ * health.c.
  *
  * It is one more view of the model: every value comes from the model
- * (firmware.c holds the partitions, vpd.c the VPD) when devlink asks, and
- * every change goes through the model's own checks.  The instance is
+ * (model/firmware.c holds the partitions, model/vpd.c the VPD) when devlink
+ * asks, and every change goes through the model's own checks. The instance is
  * registered once the switch is published and unregistered before it is
  * unpublished (instance.c), so no devlink request ever meets a switch that is
- * not live.  devlink calls its ops with the instance lock held, and they
- * take sw->lock inside it; nothing holds sw->lock while it takes the
- * instance lock.
+ * not live. devlink calls its ops with the instance lock held, and they take
+ * sw->lock inside it; nothing holds sw->lock while it takes the instance lock.
  */
 
 #include <linux/delay.h>
@@ -34,7 +33,7 @@
 #include <linux/kernel.h>
 #include <net/devlink.h>
 
-#include "devlink.h"
+#include "devlink/devlink.h"
 #include "instance.h"
 
 /* progress is reported every chunk of the payload written */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the devlink instance (devlink.c) and its health reporters
- * (devlink_health.c) share: the instance's private data, the reports the
+ * (health.c) share: the instance's private data, the reports the
  * view queues, the reporters' ops, which devlink.c creates the reporters
  * with, and the work that hands the reports to devlink, which it sets up
  * and cancels.  Nothing else includes this: the rest of the module knows
- * the instance through dev.h.
+ * the instance through instance.h.
  */
 #ifndef _PCIESW_DEVLINK_H
 #define _PCIESW_DEVLINK_H
@@ -86,7 +86,7 @@ static inline void pciesw_devlink_msg(struct netlink_ext_ack *extack,
 		extack->_msg = msg;
 }
 
-/* devlink_health.c: the reporters, by enum pciesw_reporter */
+/* health.c: the reporters, by enum pciesw_reporter */
 extern const struct devlink_health_reporter_ops *const pciesw_rep_ops[];
 void pciesw_devlink_report_work(struct work_struct *work);
 

@@ -22,7 +22,7 @@
 #include <linux/slab.h>
 #include <net/devlink.h>
 
-#include "devlink.h"
+#include "devlink/devlink.h"
 #include "instance.h"
 
 /* the last event-log entries a dump carries */

@@ -4,7 +4,7 @@
  * windows and host memory, on channels, along routes the bandwidth model
  * books.  What feeds it - the descriptors an open /dev/pcieswN submits,
  * their pinned host pages and the completion queue read() drains - is its
- * file side, dma_file.c; the settings that govern it (MPS, channels,
+ * file side, dev/dma_file.c; the settings that govern it (MPS, channels,
  * pacing, host-p2p) are settings.c's.
  *
  * This file holds the engine's state, its channels' queues, what a
@@ -13,7 +13,7 @@
  * pacing, counting the traffic) and holds the bench hook, the engine's
  * copy without the engine.
  *
- * Submission (dma_file.c) checks a batch, with pciesw_dma_check() for what
+ * Submission (dev/dma_file.c) checks a batch, with pciesw_dma_check() for what
  * each descriptor names, pins host buffers, and under sw->lock has the
  * engine resolve endpoints to references on their page stores and decide
  * each descriptor's route (pciesw_dma_resolve_all()), then queue the batch
@@ -39,12 +39,12 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "dma.h"
+#include "model/dma.h"
 #include "nvme/nvme.h"
 
 struct kmem_cache *pciesw_dma_xfer_cache;
 
-/* the file side's hooks (dma_file.c), set at module init */
+/* the file side's hooks (dev/dma_file.c), set at module init */
 static const struct pciesw_dma_client *pciesw_dma_client;
 
 void pciesw_dma_client_register(const struct pciesw_dma_client *c)
@@ -315,7 +315,7 @@ static bool pciesw_dma_loc_bad(const struct pciesw_dma_loc *l)
  * @len: how many
  *
  * Reserved fields clear, @len 1..PCIESW_DMA_MAX_LEN, not host to host:
- * the one check of a submitted descriptor (dma_file.c) and of the bench
+ * the one check of a submitted descriptor (dev/dma_file.c) and of the bench
  * hook's copy.  0 or -EINVAL.
  */
 int pciesw_dma_check(const struct pciesw_dma_loc *src,

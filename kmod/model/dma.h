@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the DMA engine (dma.c, and dma_run.c, which runs its transfers)
- * and its file interface (dma_file.c) share: the transfer, channel,
+ * and its file interface (dev/dma_file.c) share: the transfer, channel,
  * engine and file structures, the calls the file side makes of the
  * engine, the calls between the engine's two files, and the hooks through
  * which the engine gives back what it ran (struct pciesw_dma_client),
@@ -26,8 +26,8 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "pciesw.h"
-#include "route.h"
+#include "model/pciesw.h"
+#include "model/route.h"
 
 /**
  * struct pciesw_dma_end - one side of a transfer, as a worker sees it
@@ -195,7 +195,7 @@ void pciesw_dma_chan_work(struct work_struct *work);
  *	nor @f may be touched afterwards by the engine
  * @unpin: unpin the host buffer of @x and uncount it
  *
- * The file side (dma_file.c) registers it at module init, as the views
+ * The file side (dev/dma_file.c) registers it at module init, as the views
  * register for the model's events (event.c): the engine calls no file of
  * whoever submits.
  */

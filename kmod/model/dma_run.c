@@ -46,7 +46,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "dma.h"
+#include "model/dma.h"
 
 /* bytes moved between two checks for an unplug, and counted at a time */
 #define PCIESW_DMA_CHUNK	SZ_64K

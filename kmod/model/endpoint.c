@@ -11,8 +11,8 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 #include "nvme/nvme.h"
 
 /*
@@ -422,7 +422,7 @@ int pciesw_ep_check_block_size(enum pciesw_ep_type type, u32 block_size,
 }
 
 /*
- * The name of an NVMe drive's block device (blk.c), shared by the views:
+ * The name of an NVMe drive's block device (block/disk.c), shared by the views:
  * stable for a switch and a drive name, apart from the nvme driver's.
  */
 void pciesw_ep_disk_name(const struct pciesw_endpoint *ep, char *buf,

@@ -17,8 +17,8 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 /*
  * The views, by the order they apply an event in.  Set at module init

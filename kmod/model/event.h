@@ -6,7 +6,7 @@
 #ifndef _PCIESW_EVENT_H
 #define _PCIESW_EVENT_H
 
-#include "pciesw.h"
+#include "model/pciesw.h"
 #include "nvme/nvme.h"
 
 /* Events: the one way state changes leave the model. */
@@ -129,18 +129,18 @@ struct pciesw_event {
  * order.
  */
 enum pciesw_view_id {
-	/* block devices that go, before the devices they hang off (blk.c) */
+	/* block devices that go, before the devices they hang off (block/disk.c) */
 	PCIESW_VIEW_BLK_GO,
 	PCIESW_VIEW_PCI,	/* the PCI hierarchy (pci*.c) */
-	PCIESW_VIEW_DEBUGFS,	/* debugfs directories (debugfs.c) */
-	/* mappings of unplugged windows, before their devices go (chardev.c) */
+	PCIESW_VIEW_DEBUGFS,	/* debugfs directories (dev/debugfs.c) */
+	/* mappings of unplugged windows, before their devices go (dev/chardev.c) */
 	PCIESW_VIEW_CHARDEV,
-	PCIESW_VIEW_DEV,	/* devices and uevents (dev.c) */
-	/* block devices that come, after the devices they hang off (blk.c) */
+	PCIESW_VIEW_DEV,	/* devices and uevents (dev/children.c) */
+	/* block devices that come, after the devices they hang off (block/disk.c) */
 	PCIESW_VIEW_BLK,
-	PCIESW_VIEW_HWMON,	/* hwmon alarms (hwmon.c) */
-	PCIESW_VIEW_NETLINK,	/* notifications (netlink.c) */
-	PCIESW_VIEW_DEVLINK,	/* health reports (devlink_health.c) */
+	PCIESW_VIEW_HWMON,	/* hwmon alarms (dev/hwmon.c) */
+	PCIESW_VIEW_NETLINK,	/* notifications (netlink/family.c) */
+	PCIESW_VIEW_DEVLINK,	/* health reports (devlink/health.c) */
 	PCIESW_NR_VIEWS
 };
 

@@ -16,8 +16,8 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 /* What a card ships with: A runs 1.10.2, B holds the 1.10.0 it came with */
 #define PCIESW_FW_FACTORY		PCIESW_FW_VERSION(1, 10, 2)

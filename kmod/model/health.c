@@ -32,8 +32,8 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 /* BER errors per replay-num-rollover and link retrain */
 #define PCIESW_BER_ROLLOVER	256

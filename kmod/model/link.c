@@ -12,8 +12,8 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 #include "nvme/nvme.h"
 
 #define PCIESW_LTSSM_STEP_NS	(2 * NSEC_PER_MSEC)

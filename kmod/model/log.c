@@ -17,8 +17,8 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 int pciesw_log_init(struct pciesw_switch *sw)
 {

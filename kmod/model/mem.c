@@ -23,7 +23,7 @@
 #include <linux/sysfs.h>
 #include <linux/xarray.h>
 
-#include "pciesw.h"
+#include "model/pciesw.h"
 
 /*
  * GPU windows' pages by page frame number: a block request whose buffer

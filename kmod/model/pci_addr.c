@@ -13,7 +13,7 @@
 #include <linux/kernel.h>
 #include <uapi/linux/pci.h>
 
-#include "pciesw.h"
+#include "model/pciesw.h"
 
 u32 pciesw_pci_domain(const struct pciesw_switch *sw)
 {

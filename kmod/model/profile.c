@@ -32,7 +32,7 @@
 #include <linux/log2.h>
 #include <linux/string.h>
 
-#include "pciesw.h"
+#include "model/pciesw.h"
 
 #define BIF(n, w)	{ .nr_ports = (n), .width = (w) }
 

@@ -42,8 +42,8 @@
 #include <linux/math64.h>
 #include <linux/slab.h>
 
-#include "pciesw.h"
-#include "route.h"
+#include "model/pciesw.h"
+#include "model/route.h"
 
 /* per-TLP overhead in bytes: framing 4, 4DW header 16, LCRC 4 */
 #define PCIESW_TLP_OVERHEAD	24

@@ -6,7 +6,7 @@
 #ifndef _PCIESW_ROUTE_H
 #define _PCIESW_ROUTE_H
 
-#include "pciesw.h"
+#include "model/pciesw.h"
 
 /*
  * route.c: how traffic crosses the switch, and the bandwidth model.  All

@@ -4,19 +4,19 @@
  * the PCI view on/off, with their defaults, and Max_Read_Request_Size (set by
  * the endpoints' Device Control through the PCI view).
  *
- * Every view (bus.c's sysfs files, netlink, pci_host.c at module load) changes
- * them through pciesw_switch_set(), which checks every value before it
+ * Every view (dev/bus.c's sysfs files, netlink, pci/host.c at module load)
+ * changes them through pciesw_switch_set(), which checks every value before it
  * changes any and sends one PCIESW_EV_SWITCH_CHANGE; they read them through
- * pciesw_switch_setting().  MPS and the DMA channels shape the DMA engine's
- * work, so they are refused while DMA is in flight; the engine applies a
- * new number of channels (pciesw_dma_set_channels()).
+ * pciesw_switch_setting(). MPS and the DMA channels shape the DMA engine's
+ * work, so they are refused while DMA is in flight; the engine applies a new
+ * number of channels (pciesw_dma_set_channels()).
  */
 
 #include <linux/kernel.h>
 #include <linux/log2.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 /* At switch creation, before the DMA engine (which sizes its channels). */
 void pciesw_settings_init(struct pciesw_switch *sw)

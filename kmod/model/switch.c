@@ -11,9 +11,9 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
-#include "event.h"
-#include "pciesw.h"
-#include "route.h"
+#include "model/event.h"
+#include "model/pciesw.h"
+#include "model/route.h"
 
 /*
  * Published switches by id.  The xarray's own lock protects it; a switch in

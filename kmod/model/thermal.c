@@ -34,7 +34,7 @@
  * injection) replaces the modelled temperature; alarms follow the
  * temperature reported.  The NVMe drives' composite temperature is the
  * serdes-nvme sensor's: each check also sends a drive's asynchronous event
- * when its temperature crossed one of its thresholds (nvme.c).
+ * when its temperature crossed one of its thresholds (nvme/core.c).
  */
 
 #include <linux/jiffies.h>
@@ -42,8 +42,8 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 #include "nvme/nvme.h"
 
 #define PCIESW_THERMAL_TICK_MS		250

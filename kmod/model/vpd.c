@@ -21,8 +21,8 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
-#include "event.h"
-#include "pciesw.h"
+#include "model/event.h"
+#include "model/pciesw.h"
 
 #define VPD_TAG_ID	0x82
 #define VPD_TAG_RO	0x90

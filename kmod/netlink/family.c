@@ -14,7 +14,7 @@
 #include <linux/netlink.h>
 #include <linux/slab.h>
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 
 /*
  * NL_SET_ERR_MSG_ATTR() for messages chosen at run time; @msg must be a

@@ -2,10 +2,10 @@
 /*
  * pciesw netlink: the firmware partitions (fw-get, fw-toggle) and the
  * event log (log-get, log-clear).  Updating an image is devlink's job
- * (devlink.c); these show and switch what the model holds.
+ * (devlink/devlink.c); these show and switch what the model holds.
  */
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 
 static int pciesw_nl_fill_fw(struct sk_buff *msg, struct pciesw_switch *sw)
 {

@@ -3,7 +3,7 @@
  * pciesw netlink: port counters, thresholds and fault injection.
  */
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 
 /*
  * The counters of @port, or their sums over the switch when it is NULL: a

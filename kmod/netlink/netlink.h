@@ -3,21 +3,21 @@
  * The pciesw generic netlink family: what its files share.  The policies,
  * the op table and the handler names are generated from the spec
  * (pciesw_nl.[ch]); the handlers are split by object:
- *   netlink.c           family, pre/post_doit, dump engine, helpers
- *   netlink_topology.c  switches, lane groups, ports, endpoints
- *   netlink_health.c    counters, thresholds, fault injection
- *   netlink_nvme.c      NVMe drives' health and fault injection
- *   netlink_thermal.c   the thermal model
- *   netlink_vpd.c       VPD
- *   netlink_p2p.c       p2p-check
- *   netlink_fw.c        firmware partitions, event log
- *   netlink_notify.c    notifications (the netlink view of model events)
+ *   family.c           family, pre/post_doit, dump engine, helpers
+ *   topology.c  switches, lane groups, ports, endpoints
+ *   health.c    counters, thresholds, fault injection
+ *   nvme.c      NVMe drives' health and fault injection
+ *   thermal.c   the thermal model
+ *   vpd.c       VPD
+ *   netlink/p2p.c       p2p-check
+ *   fw.c        firmware partitions, event log
+ *   notify.c    notifications (the netlink view of model events)
  */
 #ifndef _PCIESW_NETLINK_H
 #define _PCIESW_NETLINK_H
 
-#include "pciesw_nl_compat.h"
-#include "pciesw_nl.h"
+#include "netlink/pciesw_nl_compat.h"
+#include "netlink/pciesw_nl.h"
 #include "model/event.h"
 #include "model/pciesw.h"
 
@@ -99,7 +99,7 @@ struct pciesw_nl_threshold {
 
 int pciesw_nl_fill_threshold_any(struct sk_buff *msg, const void *obj);
 
-/* netlink_notify.c */
+/* notify.c */
 #define PCIESW_NL_MCGRP_MONITOR	PCIESW_NLGRP_MONITOR
 extern const struct pciesw_view pciesw_nl_view;
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pciesw netlink notifications: model events to the monitor multicast
- * group, as a view of the per-switch event queue (event.c).
+ * group, as a view of the per-switch event queue (model/event.c).
  */
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 
 /*
- * With sw->lock held (the view's snapshot, see event.c): the notification
+ * With sw->lock held (the view's snapshot, see model/event.c): the notification
  * as the model is now, multicast later in event order; NULL when nobody
  * listens or there is no memory (a listener then misses it, as netlink's
  * own multicast can drop).

@@ -2,12 +2,12 @@
 /*
  * pciesw netlink: NVMe drives - their identity and health in ep-get,
  * fault injection (nvme-inject) and its notification (nvme-fault-ntf).
- * The model (nvme.c) keeps the state; this file only puts it.
+ * The model (nvme/core.c) keeps the state; this file only puts it.
  */
 
 #include <linux/capability.h>
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 
 /* The drive's I/O counters: in ep-get replies, brief ones too. */
 int pciesw_nl_fill_nvme_io(struct sk_buff *msg,

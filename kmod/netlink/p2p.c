@@ -3,7 +3,7 @@
  * pciesw netlink: p2p-check, how DMA between two endpoints would travel.
  */
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 #include "model/route.h"
 
 struct pciesw_nl_p2p {

@@ -31,7 +31,7 @@
 #ifndef PCIESW_HAVE_SPLIT_OPS
 /*
  * Split ops (a do and a dump of one command as two ops, each with its own
- * policy and pre/post hooks) arrived in 6.2.  Before, netlink.c builds a
+ * policy and pre/post hooks) arrived in 6.2.  Before, family.c builds a
  * struct genl_ops table from the generated one at init and dispatches the
  * family's pre_doit/post_doit to the ops' own (see pciesw_nl_compat_ops()).
  * The same layout as 6.2's.

@@ -3,7 +3,7 @@
  * pciesw netlink: the thermal model (temperatures, limits, overrides).
  */
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 
 /* Brings the model up to date first, so every view reads it current. */
 static int pciesw_nl_fill_thermal(struct sk_buff *msg,

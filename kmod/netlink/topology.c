@@ -8,7 +8,7 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 #include "model/route.h"
 
 /*

@@ -5,7 +5,7 @@
 
 #include <linux/slab.h>
 
-#include "netlink.h"
+#include "netlink/netlink.h"
 
 static int pciesw_nl_fill_vpd(struct sk_buff *msg, struct pciesw_switch *sw)
 {

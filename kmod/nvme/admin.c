@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The NVMe controller's admin commands that say what it is and has and
- * set what it keeps (nvme.c dispatches them, nvme_ctrl.h is what the
+ * set what it keeps (core.c dispatches them, ctrl.h is what the
  * controller's files share): Identify (CNS 0 namespace, 1 controller, 2
  * active namespaces, 3 namespace identification descriptors), Get Log
  * Page (error information, SMART / health, firmware slot, commands
  * supported and effects, device self-test, the last written by
- * nvme_maint.c), Get and Set Features (arbitration, power management,
+ * maint.c), Get and Set Features (arbitration, power management,
  * temperature threshold, error recovery, volatile write cache, number of
  * queues, interrupt coalescing, write atomicity, asynchronous event
  * configuration, timestamp).

@@ -4,7 +4,7 @@
  * and NVM commands that the kernel's NVMe passthrough ioctls carry
  * (NVMe 1.4), answered from the drive's state and executed on its memory
  * window, the same bytes its block device, the DMA engine and mmap of
- * /dev/pcieswN see.  The block view (blk_nvme.c) takes the ioctls, checks
+ * /dev/pcieswN see.  The block view (block/ioctl.c) takes the ioctls, checks
  * them as drivers/nvme/host/ioctl.c does and calls pciesw_nvme_exec() with
  * the data in kernel memory; the controller knows no ioctl and no block
  * layer.
@@ -15,23 +15,23 @@
  * commands it supports and pciesw_nvme_exec(), which hands each command
  * to the file of its kind:
  *
- *	nvme_admin.c	Identify, Get Log Page, Get and Set Features
- *	nvme_maint.c	Device Self-test, Format NVM, Firmware Image Download
+ *	admin.c	Identify, Get Log Page, Get and Set Features
+ *	maint.c	Device Self-test, Format NVM, Firmware Image Download
  *			and Commit, and the reset of the drive
- *	nvme_io.c	the NVM commands, the error log, the faults injected
+ *	io.c	the NVM commands, the error log, the faults injected
  *
- * nvme_ctrl.h is what they share.  Anything else is an Invalid Opcode; a
+ * ctrl.h is what they share.  Anything else is an Invalid Opcode; a
  * command that fails is logged in the error log (16 entries) and counted
  * in the SMART log.  Errors carry Do Not Retry, as a real controller sets
  * it for what a retry cannot fix.
  *
- * State: each drive has one struct pciesw_nvme (nvme_ctrl.h), made with
+ * State: each drive has one struct pciesw_nvme (ctrl.h), made with
  * its endpoint (which holds a reference, as does each of its disks): the
  * SMART counters, lockless atomics that the block view's requests, the
  * DMA engine and the commands add to, and the features and error log,
  * under @lock.  The composite temperature is the card's nvme SerDes
- * sensor (thermal.c), read under sw->lock.  The SMART log's critical
- * warning follows the faults injected (nvme_io.c) and the temperature
+ * sensor (model/thermal.c), read under sw->lock.  The SMART log's critical
+ * warning follows the faults injected (io.c) and the temperature
  * thresholds; a warning bit that comes on is an asynchronous event
  * (pciesw_nvme_aen_check()).
  */
@@ -53,7 +53,7 @@
 /* the IEEE OUI of Samsung, 00-25-38 */
 const u8 pciesw_nvme_oui[3] = { 0x00, 0x25, 0x38 };
 
-#define PCIESW_NVME_SENSOR	3	/* thermal.c's "serdes-nvme" */
+#define PCIESW_NVME_SENSOR	3	/* model/thermal.c's "serdes-nvme" */
 #define PCIESW_NVME_SPARE_THRESH	10	/* percent */
 
 /* the information of the SMART / health asynchronous events */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the files of the NVMe controller (nvme.c, which says how they are
+ * What the files of the NVMe controller (core.c, which says how they are
  * split, and its nvme_*.c) share: the controller's state, struct
  * pciesw_nvme, the log entries and limits more than one of them knows,
  * the small helpers every command uses and the functions they call of
@@ -20,12 +20,12 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
-#include "nvme.h"
+#include "nvme/nvme.h"
 #include "model/pciesw.h"
 
 /* What the drive says it is: a Samsung PM1743 (PCIe 5.0, U.2) */
 #define PCIESW_NVME_MODEL	"SAMSUNG MZWLO3T8HCLS-00A07"
-/* the IEEE OUI of Samsung, 00-25-38 (nvme.c) */
+/* the IEEE OUI of Samsung, 00-25-38 (core.c) */
 extern const u8 pciesw_nvme_oui[3];
 
 /* temperature limits, kelvin: warning (the default over threshold) */
@@ -239,14 +239,14 @@ static inline u64 pciesw_nvme_poh(const struct pciesw_nvme *n, u64 now)
 	return div_u64(div_u64(now - n->created_ns, NSEC_PER_SEC), 3600);
 }
 
-/* nvme.c */
+/* core.c */
 void pciesw_nvme_str(char *dst, size_t len, const char *src);
 u16 pciesw_nvme_temp(struct pciesw_nvme *n, struct pciesw_switch *sw,
 		     bool locked);
 void pciesw_nvme_fill_health(struct pciesw_nvme *n, u16 temp,
 			     struct pciesw_nvme_health *h);
 
-/* nvme_admin.c */
+/* admin.c */
 int pciesw_nvme_identify(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c);
 int pciesw_nvme_get_log(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			struct pciesw_nvme_cmd *c);
@@ -255,7 +255,7 @@ int pciesw_nvme_get_features(struct pciesw_nvme *n,
 int pciesw_nvme_set_features(struct pciesw_nvme *n,
 			     struct pciesw_nvme_cmd *c);
 
-/* nvme_maint.c */
+/* maint.c */
 int pciesw_nvme_self_test(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			  struct pciesw_nvme_cmd *c);
 void pciesw_nvme_log_self_test(struct pciesw_nvme *n,
@@ -266,7 +266,7 @@ int pciesw_nvme_fw_download(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c);
 int pciesw_nvme_fw_commit(struct pciesw_nvme *n, struct pciesw_switch *sw,
 			  struct pciesw_nvme_cmd *c);
 
-/* nvme_io.c */
+/* io.c */
 int pciesw_nvme_io(struct pciesw_nvme *n, struct pciesw_nvme_cmd *c);
 void pciesw_nvme_log_error(struct pciesw_nvme *n,
 			   const struct pciesw_nvme_cmd *c, u16 id,

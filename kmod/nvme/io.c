@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The NVMe controller's NVM commands, its error log and the drive's
- * faults (nvme.c dispatches the commands, nvme_ctrl.h is what the
+ * faults (core.c dispatches the commands, ctrl.h is what the
  * controller's files share).
  *
  * NVM: Flush, Write, Read, Compare, Write Zeroes, Dataset Management
@@ -20,7 +20,7 @@
  * media is read-only.  The block view asks pciesw_nvme_media_fails() of
  * every request, so its disk fails the same reads and writes.  A failing
  * self-test makes the next device self-test to complete fail its media
- * check segment (nvme_maint.c).  A warning bit that comes on, when a
+ * check segment (maint.c).  A warning bit that comes on, when a
  * fault is injected, a threshold set (Set Features, hwmon) or the thermal
  * model's temperature crosses one, is an asynchronous event
  * (pciesw_nvme_aen_check()).

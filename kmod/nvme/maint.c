@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The NVMe controller's maintenance commands, those that change the drive
- * or take their time (nvme.c dispatches them, nvme_ctrl.h is what the
+ * or take their time (core.c dispatches them, ctrl.h is what the
  * controller's files share): Device Self-test, Format NVM (LBA formats
  * 512 and 4096; the endpoint's block size follows, and PCIESW_EV_NVME_FORMAT
  * tells the block view, which changes the disk's), Firmware Image Download
@@ -18,7 +18,7 @@
  * power-on hours, in the log's 20 entries, newest first; the event log
  * says it started, completed, failed or was aborted), and whoever reads
  * the log first completes it as well.  A self-test failure injected
- * (nvme_io.c) makes the next one to complete fail its media check
+ * (io.c) makes the next one to complete fail its media check
  * segment.
  */
 

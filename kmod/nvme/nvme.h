@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NVMe controller of an NVMe drive (nvme.c and the nvme_*.c it
+ * The NVMe controller of an NVMe drive (core.c and the nvme_*.c it
  * names, part of the model): the admin and NVM commands it answers, on
  * the drive's memory window, and the per-drive state they report (SMART
- * counters, features, the error log).  The block view (blk_nvme.c) feeds
+ * counters, features, the error log).  The block view (block/ioctl.c) feeds
  * it the commands of the kernel's NVMe passthrough ioctls and counts its
  * own requests here.  What the controller's files share among themselves
- * is nvme_ctrl.h, which nothing else includes.
+ * is ctrl.h, which nothing else includes.
  */
 #ifndef _PCIESW_NVME_H
 #define _PCIESW_NVME_H

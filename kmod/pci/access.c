@@ -2,11 +2,11 @@
 /*
  * The PCI view's config accessors (pciesw_pci_ops).  A config cycle is
  * routed as the switch routes it, by the bus numbers software left in the
- * bridges, to a function's image (pci_config.c).  A read returns the image
+ * bridges, to a function's image (config.c).  A read returns the image
  * with its live fields; a write stores the bits software may write and
  * queues what has a meaning to the model (Link Disable, Retrain Link,
  * Target Link Speed, Secondary Bus Reset, ACS redirect, MPS/MRRS, slot
- * power, DPC, VPD) for the request queue (pci_req.c).  The accessors may
+ * power, DPC, VPD) for the request queue (req.c).  The accessors may
  * run in atomic context (x86 has lockless config access): they take only
  * the hierarchy's raw spinlock, never sw->lock.
  */

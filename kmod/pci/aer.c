@@ -12,7 +12,7 @@
  * its interrupt condition becomes true (hot-plug, bandwidth, DPC; the
  * Root Port's error and PME reporting): evaluated with the hierarchy's
  * lock held (pciesw_pci_msi_eval()), sent without it through the root
- * bus's MSI domain (pciesw_pci_msi_fire(), pci_msi.c).
+ * bus's MSI domain (pciesw_pci_msi_fire(), msi.c).
  */
 
 #include <linux/kernel.h>

@@ -7,7 +7,7 @@
  * the dword a config read returns, its live fields filled in
  * (pciesw_pci_dword()): AER status from the lockless error counters, Lane
  * Error Status, Lane Margining.  Nothing here takes a lock: the callers
- * hold the hierarchy's (struct pciesw_pci, pci_view.h), own a function no
+ * hold the hierarchy's (struct pciesw_pci, view.h), own a function no
  * one sees yet, or are module init (the masks).
  */
 

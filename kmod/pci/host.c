@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PCI view's hierarchies: each switch's host bridge and root bus, in a
- * PCI domain of its own that no IOMMU covers (pci_domain.c;
+ * PCI domain of its own that no IOMMU covers (domain.c;
  * pciesw_pci_add(), pciesw_pci_del()); a hierarchy built from the model,
  * put on the PCI bus, taken off it and released; the rescan lock around the view's own scans
  * and removals, as pciehp takes it; the end of the endpoints' placeholders
@@ -536,7 +536,7 @@ int pciesw_pci_add(struct pciesw_dev *pdev)
 	u32 d;
 	int err;
 
-	/* a domain no IOMMU covers, or no view (pci_domain.c) */
+	/* a domain no IOMMU covers, or no view (domain.c) */
 	d = pciesw_pci_domain_get(sw->name);
 	mutex_lock(&sw->lock);
 	sw->pci_domain = d;
@@ -652,7 +652,7 @@ static int pciesw_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	if (port_id) {
 		/*
 		 * bound to the endpoint: remove says it goes; takes sw->lock
-		 * under the device's lock (the lock order, pci.c)
+		 * under the device's lock (the lock order, view.c)
 		 */
 		pci_set_drvdata(dev, pciesw_pci_of(dev->bus));
 		pciesw_ep_function(pciesw_pci_of(dev->bus)->sw, port_id, true);

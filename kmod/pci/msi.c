@@ -6,7 +6,7 @@
  * composes a message naming the vector (data = the function's requester
  * ID, its hwirq here; one vector per function) at an address of its own,
  * and the PCI core writes it into the function's MSI capability, whose
- * enable and mask bits the config space emulation keeps (pci_config.c).
+ * enable and mask bits the config space emulation keeps (config.c).
  *
  * When a port signals an interrupt the model sends the message it finds in
  * the port's MSI capability, as the hardware would write it, and this

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The PCI view's MSI irq domain (pci_msi.c), used by pci_host.c and pci_aer.c */
+/* The PCI view's MSI irq domain (msi.c), used by host.c and aer.c */
 #ifndef _PCIESW_PCI_MSI_H
 #define _PCIESW_PCI_MSI_H
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The real part's quirks, off by default (module parameters pci_mgmt_ep and
- * pci_placeholder_ms, see pci_host.c and pci.c): the config images of the
+ * pci_placeholder_ms, see host.c and view.c): the config images of the
  * switch management endpoint Broadcom's switches put behind port 0x1f, and
  * of the placeholder endpoint a PEX890xx in synthetic mode answers with
  * after a link reset, before the real device.  Built on the functions of
- * pci_config.c; pci-view.md says what software sees of each.
+ * config.c; pci-view.md says what software sees of each.
  */
 
 #include <linux/kernel.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PCI view's request queue: the config writes the model takes
- * (pci_access.c queues them), applied in the order software made them by a
+ * (access.c queues them), applied in the order software made them by a
  * work item, with sw->lock and through the model's setters, as any other
  * view's request is (pciesw_pci_req_work()); the model's events then bring
  * config space along.  The work also sends the MSI that writes made due.

@@ -2,7 +2,7 @@
 /*
  * The PCI view: every switch is also a PCI hierarchy the PCI core, lspci and
  * /sys/bus/pci see.  Like the VMD driver, each switch gets a root bus in its
- * own domain (> 0xffff, see pciesw.h) whose config space is emulated by
+ * own domain (> 0xffff, see model/pciesw.h) whose config space is emulated by
  * pciesw_pci_ops: a Root Port (the one a card's slot hangs off, as
  * pci-bridge-emul emulates for host controllers), the card's upstream
  * port below it, a downstream port per model port and an endpoint behind
@@ -30,16 +30,15 @@
  * sw->lock and through the model's setters (pciesw_pci_req_work()); the
  * model's events then bring config space along as for any other request.
  *
- * The view follows the model from the switch's event queue (event.c): when
- * the model changes, with sw->lock held, config space changes at once and
+ * The view follows the model from the switch's event queue (model/event.c):
+ * when the model changes, with sw->lock held, config space changes at once and
  * the functions that go are detached; later, in event order and without
  * sw->lock, hot-plug, bifurcation and the pci_view setting change the PCI
- * devices as pciehp would: under pci_lock_rescan_remove(), removing the
- * devices below a port, or rescanning its bus.  The hierarchy is freed by
- * its host bridge's release, when the last of its devices is gone.  The
- * view keeps no pointer to a pci_dev or child bus (software may remove
- * them through sysfs at any time): it finds them by bus number when it
- * needs them.
+ * devices as pciehp would: under pci_lock_rescan_remove(), removing the devices
+ * below a port, or rescanning its bus. The hierarchy is freed by its host
+ * bridge's release, when the last of its devices is gone. The view keeps no
+ * pointer to a pci_dev or child bus (software may remove them through sysfs at
+ * any time): it finds them by bus number when it needs them.
  *
  * Lock order: pci_rescan_remove_lock -> device_lock -> sw->lock ->
  * pciesw_pci.lock, and the PCI core's config locks -> pciesw_pci.lock.
@@ -52,7 +51,7 @@
  * MSI, whose hard interrupt handlers (pciehp's, AER's) only access config
  * space; devices are scanned and removed later, without it.
  *
- * This file follows the model's events; pci_view.h says which file does
+ * This file follows the model's events; view.h says which file does
  * the rest.
  */
 
@@ -375,7 +374,7 @@ static struct pciesw_pci_job *pciesw_pci_job(enum pciesw_pci_op op,
 					     unsigned int bus,
 					     struct pciesw_pci_gone *gone)
 {
-	/* as an event record (event.c): small, and must not be lost */
+	/* as an event record (model/event.c): small, and must not be lost */
 	struct pciesw_pci_job *job = kmalloc(sizeof(*job),
 					     GFP_KERNEL | __GFP_NOFAIL);
 

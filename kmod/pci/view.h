@@ -5,17 +5,18 @@
  * emulated functions and hierarchies, and the calls between the files.
  * Only those files include it, and only with PCI on x86 (the view is
  * absent otherwise).  The files, each calling only those before it (and
- * the model, pci_msi.c):
+ * the model, msi.c):
  *
- * pci_config.c: the config space images;
- * pci_quirks.c: the real part's quirks, built on those images;
- * pci_aer.c: error messages (AER), DPC and the ports' MSI;
- * pci_access.c: the config accessors, where config reads and writes arrive;
- * pci_req.c: the request queue, the config writes the model takes;
- * pci_host.c: host bridge, domain and endpoint driver;
- * pci.c: the view itself, which follows the model's events.
+ * config.c: the config space images;
+ * quirks.c: the real part's quirks, built on those images;
+ * aer.c: error messages (AER), DPC and the ports' MSI;
+ * access.c: the config accessors, where config reads and writes arrive;
+ * req.c: the request queue, the config writes the model takes;
+ * domain.c: the PCI domain each switch takes, one no IOMMU names;
+ * host.c: host bridge, domain and endpoint driver;
+ * view.c: the view itself, which follows the model's events.
  *
- * Locks: sw->lock (the model's) -> pciesw_pci.lock; see pci.c.
+ * Locks: sw->lock (the model's) -> pciesw_pci.lock; see view.c.
  */
 #ifndef _PCIESW_PCI_VIEW_H
 #define _PCIESW_PCI_VIEW_H
@@ -310,7 +311,7 @@ struct pciesw_pci_req {
  * @nr_later: entries of @later
  * @busn: the root bus's bus number range
  * @root: the root bus, from creation until removal
- * @msi: the root bus's MSI irq domain (pci_msi.c), removed with @bridge
+ * @msi: the root bus's MSI irq domain (msi.c), removed with @bridge
  * @bridge: the host bridge; the hierarchy owns its first reference until
  *	it is destroyed, and the bridge's release frees the hierarchy
  * @module_ref: the removed hierarchy holds a reference to the module
@@ -484,7 +485,7 @@ static inline struct pciesw_pci *pciesw_pci_of(struct pci_bus *bus)
 	return container_of(bus->sysdata, struct pciesw_pci, sysdata);
 }
 
-/* pci_config.c: the config space images */
+/* config.c: the config space images */
 extern u8 pciesw_pci_wmask[PCIESW_PCI_NR_KINDS][PCIESW_PCI_CFG_LEN];
 extern u8 pciesw_pci_w1cmask[PCIESW_PCI_NR_KINDS][PCIESW_PCI_CFG_LEN];
 extern const u32 pciesw_pci_aer_bit[PCIESW_COUNTER_LAST_UNCORRECTABLE + 1];
@@ -506,14 +507,14 @@ u32 pciesw_pci_dword(struct pciesw_pci *h, struct pciesw_pci_fn *fn,
 		     unsigned int off);
 void pciesw_pci_flr(struct pciesw_pci_fn *fn);
 
-/* pci_quirks.c: the real part's quirks (off by default) */
+/* quirks.c: the real part's quirks (off by default) */
 struct pciesw_pci_fn *pciesw_pci_mgmt_new(struct pciesw_pci *h,
 					  enum pciesw_pci_kind kind,
 					  const struct pciesw_port *up);
 struct pciesw_pci_fn *pciesw_pci_ph_new(struct pciesw_pci *h, unsigned int k,
 					const struct pciesw_port *port);
 
-/* pci_aer.c: error messages (AER), DPC and the ports' MSI */
+/* aer.c: error messages (AER), DPC and the ports' MSI */
 bool pciesw_pci_msi_eval(struct pciesw_pci_fn *fn);
 void pciesw_pci_report(struct pciesw_pci *h, struct pciesw_pci_fn *fn);
 void pciesw_pci_dpc_trigger(struct pciesw_pci *h,
@@ -525,13 +526,13 @@ void pciesw_pci_ep_errors(struct pciesw_pci *h,
 			  enum pciesw_ep_aer_error err);
 void pciesw_pci_msi_fire(struct pciesw_pci *h);
 
-/* pci_access.c: the config accessors, where config reads and writes arrive */
+/* access.c: the config accessors, where config reads and writes arrive */
 extern struct pci_ops pciesw_pci_ops;
 
-/* pci_req.c: the request queue, the config writes the model takes */
+/* req.c: the request queue, the config writes the model takes */
 void pciesw_pci_req_work(struct work_struct *work);
 
-/* pci_host.c: host bridge, domain and endpoint driver */
+/* host.c: host bridge, domain and endpoint driver */
 void pciesw_pci_vpd_load(struct pciesw_pci *h);
 bool pciesw_pci_fns_add(struct pciesw_pci *h, const unsigned long *ports);
 struct pci_bus *pciesw_pci_bus(struct pciesw_pci *h, unsigned int busnr);
@@ -550,7 +551,7 @@ void pciesw_pci_destroy(struct pciesw_pci *h);
 int pciesw_pci_host_init(void);
 void pciesw_pci_host_exit(void);
 
-/* pci_domain.c */
+/* domain.c */
 int pciesw_pci_domain_init(void);
 u32 pciesw_pci_domain_get(const char *name);
 void pciesw_pci_domain_put(u32 d);
