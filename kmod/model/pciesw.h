@@ -9,8 +9,9 @@
  * addresses) and the refusals' messages.  Each check of a request lives
  * once in the model, and every view relies on it.  The views use only the
  * functions declared here, in event.h (events) and route.h (routes), and
- * the instance's (dev.h), and never call each other.  Which file is model and which is view: see
- * Documentation/architecture.md, the one place that says it.
+ * the instance's (instance.h), and never call each other.  kmod/'s folders
+ * say which file is model and which is view (Documentation/architecture.md
+ * has the table).
  */
 #ifndef _PCIESW_H
 #define _PCIESW_H
@@ -172,7 +173,7 @@ const struct pciesw_ep_type_desc *pciesw_ep_type(enum pciesw_ep_type type);
  *	4096 bytes (its block device's); 0 for the other types
  * @ident: its PCI IDs, set when it is plugged in (the type's by default)
  * @mem: the pages of its memory window (mem.c)
- * @nvme: NVMe drives: the controller's state (nvme.c); NULL for the others
+ * @nvme: NVMe drives: the controller's state (nvme/core.c); NULL for the others
  * @map_pgoff: where its window starts in the character device's mmap space
  * @bus_master_off: software cleared Bus Master Enable in its PCI function:
  *	it may not start a transfer (a drive's commands wait); set through
@@ -540,7 +541,7 @@ struct pciesw_port {
  * @published: events reach the views (after publish, until unpublish)
  * @dead: set once when the switch is unpublished; no new state changes
  * @link_work: runs the LTSSM steps that are due (link.c)
- * @nvme_work: completes drives' device self-tests when due (nvme_maint.c)
+ * @nvme_work: completes drives' device self-tests when due (nvme/maint.c)
  * @endpoints: attached endpoints, ordered by id
  * @ep_ids: allocates endpoint ids, in turn from @ep_id_next
  * @ep_id_next: where the next endpoint id is looked for (endpoint.c)
@@ -666,7 +667,7 @@ int pciesw_group_set_config(struct pciesw_group *g, unsigned int config,
  * its error messages) is device 0 of its own root bus 00 in the domain
  * the PCI view found free for it when the switch was created (the highest
  * below 0x10000 that no PCI bus and no firmware table names, so that no
- * IOMMU covers it: pci_domain.c; sw->pci_domain); the upstream port is device
+ * IOMMU covers it: pci/domain.c; sw->pci_domain); the upstream port is device
  * 0 on the Root Port's secondary bus 01, its internal bus is 02,
  * downstream port k (port number k + 1, so the address of a port never
  * changes: see profile.c) is a device on bus 02 whose secondary bus is
@@ -730,7 +731,7 @@ unsigned int pciesw_link_history(const struct pciesw_port *port,
 				 struct pciesw_ltssm_transition *out);
 const char *pciesw_ltssm_name(enum pciesw_ltssm state);
 
-#include "mem.h"
+#include "model/mem.h"
 
 /* endpoint.c; all called with sw->lock held */
 
@@ -934,7 +935,7 @@ unsigned int pciesw_dma_inflight(struct pciesw_switch *sw);
 void pciesw_dma_set_channels(struct pciesw_switch *sw, unsigned int n);
 
 /*
- * dma_file.c: what an open /dev/pcieswN feeds the engine: its submissions,
+ * dev/dma_file.c: what an open /dev/pcieswN feeds the engine: its submissions,
  * its completion queue (read(), poll()).
  */
 
