@@ -288,6 +288,13 @@ static u32 pciesw_nl_dump_seq(struct pciesw_switch *sw)
 		GENMASK(PCIESW_NL_DUMP_GEN_BITS - 1, 0));
 }
 
+/* The form of a dump of objects with serial numbers, for @skb's sender */
+enum pciesw_nl_form pciesw_nl_form_serial(struct sk_buff *skb)
+{
+	return netlink_capable(skb, CAP_SYS_ADMIN) ? PCIESW_NL_FORM_SERIAL :
+						     PCIESW_NL_FORM_PLAIN;
+}
+
 /* cb->args[]: where a dump is, between rounds */
 enum {
 	PCIESW_NL_DUMP_ID,	/* the switch id to resume at */
@@ -303,7 +310,8 @@ enum {
  * Dump every object of every switch (or of the switch the request names,
  * whose policy allows switch-id only).
  */
-int pciesw_nl_dumpit(const struct pciesw_nl_obj *obj, struct sk_buff *skb,
+int pciesw_nl_dumpit(const struct pciesw_nl_obj *obj,
+		     enum pciesw_nl_form form, struct sk_buff *skb,
 		     struct netlink_callback *cb)
 {
 	struct nlattr **attrs = pciesw_dump_attrs(cb);
@@ -368,7 +376,7 @@ int pciesw_nl_dumpit(const struct pciesw_nl_obj *obj, struct sk_buff *skb,
 				break;
 			}
 			genl_dump_check_consistent(cb, hdr);
-			err = obj->fill(skb, sw, o);
+			err = obj->fill(skb, sw, o, form);
 			if (err) {
 				genlmsg_cancel(skb, hdr);
 				break;

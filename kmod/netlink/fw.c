@@ -47,8 +47,8 @@ int pciesw_nl_fill_fw_any(struct sk_buff *msg, const void *obj)
 	return pciesw_nl_fill_fw(msg, (struct pciesw_switch *)obj);
 }
 
-static int pciesw_nl_fill_fw_dump(struct sk_buff *msg,
-				  struct pciesw_switch *sw, const void *obj)
+static int pciesw_nl_fill_fw_dump(struct sk_buff *msg, struct pciesw_switch *sw,
+				  const void *obj, enum pciesw_nl_form form)
 {
 	return pciesw_nl_fill_fw(msg, sw);
 }
@@ -67,7 +67,8 @@ int pciesw_nl_fw_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int pciesw_nl_fw_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_fw_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_fw_obj, PCIESW_NL_FORM_PLAIN,
+				skb, cb);
 }
 
 /*
@@ -98,7 +99,7 @@ static const void *pciesw_nl_find_log(struct pciesw_switch *sw,
 }
 
 static int pciesw_nl_fill_log(struct sk_buff *msg, struct pciesw_switch *sw,
-			      const void *obj)
+			      const void *obj, enum pciesw_nl_form form)
 {
 	const struct pciesw_log_entry *e = obj;
 
@@ -120,7 +121,8 @@ static const struct pciesw_nl_obj pciesw_nl_log_obj = {
 
 int pciesw_nl_log_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_log_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_log_obj, PCIESW_NL_FORM_PLAIN,
+				skb, cb);
 }
 
 int pciesw_nl_log_clear_doit(struct sk_buff *skb, struct genl_info *info)

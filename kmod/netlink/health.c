@@ -46,28 +46,17 @@ static int pciesw_nl_fill_counters(struct sk_buff *msg,
 
 static int pciesw_nl_fill_counters_dump(struct sk_buff *msg,
 					struct pciesw_switch *sw,
-					const void *obj)
+					const void *obj,
+					enum pciesw_nl_form form)
 {
-	return pciesw_nl_fill_counters(msg, sw, obj, false);
-}
-
-static int pciesw_nl_fill_counters_dump_packed(struct sk_buff *msg,
-					       struct pciesw_switch *sw,
-					       const void *obj)
-{
-	return pciesw_nl_fill_counters(msg, sw, obj, true);
+	return pciesw_nl_fill_counters(msg, sw, obj,
+				       form == PCIESW_NL_FORM_PACKED);
 }
 
 static const struct pciesw_nl_obj pciesw_nl_counter_obj = {
 	.cmd = PCIESW_CMD_COUNTER_GET,
 	.find = pciesw_nl_find_next_port,
 	.fill = pciesw_nl_fill_counters_dump,
-};
-
-static const struct pciesw_nl_obj pciesw_nl_counter_packed_obj = {
-	.cmd = PCIESW_CMD_COUNTER_GET,
-	.find = pciesw_nl_find_next_port,
-	.fill = pciesw_nl_fill_counters_dump_packed,
 };
 
 struct pciesw_nl_counters {
@@ -110,8 +99,9 @@ int pciesw_nl_counter_get_dumpit(struct sk_buff *skb,
 	struct nlattr **attrs = pciesw_dump_attrs(cb);
 	bool packed = attrs && nla_get_flag(attrs[PCIESW_A_COUNTER_PACKED]);
 
-	return pciesw_nl_dumpit(packed ? &pciesw_nl_counter_packed_obj :
-				&pciesw_nl_counter_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_counter_obj,
+				packed ? PCIESW_NL_FORM_PACKED :
+				PCIESW_NL_FORM_PLAIN, skb, cb);
 }
 
 int pciesw_nl_counter_clear_doit(struct sk_buff *skb, struct genl_info *info)
@@ -170,7 +160,8 @@ static const void *pciesw_nl_find_threshold(struct pciesw_switch *sw,
 
 static int pciesw_nl_fill_threshold_dump(struct sk_buff *msg,
 					 struct pciesw_switch *sw,
-					 const void *obj)
+					 const void *obj,
+					 enum pciesw_nl_form form)
 {
 	struct pciesw_nl_threshold t;
 
@@ -211,7 +202,8 @@ int pciesw_nl_threshold_get_doit(struct sk_buff *skb, struct genl_info *info)
 int pciesw_nl_threshold_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_threshold_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_threshold_obj, PCIESW_NL_FORM_PLAIN,
+				skb, cb);
 }
 
 int pciesw_nl_threshold_set_doit(struct sk_buff *skb, struct genl_info *info)

@@ -50,25 +50,35 @@ struct pciesw_endpoint *pciesw_nl_find_ep_by(struct pciesw_switch *sw,
 struct pciesw_endpoint *pciesw_nl_find_ep(struct pciesw_switch *sw,
 					  struct genl_info *info);
 
+/* Which form of its objects a dump asks for, the same in every round */
+enum pciesw_nl_form {
+	PCIESW_NL_FORM_PLAIN,
+	PCIESW_NL_FORM_SERIAL,	/* with serial numbers: CAP_SYS_ADMIN */
+	PCIESW_NL_FORM_BRIEF,	/* ep-brief */
+	PCIESW_NL_FORM_PACKED,	/* counter-packed */
+};
+
 /*
  * What a dump lists per switch.  @find returns the first object of @sw at
  * or after position *@pos (and sets *@pos to its position), NULL when there
  * is none; positions are ids or indexes, so objects may have holes between
- * them.  @fill puts it.
+ * them.  @fill puts it in @form, which objects with one form ignore.
  */
 struct pciesw_nl_obj {
 	u8 cmd;
 	const void *(*find)(struct pciesw_switch *sw, unsigned long *pos);
 	int (*fill)(struct sk_buff *msg, struct pciesw_switch *sw,
-		    const void *obj);
+		    const void *obj, enum pciesw_nl_form form);
 };
 
 const void *pciesw_nl_find_switch(struct pciesw_switch *sw,
 				  unsigned long *pos);
 const void *pciesw_nl_find_next_port(struct pciesw_switch *sw,
 				     unsigned long *pos);
-int pciesw_nl_dumpit(const struct pciesw_nl_obj *obj, struct sk_buff *skb,
+int pciesw_nl_dumpit(const struct pciesw_nl_obj *obj,
+		     enum pciesw_nl_form form, struct sk_buff *skb,
 		     struct netlink_callback *cb);
+enum pciesw_nl_form pciesw_nl_form_serial(struct sk_buff *skb);
 
 /* Fill functions, also used by the notifications; with sw->lock held */
 int pciesw_nl_fill_switch_any(struct sk_buff *msg, const void *obj);

@@ -47,7 +47,8 @@ static int pciesw_nl_fill_thermal(struct sk_buff *msg,
 
 static int pciesw_nl_fill_thermal_dump(struct sk_buff *msg,
 				       struct pciesw_switch *sw,
-				       const void *obj)
+				       const void *obj,
+				       enum pciesw_nl_form form)
 {
 	return pciesw_nl_fill_thermal(msg, sw);
 }
@@ -72,7 +73,8 @@ int pciesw_nl_thermal_get_doit(struct sk_buff *skb, struct genl_info *info)
 int pciesw_nl_thermal_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_thermal_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_thermal_obj, PCIESW_NL_FORM_PLAIN,
+				skb, cb);
 }
 
 /*

@@ -258,29 +258,16 @@ static int pciesw_nl_fill_ep_serial(struct sk_buff *msg, const void *obj)
 /* ---- switches ---- */
 
 static int pciesw_nl_fill_switch_dump(struct sk_buff *msg,
-				      struct pciesw_switch *sw,
-				      const void *obj)
+				      struct pciesw_switch *sw, const void *obj,
+				      enum pciesw_nl_form form)
 {
-	return pciesw_nl_fill_switch(msg, sw, false);
-}
-
-static int pciesw_nl_fill_switch_dump_serial(struct sk_buff *msg,
-					     struct pciesw_switch *sw,
-					     const void *obj)
-{
-	return pciesw_nl_fill_switch(msg, sw, true);
+	return pciesw_nl_fill_switch(msg, sw, form == PCIESW_NL_FORM_SERIAL);
 }
 
 static const struct pciesw_nl_obj pciesw_nl_switch_obj = {
 	.cmd = PCIESW_CMD_SWITCH_GET,
 	.find = pciesw_nl_find_switch,
 	.fill = pciesw_nl_fill_switch_dump,
-};
-
-static const struct pciesw_nl_obj pciesw_nl_switch_serial_obj = {
-	.cmd = PCIESW_CMD_SWITCH_GET,
-	.find = pciesw_nl_find_switch,
-	.fill = pciesw_nl_fill_switch_dump_serial,
 };
 
 int pciesw_nl_switch_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -294,9 +281,8 @@ int pciesw_nl_switch_get_doit(struct sk_buff *skb, struct genl_info *info)
 int pciesw_nl_switch_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
-				&pciesw_nl_switch_serial_obj :
-				&pciesw_nl_switch_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_switch_obj,
+				pciesw_nl_form_serial(cb->skb), skb, cb);
 }
 
 int pciesw_nl_switch_new_doit(struct sk_buff *skb, struct genl_info *info)
@@ -412,8 +398,8 @@ static const void *pciesw_nl_find_group(struct pciesw_switch *sw,
 }
 
 static int pciesw_nl_fill_group_dump(struct sk_buff *msg,
-				     struct pciesw_switch *sw,
-				     const void *obj)
+				     struct pciesw_switch *sw, const void *obj,
+				     enum pciesw_nl_form form)
 {
 	return pciesw_nl_fill_group(msg, obj);
 }
@@ -444,7 +430,8 @@ int pciesw_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
 int pciesw_nl_group_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_group_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_group_obj, PCIESW_NL_FORM_PLAIN,
+				skb, cb);
 }
 
 int pciesw_nl_group_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -488,8 +475,8 @@ int pciesw_nl_group_set_doit(struct sk_buff *skb, struct genl_info *info)
 /* ---- ports ---- */
 
 static int pciesw_nl_fill_port_dump(struct sk_buff *msg,
-				    struct pciesw_switch *sw,
-				    const void *obj)
+				    struct pciesw_switch *sw, const void *obj,
+				    enum pciesw_nl_form form)
 {
 	return pciesw_nl_fill_port(msg, obj);
 }
@@ -513,7 +500,8 @@ int pciesw_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int pciesw_nl_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return pciesw_nl_dumpit(&pciesw_nl_port_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_port_obj, PCIESW_NL_FORM_PLAIN,
+				skb, cb);
 }
 
 /*
@@ -639,42 +627,18 @@ static const void *pciesw_nl_find_ep_next(struct pciesw_switch *sw,
 	return NULL;
 }
 
-static int pciesw_nl_fill_ep_dump(struct sk_buff *msg,
-				  struct pciesw_switch *sw, const void *obj)
+static int pciesw_nl_fill_ep_dump(struct sk_buff *msg, struct pciesw_switch *sw,
+				  const void *obj, enum pciesw_nl_form form)
 {
-	return pciesw_nl_fill_ep(msg, obj, false);
-}
-
-static int pciesw_nl_fill_ep_dump_serial(struct sk_buff *msg,
-					 struct pciesw_switch *sw,
-					 const void *obj)
-{
-	return pciesw_nl_fill_ep(msg, obj, true);
+	if (form == PCIESW_NL_FORM_BRIEF)
+		return pciesw_nl_fill_ep_brief(msg, obj);
+	return pciesw_nl_fill_ep(msg, obj, form == PCIESW_NL_FORM_SERIAL);
 }
 
 static const struct pciesw_nl_obj pciesw_nl_ep_obj = {
 	.cmd = PCIESW_CMD_EP_GET,
 	.find = pciesw_nl_find_ep_next,
 	.fill = pciesw_nl_fill_ep_dump,
-};
-
-static const struct pciesw_nl_obj pciesw_nl_ep_serial_obj = {
-	.cmd = PCIESW_CMD_EP_GET,
-	.find = pciesw_nl_find_ep_next,
-	.fill = pciesw_nl_fill_ep_dump_serial,
-};
-
-static int pciesw_nl_fill_ep_dump_brief(struct sk_buff *msg,
-					struct pciesw_switch *sw,
-					const void *obj)
-{
-	return pciesw_nl_fill_ep_brief(msg, obj);
-}
-
-static const struct pciesw_nl_obj pciesw_nl_ep_brief_obj = {
-	.cmd = PCIESW_CMD_EP_GET,
-	.find = pciesw_nl_find_ep_next,
-	.fill = pciesw_nl_fill_ep_dump_brief,
 };
 
 int pciesw_nl_ep_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -695,12 +659,11 @@ int pciesw_nl_ep_get_doit(struct sk_buff *skb, struct genl_info *info)
 int pciesw_nl_ep_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **attrs = pciesw_dump_attrs(cb);
+	bool brief = attrs && nla_get_flag(attrs[PCIESW_A_EP_BRIEF]);
 
-	if (attrs && nla_get_flag(attrs[PCIESW_A_EP_BRIEF]))
-		return pciesw_nl_dumpit(&pciesw_nl_ep_brief_obj, skb, cb);
-	return pciesw_nl_dumpit(netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
-				&pciesw_nl_ep_serial_obj : &pciesw_nl_ep_obj,
-				skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_ep_obj,
+				brief ? PCIESW_NL_FORM_BRIEF :
+				pciesw_nl_form_serial(cb->skb), skb, cb);
 }
 
 /* The IDs ep-add asks for: each one given, the type's for the others. */

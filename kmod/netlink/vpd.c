@@ -61,7 +61,8 @@ int pciesw_nl_fill_vpd_ntf(struct sk_buff *msg, const void *obj)
 }
 
 static int pciesw_nl_fill_vpd_dump(struct sk_buff *msg,
-				   struct pciesw_switch *sw, const void *obj)
+				   struct pciesw_switch *sw, const void *obj,
+				   enum pciesw_nl_form form)
 {
 	return pciesw_nl_fill_vpd(msg, sw);
 }
@@ -85,7 +86,8 @@ int pciesw_nl_vpd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (err)
 		return err;
-	return pciesw_nl_dumpit(&pciesw_nl_vpd_obj, skb, cb);
+	return pciesw_nl_dumpit(&pciesw_nl_vpd_obj, PCIESW_NL_FORM_PLAIN,
+				skb, cb);
 }
 
 int pciesw_nl_vpd_set_doit(struct sk_buff *skb, struct genl_info *info)
