@@ -206,10 +206,14 @@ static ssize_t ep_add_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_WO(ep_add);
 
-/* write 1 to unplug the port's endpoint */
-static ssize_t ep_remove_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t count)
+/*
+ * A port's "write 1" store: @act runs on the port with sw->lock held, and
+ * the store returns once every view shows what it did
+ */
+static int pciesw_port_store_1(struct device *dev,
+			       struct device_attribute *attr, const char *buf,
+			       int (*act)(struct device *dev,
+					  struct pciesw_port *port))
 {
 	struct pciesw_child *child = to_pciesw_child(dev);
 	struct pciesw_port *port;
@@ -223,17 +227,30 @@ static ssize_t ep_remove_store(struct device *dev,
 	if (ret)
 		return ret;
 	port = pciesw_port_find(child->sw, child->index);
-	if (port && port->ep)
-		pciesw_ep_del(port->ep);
-	else
-		ret = -ENODEV;
+	ret = port ? act(dev, port) : -ENODEV;
 	mutex_unlock(&child->sw->lock);
 	pciesw_child_sync(child, attr);
-	if (ret) {
+	return ret;
+}
+
+static int pciesw_port_ep_remove(struct device *dev, struct pciesw_port *port)
+{
+	if (!port->ep) {
 		dev_err(dev, "ep_remove: no endpoint on this port\n");
-		return ret;
+		return -ENODEV;
 	}
-	return count;
+	pciesw_ep_del(port->ep);
+	return 0;
+}
+
+/* write 1 to unplug the port's endpoint */
+static ssize_t ep_remove_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	int ret = pciesw_port_store_1(dev, attr, buf, pciesw_port_ep_remove);
+
+	return ret ?: count;
 }
 static DEVICE_ATTR_WO(ep_remove);
 
@@ -308,29 +325,20 @@ PCIESW_COUNTER_ATTR(egress_posted_tlps, EGRESS_POSTED_TLPS);
 PCIESW_COUNTER_ATTR(egress_non_posted_tlps, EGRESS_NON_POSTED_TLPS);
 PCIESW_COUNTER_ATTR(egress_completion_tlps, EGRESS_COMPLETION_TLPS);
 
+static int pciesw_port_errors_clear(struct device *dev,
+				    struct pciesw_port *port)
+{
+	pciesw_port_counters_clear(port);
+	return 0;
+}
+
 /* write 1 to zero every counter of the port (errors and traffic) */
 static ssize_t errors_clear_store(struct device *dev,
 				  struct device_attribute *attr,
 				  const char *buf, size_t count)
 {
-	struct pciesw_child *child = to_pciesw_child(dev);
-	struct pciesw_port *port;
-	bool yes;
-	int ret;
+	int ret = pciesw_port_store_1(dev, attr, buf, pciesw_port_errors_clear);
 
-	ret = kstrtobool(buf, &yes);
-	if (ret || !yes)
-		return -EINVAL;
-	ret = pciesw_view_lock(child->sw);
-	if (ret)
-		return ret;
-	port = pciesw_port_find(child->sw, child->index);
-	if (port)
-		pciesw_port_counters_clear(port);
-	else
-		ret = -ENODEV;
-	mutex_unlock(&child->sw->lock);
-	pciesw_child_sync(child, attr);
 	return ret ?: count;
 }
 
