@@ -167,72 +167,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* --- what top computes ------------------------------------------------------ */
-
-static uint64_t per_sec(uint64_t delta, uint64_t ns)
-{
-	return ns ? (unsigned __int128)delta * 1000000000 / ns : 0;
-}
-
-/* now - then; a counter that went back was cleared (or is new) */
-static uint64_t counter_delta(uint64_t now, uint64_t then)
-{
-	return now >= then ? now - then : now;
-}
-
-static struct err_base *err_base(uint32_t sw, uint32_t port)
-{
-	size_t n;
-
-	if (sw > PCIESW_MAX_SWITCH_ID || port > 4096)
-		return NULL;
-	if (port >= top.base[sw].n) {
-		n = port + 1;
-		top.base[sw].p = xreallocarray(top.base[sw].p, n,
-					       sizeof(*top.base[sw].p));
-		memset(&top.base[sw].p[top.base[sw].n], 0,
-		       (n - top.base[sw].n) * sizeof(*top.base[sw].p));
-		top.base[sw].n = n;
-	}
-	return &top.base[sw].p[port];
-}
-
-static void forget_bases(uint32_t sw)
-{
-	if (sw > PCIESW_MAX_SWITCH_ID)
-		return;
-	free(top.base[sw].p);
-	top.base[sw].p = NULL;
-	top.base[sw].n = 0;
-}
-
-void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps)
-{
-	struct counter_set c;
-	uint32_t i;
-
-	counters_read(nlh, &c);
-	*ps = (struct port_sums){ 0 };
-	for (i = PCIESW_COUNTER_FIRST_CORRECTABLE;
-	     i <= PCIESW_COUNTER_LAST_CORRECTABLE; i++)
-		ps->ce += c.v[i];
-	for (i = PCIESW_COUNTER_FIRST_UNCORRECTABLE;
-	     i <= PCIESW_COUNTER_LAST_UNCORRECTABLE; i++)
-		ps->ue += c.v[i];
-	ps->rx = c.v[PCIESW_COUNTER_INGRESS_POSTED_BYTES] +
-		 c.v[PCIESW_COUNTER_INGRESS_NON_POSTED_BYTES] +
-		 c.v[PCIESW_COUNTER_INGRESS_COMPLETION_BYTES];
-	ps->tx = c.v[PCIESW_COUNTER_EGRESS_POSTED_BYTES] +
-		 c.v[PCIESW_COUNTER_EGRESS_NON_POSTED_BYTES] +
-		 c.v[PCIESW_COUNTER_EGRESS_COMPLETION_BYTES];
-	ps->rx_tlps = c.v[PCIESW_COUNTER_INGRESS_POSTED_TLPS] +
-		      c.v[PCIESW_COUNTER_INGRESS_NON_POSTED_TLPS] +
-		      c.v[PCIESW_COUNTER_INGRESS_COMPLETION_TLPS];
-	ps->tx_tlps = c.v[PCIESW_COUNTER_EGRESS_POSTED_TLPS] +
-		      c.v[PCIESW_COUNTER_EGRESS_NON_POSTED_TLPS] +
-		      c.v[PCIESW_COUNTER_EGRESS_COMPLETION_TLPS];
-}
-
 /* Short LTSSM names for the LINK column. */
 static const char *ltssm_short(uint32_t v)
 {
@@ -581,46 +515,6 @@ static size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 	return n;
 }
 
-/*
- * After a snapshot: where the error deltas of its ports count from.  The
- * first snapshot (or the first after c) is the base of every port; a
- * port that comes later (a new card, a re-bifurcated group) counts from
- * 0, and so does one whose counters were cleared meanwhile.
- */
-static void update_bases(void)
-{
-	const struct tobjs *o = &top.cur.counters;
-	const struct port_sums *now;
-	struct err_base *b;
-	size_t i;
-
-	for (i = 0; i < o->n; i++) {
-		b = err_base(u32_or(o->tb[i], TA_SWITCH_ID, UINT32_MAX),
-			     u32_or(o->tb[i], TA_PORT_ID, UINT32_MAX));
-		if (!b)
-			continue;
-		now = &top.cur.sums[i];
-		if (!b->known) {
-			b->known = true;
-			b->ce = top.rebase ? now->ce : 0;
-			b->ue = top.rebase ? now->ue : 0;
-		} else if (now->ce < b->ce || now->ue < b->ue) {
-			b->ce = b->ue = 0;
-		}
-	}
-	top.rebase = false;
-}
-
-/* 'c': the deltas count from the next snapshot */
-static void clear_deltas(void)
-{
-	uint32_t sw;
-
-	for (sw = 0; sw <= PCIESW_MAX_SWITCH_ID; sw++)
-		forget_bases(sw);
-	top.rebase = true;
-}
-
 /* --- the header of a card ----------------------------------------------------- */
 
 /* One line of a header, and how it stands out. */
@@ -776,43 +670,6 @@ static const struct column ep_cols[NR_ECOLS] = {
 	[E_READ] = { "READ/s", 7, false, 0 },
 	[E_WRITE] = { "WRITE/s", 7, false, 0 },
 };
-
-struct io_rates {
-	bool has;
-	uint64_t rbytes, wbytes, reads, writes;
-};
-
-static const struct ep_io *find_io(const struct snap *sn, uint32_t sw,
-				   uint32_t ep)
-{
-	struct ep_io key = { .sw = sw, .ep = ep };
-
-	if (!sn->nr_io)
-		return NULL;
-	return bsearch(&key, sn->io, sn->nr_io, sizeof(*sn->io), cmp_io);
-}
-
-/* The I/O rates of the drive of @tb, between the last two snapshots. */
-static void io_rates(struct nlattr **tb, struct io_rates *r)
-{
-	const struct ep_io *now, *then;
-	uint32_t sw = u32_or(tb, TA_SWITCH_ID, 0);
-	uint64_t ns;
-
-	*r = (struct io_rates){ 0 };
-	if (!tb[TA_EP_ID] || !top.have_prev)
-		return;
-	now = find_io(&top.cur, sw, nla_get_u32(tb[TA_EP_ID]));
-	then = find_io(&top.prev, sw, nla_get_u32(tb[TA_EP_ID]));
-	if (!now || !then)
-		return;
-	ns = top.cur.ns - top.prev.ns;
-	r->has = true;
-	r->rbytes = per_sec(counter_delta(now->rbytes, then->rbytes), ns);
-	r->wbytes = per_sec(counter_delta(now->wbytes, then->wbytes), ns);
-	r->reads = per_sec(counter_delta(now->reads, then->reads), ns);
-	r->writes = per_sec(counter_delta(now->writes, then->writes), ns);
-}
 
 static bool shows_ep(struct nlattr **tb)
 {

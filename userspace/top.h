@@ -107,6 +107,12 @@ struct err_base {
 	uint64_t ce, ue;
 };
 
+/* A drive's I/O rates between the last two snapshots. */
+struct io_rates {
+	bool has;
+	uint64_t rbytes, wbytes, reads, writes;
+};
+
 /* What top keeps from one refresh to the next. */
 struct top_state {
 	struct top_opts o;
@@ -182,7 +188,6 @@ static inline bool flag_of(struct nlattr **tb, int attr)
 
 /* cmd_top.c: the loop, the events */
 extern struct top_state top;
-void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
 
 /* top_snapshot.c: the snapshot */
 extern uint8_t ta_slot[PCIESW_A_MAX + 1];
@@ -196,5 +201,15 @@ int cmp_io(const void *a, const void *b);
 void close_sessions(void);
 const struct tobjs *shown_eps(void);
 bool take_snapshot(void);
+
+/* top_rates.c: rates and deltas */
+uint64_t per_sec(uint64_t delta, uint64_t ns);
+uint64_t counter_delta(uint64_t now, uint64_t then);
+struct err_base *err_base(uint32_t sw, uint32_t port);
+void forget_bases(uint32_t sw);
+void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
+void update_bases(void);
+void clear_deltas(void);
+void io_rates(struct nlattr **tb, struct io_rates *r);
 
 #endif /* SWITCHCTL_TOP_H */
