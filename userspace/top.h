@@ -17,6 +17,8 @@
 
 /* Events kept for the screen */
 #define NR_EVENT_LINES	64
+/* The longest cell of a row */
+#define CELL_LEN	40
 
 struct top_opts {
 	struct target t;
@@ -106,6 +108,46 @@ struct err_base {
 	bool known;
 	uint64_t ce, ue;
 };
+
+/* The port table's columns. */
+enum {
+	C_PORT, C_GROUP, C_ROLE, C_LINK, C_GEN, C_WIDTH, C_RX, C_TX, C_TLPS,
+	C_CERR, C_UERR, C_EP, C_EP_PCI, C_PORT_PCI, NR_COLS
+};
+
+struct column {
+	const char *title;
+	int width;		/* 0: the rest of the line */
+	bool left;		/* left-aligned */
+	int min_cols;		/* shown on screens at least this wide */
+};
+
+/* How a cell or line stands out: on screen in colour, in text with marks. */
+enum { M_NONE, M_GOOD, M_WARN, M_CRIT };
+
+/* A port of a snapshot with what top computes for it. */
+struct port_row {
+	struct nlattr **tb;
+	uint32_t port;
+	bool has_rate;
+	uint64_t rx, tx, rx_tlps, tx_tlps;	/* per second */
+	uint64_t ce, ue, ce_delta, ue_delta;
+	bool crossed;		/* a threshold on the port was crossed */
+	const char *state;	/* link-state */
+	char cell[NR_COLS][CELL_LEN];
+	int mark[NR_COLS];
+};
+
+enum { SORT_PORT, SORT_TRAFFIC, SORT_ERRORS, NR_SORTS };
+
+/* One line of a header, and how it stands out. */
+struct hline {
+	char text[512];
+	int mark;
+};
+
+/* An endpoint line's cells */
+enum { E_NAME, E_TYPE, E_PORT, E_RESIDENT, E_DISK, E_READ, E_WRITE, NR_ECOLS };
 
 /* A drive's I/O rates between the last two snapshots. */
 struct io_rates {
@@ -211,5 +253,14 @@ void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
 void update_bases(void);
 void clear_deltas(void);
 void io_rates(struct nlattr **tb, struct io_rates *r);
+
+/* top_rows.c: the layout */
+extern const struct column port_cols[NR_COLS];
+size_t port_rows(uint32_t sw, struct port_row **rows, bool filter);
+size_t header_lines(size_t i, struct hline *h, size_t max);
+extern const struct column ep_cols[NR_ECOLS];
+bool shows_ep(struct nlattr **tb);
+void ep_cells(size_t k, char cell[][CELL_LEN]);
+void title_text(char *buf, size_t len);
 
 #endif /* SWITCHCTL_TOP_H */
