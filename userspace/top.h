@@ -263,4 +263,7 @@ bool shows_ep(struct nlattr **tb);
 void ep_cells(size_t k, char cell[][CELL_LEN]);
 void title_text(char *buf, size_t len);
 
+/* top_text.c: batch text */
+void batch_text(bool ok);
+
 #endif /* SWITCHCTL_TOP_H */
