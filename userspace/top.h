@@ -266,4 +266,7 @@ void title_text(char *buf, size_t len);
 /* top_text.c: batch text */
 void batch_text(bool ok);
 
+/* top_json.c: batch JSON */
+void batch_json(bool ok);
+
 #endif /* SWITCHCTL_TOP_H */

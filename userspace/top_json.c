@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top's batch JSON (-j): one object per snapshot per line, every card
+ * with its attributes, sensors, thresholds crossed, ports and endpoints,
+ * then the events since the snapshot before as monitor -j prints them.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+#include "cmd.h"
+#include "names.h"
+#include "print.h"
+#include "top.h"
+#include "util.h"
+
+/* The events kept for a batch snapshot, printed and dropped. */
+static void print_pending(void)
+{
+	size_t i;
+
+	open_array("events");
+	for (i = 0; i < top.nr_pending; i++) {
+		monitor_print_event(top.pending[i]);
+		free(top.pending[i]);
+	}
+	close_array();
+	top.nr_pending = 0;
+}
+
+static void json_attr_str(const char *key, const struct nlattr *a)
+{
+	print_attr_string(PRINT_JSON, key, NULL, a);
+}
+
+static void json_rate(const char *key, bool has, uint64_t v)
+{
+	if (has)
+		print_uint(PRINT_JSON, key, NULL, v);
+	else
+		print_null(PRINT_JSON, key, NULL);
+}
+
+static void json_thermal(uint32_t id)
+{
+	long ti = find_obj(&top.cur.thermal, id, UINT32_MAX, 0);
+
+	if (ti < 0)
+		return;
+	print_attr_s32(PRINT_JSON, "thermal-highest", NULL,
+		       top.cur.thermal.tb[ti][TA_THERMAL_HIGHEST]);
+	open_array("thermal-sensor");
+	nl_for_each_attr(tobjs_hdr(&top.cur.thermal, ti),
+			 PCIESW_A_THERMAL_SENSOR, print_thermal_sensor, NULL);
+	close_array();
+}
+
+static void json_port(const struct port_row *r)
+{
+	struct nlattr **tb = r->tb;
+
+	open_object(NULL);
+	print_uint(PRINT_JSON, "port-id", NULL, r->port);
+	json_attr_str("group-name", tb[TA_GROUP_NAME]);
+	print_attr_enum(PRINT_JSON, "port-role", NULL, tb[TA_PORT_ROLE],
+			&port_role_names);
+	print_attr_enum(PRINT_JSON, "port-ltssm", NULL, tb[TA_PORT_LTSSM],
+			&ltssm_names);
+	print_string(PRINT_JSON, "link-state", NULL, r->state);
+	print_attr_enum(PRINT_JSON, "port-speed", NULL, tb[TA_PORT_SPEED],
+			&link_speed_names);
+	print_attr_enum(PRINT_JSON, "port-max-speed", NULL,
+			tb[TA_PORT_MAX_SPEED], &link_speed_names);
+	print_attr_u32(PRINT_JSON, "port-width", NULL, tb[TA_PORT_WIDTH]);
+	print_attr_u32(PRINT_JSON, "port-max-width", NULL,
+		       tb[TA_PORT_MAX_WIDTH]);
+	print_bool(PRINT_JSON, "port-degraded", NULL,
+		   flag_of(tb, TA_PORT_DEGRADED), NULL);
+	json_rate("rx-bytes-per-sec", r->has_rate, r->rx);
+	json_rate("tx-bytes-per-sec", r->has_rate, r->tx);
+	json_rate("rx-tlps-per-sec", r->has_rate, r->rx_tlps);
+	json_rate("tx-tlps-per-sec", r->has_rate, r->tx_tlps);
+	print_uint(PRINT_JSON, "correctable-errors", NULL, r->ce);
+	print_uint(PRINT_JSON, "uncorrectable-errors", NULL, r->ue);
+	print_uint(PRINT_JSON, "correctable-errors-delta", NULL, r->ce_delta);
+	print_uint(PRINT_JSON, "uncorrectable-errors-delta", NULL,
+		   r->ue_delta);
+	print_bool(PRINT_JSON, "threshold-crossed", NULL, r->crossed, NULL);
+	json_attr_str("ep-name", tb[TA_EP_NAME]);
+	if (strcmp(r->cell[C_EP_PCI], "-"))
+		print_string(PRINT_JSON, "ep-pci-name", NULL, r->cell[C_EP_PCI]);
+	else
+		print_null(PRINT_JSON, "ep-pci-name", NULL);
+	json_attr_str("port-pci-name", tb[TA_PORT_PCI_NAME]);
+	close_object();
+}
+
+/* Endpoint @k of shown_eps(). */
+static void json_ep(size_t k)
+{
+	struct nlattr **tb = shown_eps()->tb[k];
+	struct io_rates dr;
+
+	io_rates(tb, &dr);
+	open_object(NULL);
+	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[TA_EP_ID]);
+	json_attr_str("ep-name", tb[TA_EP_NAME]);
+	print_attr_enum(PRINT_JSON, "ep-type", NULL, tb[TA_EP_TYPE],
+			&ep_type_names);
+	print_attr_u32(PRINT_JSON, "port-id", NULL, tb[TA_PORT_ID]);
+	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, tb[TA_EP_MEM_SIZE]);
+	print_attr_u64(PRINT_JSON, "ep-mem-resident", NULL, top.res[k]);
+	json_attr_str("ep-pci-name", tb[TA_EP_PCI_NAME]);
+	json_attr_str("ep-disk-name", tb[TA_EP_DISK_NAME]);
+	json_rate("nvme-bytes-read-per-sec", dr.has, dr.rbytes);
+	json_rate("nvme-bytes-written-per-sec", dr.has, dr.wbytes);
+	json_rate("nvme-host-reads-per-sec", dr.has, dr.reads);
+	json_rate("nvme-host-writes-per-sec", dr.has, dr.writes);
+	close_object();
+}
+
+static void json_switch(size_t i)
+{
+	struct nlattr **sw = top.cur.sw.tb[i];
+	uint32_t id = u32_or(sw, TA_SWITCH_ID, 0);
+	const struct tobjs *th = &top.cur.thresholds;
+	struct port_row *rows;
+	size_t n, k;
+	long fi;
+
+	open_object(NULL);
+	print_attr_u32(PRINT_JSON, "switch-id", NULL, sw[TA_SWITCH_ID]);
+	json_attr_str("switch-name", sw[TA_SWITCH_NAME]);
+	json_attr_str("switch-profile", sw[TA_SWITCH_PROFILE]);
+	if (sw[TA_SWITCH_SERIAL])
+		json_attr_str("switch-serial", sw[TA_SWITCH_SERIAL]);
+	fi = find_obj(&top.info.fw, id, UINT32_MAX, i);
+	json_attr_str("fw-running-version",
+		      fi >= 0 ? top.info.fw.tb[fi][TA_FW_RUNNING_VERSION] :
+		      NULL);
+	print_attr_flag(PRINT_JSON, "switch-pci-view", NULL,
+			sw[TA_SWITCH_PCI_VIEW], NULL, NULL);
+	print_attr_u32(PRINT_JSON, "switch-pci-domain", NULL,
+		       sw[TA_SWITCH_PCI_DOMAIN]);
+	print_attr_u32(PRINT_JSON, "switch-dma-inflight", NULL,
+		       sw[TA_SWITCH_DMA_INFLIGHT]);
+	print_attr_flag(PRINT_JSON, "switch-dma-pacing", NULL,
+			sw[TA_SWITCH_DMA_PACING], NULL, NULL);
+	json_thermal(id);
+	open_array("thresholds-crossed");
+	for (k = 0; k < th->n; k++) {
+		struct nlattr **tb = th->tb[k];
+
+		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != id ||
+		    !flag_of(tb, TA_THRESHOLD_CROSSED))
+			continue;
+		open_object(NULL);
+		print_attr_u32(PRINT_JSON, "port-id", NULL, tb[TA_PORT_ID]);
+		print_attr_enum(PRINT_JSON, "counter-id", NULL,
+				tb[TA_COUNTER_ID], &counter_names);
+		close_object();
+	}
+	close_array();
+	open_array("ports");
+	n = port_rows(id, &rows, false);
+	for (k = 0; k < n; k++)
+		json_port(&rows[k]);
+	free(rows);
+	close_array();
+	open_array("endpoints");
+	for (k = 0; k < shown_eps()->n; k++)
+		if (u32_or(shown_eps()->tb[k], TA_SWITCH_ID, UINT32_MAX) == id)
+			json_ep(k);
+	close_array();
+	close_object();
+}
+
+void batch_json(bool ok)
+{
+	size_t i;
+
+	open_object(NULL);
+	print_uint(PRINT_JSON, "time", NULL, ok ? top.cur.ns : now_ns());
+	if (ok && top.have_prev)
+		print_uint(PRINT_JSON, "interval-ns", NULL,
+			   top.cur.ns - top.prev.ns);
+	else
+		print_null(PRINT_JSON, "interval-ns", NULL);
+	print_bool(PRINT_JSON, "module-loaded", NULL, top.loaded, NULL);
+	open_array("switches");
+	for (i = 0; ok && i < top.cur.sw.n; i++)
+		json_switch(i);
+	close_array();
+	print_pending();
+	close_object();
+}
