@@ -269,4 +269,10 @@ void batch_text(bool ok);
 /* top_json.c: batch JSON */
 void batch_json(bool ok);
 
+/* top_screen.c: the screen */
+void screen_end(void);
+void screen_start(void);
+void draw(void);
+bool key(int ch);
+
 #endif /* SWITCHCTL_TOP_H */
