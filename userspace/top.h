@@ -245,11 +245,9 @@ const struct tobjs *shown_eps(void);
 bool take_snapshot(void);
 
 /* top_rates.c: rates and deltas */
-uint64_t per_sec(uint64_t delta, uint64_t ns);
-uint64_t counter_delta(uint64_t now, uint64_t then);
-struct err_base *err_base(uint32_t sw, uint32_t port);
 void forget_bases(uint32_t sw);
 void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps);
+void port_rates(struct port_row *r, uint32_t sw, size_t hint);
 void update_bases(void);
 void clear_deltas(void);
 void io_rates(struct nlattr **tb, struct io_rates *r);

@@ -12,18 +12,18 @@
 #include "top.h"
 #include "util.h"
 
-uint64_t per_sec(uint64_t delta, uint64_t ns)
+static uint64_t per_sec(uint64_t delta, uint64_t ns)
 {
 	return ns ? (unsigned __int128)delta * 1000000000 / ns : 0;
 }
 
 /* now - then; a counter that went back was cleared (or is new) */
-uint64_t counter_delta(uint64_t now, uint64_t then)
+static uint64_t counter_delta(uint64_t now, uint64_t then)
 {
 	return now >= then ? now - then : now;
 }
 
-struct err_base *err_base(uint32_t sw, uint32_t port)
+static struct err_base *err_base(uint32_t sw, uint32_t port)
 {
 	size_t n;
 
@@ -74,6 +74,43 @@ void port_sums(const struct nlmsghdr *nlh, struct port_sums *ps)
 	ps->tx_tlps = c.v[PCIESW_COUNTER_EGRESS_POSTED_TLPS] +
 		      c.v[PCIESW_COUNTER_EGRESS_NON_POSTED_TLPS] +
 		      c.v[PCIESW_COUNTER_EGRESS_COMPLETION_TLPS];
+}
+
+/*
+ * The rates of row @r's port of switch @sw between the last two
+ * snapshots, its error totals and their deltas; its counters are looked
+ * for at @hint first (find_obj()).
+ */
+void port_rates(struct port_row *r, uint32_t sw, size_t hint)
+{
+	const struct snap *c = &top.cur, *p = &top.prev;
+	uint64_t ns = top.have_prev ? c->ns - p->ns : 0;
+	struct port_sums now = { 0 }, then = { 0 };
+	struct err_base *b;
+	long ci, pi;
+
+	ci = find_obj(&c->counters, sw, r->port, hint);
+	if (ci >= 0)
+		now = c->sums[ci];
+	pi = top.have_prev && ci >= 0 ?
+	     find_obj(&p->counters, sw, r->port, ci) : -1;
+	if (pi >= 0) {
+		then = p->sums[pi];
+		r->has_rate = true;
+		r->rx = per_sec(counter_delta(now.rx, then.rx), ns);
+		r->tx = per_sec(counter_delta(now.tx, then.tx), ns);
+		r->rx_tlps = per_sec(counter_delta(now.rx_tlps, then.rx_tlps),
+				     ns);
+		r->tx_tlps = per_sec(counter_delta(now.tx_tlps, then.tx_tlps),
+				     ns);
+	}
+	r->ce = now.ce;
+	r->ue = now.ue;
+	b = err_base(sw, r->port);
+	if (b && b->known) {
+		r->ce_delta = counter_delta(now.ce, b->ce);
+		r->ue_delta = counter_delta(now.ue, b->ue);
+	}
 }
 
 /*

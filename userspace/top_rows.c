@@ -318,11 +318,8 @@ static int cmp_rows(const void *a, const void *b)
  */
 size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 {
-	const struct snap *c = &top.cur, *p = &top.prev;
 	const struct tobjs *ports = &top.info.ports;
-	uint64_t ns = top.have_prev ? c->ns - p->ns : 0;
 	size_t i, n = 0, first = ports->n, last = 0;
-	long ci, pi;
 
 	/* the switch's ports, next to each other in the dump */
 	for (i = 0; i < ports->n; i++) {
@@ -338,8 +335,6 @@ size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 	for (i = first; i < last; i++) {
 		struct nlattr **tb = ports->tb[i];
 		struct port_row *r = &(*rows)[n];
-		struct port_sums now = { 0 }, then = { 0 };
-		struct err_base *b;
 
 		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != sw ||
 		    !tb[TA_PORT_ID])
@@ -349,28 +344,7 @@ size_t port_rows(uint32_t sw, struct port_row **rows, bool filter)
 		r->tb = tb;
 		r->port = nla_get_u32(tb[TA_PORT_ID]);
 		r->state = link_state(tb);
-		ci = find_obj(&c->counters, sw, r->port, i);
-		if (ci >= 0)
-			now = c->sums[ci];
-		pi = top.have_prev && ci >= 0 ?
-		     find_obj(&p->counters, sw, r->port, ci) : -1;
-		if (pi >= 0) {
-			then = p->sums[pi];
-			r->has_rate = true;
-			r->rx = per_sec(counter_delta(now.rx, then.rx), ns);
-			r->tx = per_sec(counter_delta(now.tx, then.tx), ns);
-			r->rx_tlps = per_sec(counter_delta(now.rx_tlps,
-							   then.rx_tlps), ns);
-			r->tx_tlps = per_sec(counter_delta(now.tx_tlps,
-							   then.tx_tlps), ns);
-		}
-		r->ce = now.ce;
-		r->ue = now.ue;
-		b = err_base(sw, r->port);
-		if (b && b->known) {
-			r->ce_delta = counter_delta(now.ce, b->ce);
-			r->ue_delta = counter_delta(now.ue, b->ue);
-		}
+		port_rates(r, sw, i);
 		r->crossed = threshold_crossed(sw, r->port);
 		fill_cells(r);
 		fill_ep_pci(r, sw);
