@@ -109,17 +109,10 @@ struct err_base {
 	uint64_t ce, ue;
 };
 
-/* The port table's columns. */
-enum {
-	C_PORT, C_GROUP, C_ROLE, C_LINK, C_GEN, C_WIDTH, C_RX, C_TX, C_TLPS,
-	C_CERR, C_UERR, C_EP, C_EP_PCI, C_PORT_PCI, NR_COLS
-};
-
-struct column {
-	const char *title;
-	int width;		/* 0: the rest of the line */
-	bool left;		/* left-aligned */
-	int min_cols;		/* shown on screens at least this wide */
+/* A drive's I/O rates between the last two snapshots. */
+struct io_rates {
+	bool has;
+	uint64_t rbytes, wbytes, reads, writes;
 };
 
 /* How a cell or line stands out: on screen in colour, in text with marks. */
@@ -134,8 +127,35 @@ struct port_row {
 	uint64_t ce, ue, ce_delta, ue_delta;
 	bool crossed;		/* a threshold on the port was crossed */
 	const char *state;	/* link-state */
-	char cell[NR_COLS][CELL_LEN];
-	int mark[NR_COLS];
+	struct nlattr *ep_pci;	/* its endpoint's PCI name */
+};
+
+/* An endpoint of a snapshot with what top computes for it. */
+struct ep_row {
+	struct nlattr **tb;
+	struct nlattr *resident;	/* its ep-mem-resident (top.res) */
+	struct io_rates io;
+};
+
+/*
+ * A column of the port or the endpoint table (top_rows.c), in all three
+ * outputs: the text and the screen show its title and its cells, the
+ * JSON object of a row has its members, all in the table's order.
+ */
+struct column {
+	const char *title;	/* NULL: in the JSON only */
+	int width;		/* 0: the rest of the line */
+	bool left;		/* left-aligned */
+	int min_cols;		/* shown on screens at least this wide */
+	/* the cell of a row, into CELL_LEN bytes; how it stands out */
+	int (*cell)(const void *row, char *buf);
+	/* the members of a row's JSON object */
+	void (*json)(const void *row);
+};
+
+struct table {
+	const struct column *cols;
+	size_t n;
 };
 
 enum { SORT_PORT, SORT_TRAFFIC, SORT_ERRORS, NR_SORTS };
@@ -144,15 +164,6 @@ enum { SORT_PORT, SORT_TRAFFIC, SORT_ERRORS, NR_SORTS };
 struct hline {
 	char text[512];
 	int mark;
-};
-
-/* An endpoint line's cells */
-enum { E_NAME, E_TYPE, E_PORT, E_RESIDENT, E_DISK, E_READ, E_WRITE, NR_ECOLS };
-
-/* A drive's I/O rates between the last two snapshots. */
-struct io_rates {
-	bool has;
-	uint64_t rbytes, wbytes, reads, writes;
 };
 
 /* What top keeps from one refresh to the next. */
@@ -253,18 +264,18 @@ void clear_deltas(void);
 void io_rates(struct nlattr **tb, struct io_rates *r);
 
 /* top_rows.c: the layout */
-extern const struct column port_cols[NR_COLS];
+extern const struct table port_table, ep_table;
 size_t port_rows(uint32_t sw, struct port_row **rows, bool filter);
+size_t ep_rows(uint32_t sw, bool all, struct ep_row **rows);
 size_t header_lines(size_t i, struct hline *h, size_t max);
-extern const struct column ep_cols[NR_ECOLS];
-bool shows_ep(struct nlattr **tb);
-void ep_cells(size_t k, char cell[][CELL_LEN]);
 void title_text(char *buf, size_t len);
 
 /* top_text.c: batch text */
 void batch_text(bool ok);
 
 /* top_json.c: batch JSON */
+void json_attr_str(const char *key, const struct nlattr *a);
+void json_rate(const char *key, bool has, uint64_t v);
 void batch_json(bool ok);
 
 /* top_screen.c: the screen */

@@ -29,12 +29,12 @@ static void print_pending(void)
 	top.nr_pending = 0;
 }
 
-static void json_attr_str(const char *key, const struct nlattr *a)
+void json_attr_str(const char *key, const struct nlattr *a)
 {
 	print_attr_string(PRINT_JSON, key, NULL, a);
 }
 
-static void json_rate(const char *key, bool has, uint64_t v)
+void json_rate(const char *key, bool has, uint64_t v)
 {
 	if (has)
 		print_uint(PRINT_JSON, key, NULL, v);
@@ -56,67 +56,14 @@ static void json_thermal(uint32_t id)
 	close_array();
 }
 
-static void json_port(const struct port_row *r)
+/* A row of table @t: the members of its columns, in their order. */
+static void json_row(const struct table *t, const void *row)
 {
-	struct nlattr **tb = r->tb;
+	size_t c;
 
 	open_object(NULL);
-	print_uint(PRINT_JSON, "port-id", NULL, r->port);
-	json_attr_str("group-name", tb[TA_GROUP_NAME]);
-	print_attr_enum(PRINT_JSON, "port-role", NULL, tb[TA_PORT_ROLE],
-			&port_role_names);
-	print_attr_enum(PRINT_JSON, "port-ltssm", NULL, tb[TA_PORT_LTSSM],
-			&ltssm_names);
-	print_string(PRINT_JSON, "link-state", NULL, r->state);
-	print_attr_enum(PRINT_JSON, "port-speed", NULL, tb[TA_PORT_SPEED],
-			&link_speed_names);
-	print_attr_enum(PRINT_JSON, "port-max-speed", NULL,
-			tb[TA_PORT_MAX_SPEED], &link_speed_names);
-	print_attr_u32(PRINT_JSON, "port-width", NULL, tb[TA_PORT_WIDTH]);
-	print_attr_u32(PRINT_JSON, "port-max-width", NULL,
-		       tb[TA_PORT_MAX_WIDTH]);
-	print_bool(PRINT_JSON, "port-degraded", NULL,
-		   flag_of(tb, TA_PORT_DEGRADED), NULL);
-	json_rate("rx-bytes-per-sec", r->has_rate, r->rx);
-	json_rate("tx-bytes-per-sec", r->has_rate, r->tx);
-	json_rate("rx-tlps-per-sec", r->has_rate, r->rx_tlps);
-	json_rate("tx-tlps-per-sec", r->has_rate, r->tx_tlps);
-	print_uint(PRINT_JSON, "correctable-errors", NULL, r->ce);
-	print_uint(PRINT_JSON, "uncorrectable-errors", NULL, r->ue);
-	print_uint(PRINT_JSON, "correctable-errors-delta", NULL, r->ce_delta);
-	print_uint(PRINT_JSON, "uncorrectable-errors-delta", NULL,
-		   r->ue_delta);
-	print_bool(PRINT_JSON, "threshold-crossed", NULL, r->crossed, NULL);
-	json_attr_str("ep-name", tb[TA_EP_NAME]);
-	if (strcmp(r->cell[C_EP_PCI], "-"))
-		print_string(PRINT_JSON, "ep-pci-name", NULL, r->cell[C_EP_PCI]);
-	else
-		print_null(PRINT_JSON, "ep-pci-name", NULL);
-	json_attr_str("port-pci-name", tb[TA_PORT_PCI_NAME]);
-	close_object();
-}
-
-/* Endpoint @k of shown_eps(). */
-static void json_ep(size_t k)
-{
-	struct nlattr **tb = shown_eps()->tb[k];
-	struct io_rates dr;
-
-	io_rates(tb, &dr);
-	open_object(NULL);
-	print_attr_u32(PRINT_JSON, "ep-id", NULL, tb[TA_EP_ID]);
-	json_attr_str("ep-name", tb[TA_EP_NAME]);
-	print_attr_enum(PRINT_JSON, "ep-type", NULL, tb[TA_EP_TYPE],
-			&ep_type_names);
-	print_attr_u32(PRINT_JSON, "port-id", NULL, tb[TA_PORT_ID]);
-	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, tb[TA_EP_MEM_SIZE]);
-	print_attr_u64(PRINT_JSON, "ep-mem-resident", NULL, top.res[k]);
-	json_attr_str("ep-pci-name", tb[TA_EP_PCI_NAME]);
-	json_attr_str("ep-disk-name", tb[TA_EP_DISK_NAME]);
-	json_rate("nvme-bytes-read-per-sec", dr.has, dr.rbytes);
-	json_rate("nvme-bytes-written-per-sec", dr.has, dr.wbytes);
-	json_rate("nvme-host-reads-per-sec", dr.has, dr.reads);
-	json_rate("nvme-host-writes-per-sec", dr.has, dr.writes);
+	for (c = 0; c < t->n; c++)
+		t->cols[c].json(row);
 	close_object();
 }
 
@@ -126,6 +73,7 @@ static void json_switch(size_t i)
 	uint32_t id = u32_or(sw, TA_SWITCH_ID, 0);
 	const struct tobjs *th = &top.cur.thresholds;
 	struct port_row *rows;
+	struct ep_row *eps;
 	size_t n, k;
 	long fi;
 
@@ -165,13 +113,14 @@ static void json_switch(size_t i)
 	open_array("ports");
 	n = port_rows(id, &rows, false);
 	for (k = 0; k < n; k++)
-		json_port(&rows[k]);
+		json_row(&port_table, &rows[k]);
 	free(rows);
 	close_array();
 	open_array("endpoints");
-	for (k = 0; k < shown_eps()->n; k++)
-		if (u32_or(shown_eps()->tb[k], TA_SWITCH_ID, UINT32_MAX) == id)
-			json_ep(k);
+	n = ep_rows(id, true, &eps);
+	for (k = 0; k < n; k++)
+		json_row(&ep_table, &eps[k]);
+	free(eps);
 	close_array();
 	close_object();
 }

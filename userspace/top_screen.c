@@ -104,21 +104,31 @@ static void put(int y, int x, const char *s, int mark)
 	attrset(A_NORMAL);
 }
 
-/* The cells of a row, the columns the screen has room for. */
-static void put_cells(int y, const struct column *cols, int n,
-		      char cell[][CELL_LEN], const int *mark, int attr)
+/*
+ * The titles of table @t's columns (@row NULL, reversed) or the cells of
+ * a row, the columns the screen has room for.
+ */
+static void put_row(int y, const struct table *t, const void *row)
 {
-	char buf[CELL_LEN + 2];
-	int c, x = 0;
+	char cell[CELL_LEN], buf[CELL_LEN + 2];
+	int x = 0, mark, attr = row ? 0 : A_REVERSE;
+	size_t c;
 
-	for (c = 0; c < n; c++) {
-		if (cols[c].min_cols > COLS)
+	for (c = 0; c < t->n; c++) {
+		const struct column *col = &t->cols[c];
+
+		if (!col->title || col->min_cols > COLS)
 			continue;
-		snprintf(buf, sizeof(buf), cols[c].left ? "%-*s" : "%*s",
-			 cols[c].width, cell[c]);
+		mark = M_NONE;
+		if (row)
+			mark = col->cell(row, cell);
+		else
+			snprintf(cell, sizeof(cell), "%s", col->title);
+		snprintf(buf, sizeof(buf), col->left ? "%-*s" : "%*s",
+			 col->width, cell);
 		if (attr)
 			attron(attr);
-		put(y, x, buf, mark ? mark[c] : M_NONE);
+		put(y, x, buf, mark);
 		if (attr) {
 			attron(attr);
 			mvchgat(y, x, (int)strlen(buf) < COLS - x ?
@@ -128,16 +138,6 @@ static void put_cells(int y, const struct column *cols, int n,
 		}
 		x += (int)strlen(buf) + 1;
 	}
-}
-
-static void put_titles(int y, const struct column *cols, int n)
-{
-	char cell[NR_COLS][CELL_LEN];
-	int c;
-
-	for (c = 0; c < n; c++)
-		snprintf(cell[c], CELL_LEN, "%s", cols[c].title);
-	put_cells(y, cols, n, cell, NULL, A_REVERSE);
 }
 
 /* The index in the snapshot of the card shown, or -1. */
@@ -201,9 +201,10 @@ void draw(void)
 {
 	char title[200], buf[CELL_LEN];
 	struct port_row *rows = NULL;
+	struct ep_row *eps = NULL;
 	struct hline h[3];
 	int y = 0, events, room, k;
-	size_t n = 0, nh, i, eps = 0;
+	size_t n = 0, ne, nh, i;
 	long ci;
 
 	if (top.help) {
@@ -232,13 +233,9 @@ void draw(void)
 		nh = header_lines(ci, h, 3);
 		for (i = 0; i < nh; i++)
 			put(y++, 0, h[i].text, h[i].mark);
-		put_titles(y++, port_cols, NR_COLS);
+		put_row(y++, &port_table, NULL);
 		n = port_rows(id, &rows, true);
-		for (i = 0; i < shown_eps()->n; i++)
-			if (u32_or(shown_eps()->tb[i], TA_SWITCH_ID,
-				   UINT32_MAX) == id &&
-			    shows_ep(shown_eps()->tb[i]))
-				eps++;
+		ne = ep_rows(id, false, &eps);
 		if (top.scroll > (int)n - 1)
 			top.scroll = n ? n - 1 : 0;
 		for (i = top.scroll; i < n && y < room; i++) {
@@ -248,24 +245,16 @@ void draw(void)
 				put(y++, 0, buf, M_NONE);
 				break;
 			}
-			put_cells(y++, port_cols, NR_COLS, rows[i].cell,
-				  rows[i].mark, 0);
+			put_row(y++, &port_table, &rows[i]);
 		}
 		/* the endpoints, when there is room left */
-		if (eps && room - y >= 2) {
-			put_titles(y++, ep_cols, NR_ECOLS);
-			for (i = 0; i < shown_eps()->n && y < room; i++) {
-				char cell[NR_ECOLS][CELL_LEN];
-
-				if (u32_or(shown_eps()->tb[i], TA_SWITCH_ID,
-					   UINT32_MAX) != id ||
-				    !shows_ep(shown_eps()->tb[i]))
-					continue;
-				ep_cells(i, cell);
-				put_cells(y++, ep_cols, NR_ECOLS, cell, NULL, 0);
-			}
+		if (ne && room - y >= 2) {
+			put_row(y++, &ep_table, NULL);
+			for (i = 0; i < ne && y < room; i++)
+				put_row(y++, &ep_table, &eps[i]);
 		}
 		free(rows);
+		free(eps);
 	}
 	/* the status line and the events */
 	y = LINES - events - 1;

@@ -54,21 +54,38 @@ static void text_pad(int n)
 }
 
 /*
- * One cell padded to its column (text); what printf's "%-*s " would
- * write, without a format to interpret.
+ * The titles of table @t's columns (@row NULL) or the cells of a row,
+ * each padded to its column: what printf's "%-*s " would write, without
+ * a format to interpret, and nothing after the last.
  */
-static void text_cell(const struct column *c, const char *s, bool last)
+static void text_row(const struct table *t, const void *row)
 {
-	int len = strlen(s);
+	char cell[CELL_LEN];
+	const char *s;
+	int len, pad = -1;	/* after the cell before; -1: none before */
+	size_t c;
 
-	if (!c->left)
-		text_pad(c->width - len);
-	text_put(s, len);
-	if (last)
-		return;
-	if (c->left)
-		text_pad(c->width - len);
-	text_put(" ", 1);
+	for (c = 0; c < t->n; c++) {
+		const struct column *col = &t->cols[c];
+
+		if (!col->title)
+			continue;
+		if (pad >= 0) {
+			text_pad(pad);
+			text_put(" ", 1);
+		}
+		s = col->title;
+		if (row) {
+			col->cell(row, cell);
+			s = cell;
+		}
+		len = strlen(s);
+		if (!col->left)
+			text_pad(col->width - len);
+		text_put(s, len);
+		pad = col->left ? col->width - len : 0;
+	}
+	text_end();
 }
 
 static void batch_text_switch(size_t i)
@@ -76,44 +93,24 @@ static void batch_text_switch(size_t i)
 	struct nlattr **sw = top.cur.sw.tb[i];
 	uint32_t id = u32_or(sw, TA_SWITCH_ID, 0);
 	struct port_row *rows;
+	struct ep_row *eps;
 	struct hline h[3];
 	size_t n, k, nh;
-	int c;
 
 	nh = header_lines(i, h, 3);
 	for (k = 0; k < nh; k++)
 		printf("%s\n", h[k].text);
-	for (c = 0; c < NR_COLS; c++)
-		text_cell(&port_cols[c], port_cols[c].title,
-			  c == NR_COLS - 1);
-	text_end();
+	text_row(&port_table, NULL);
 	n = port_rows(id, &rows, false);
-	for (k = 0; k < n; k++) {
-		for (c = 0; c < NR_COLS; c++)
-			text_cell(&port_cols[c], rows[k].cell[c],
-				  c == NR_COLS - 1);
-		text_end();
-	}
+	for (k = 0; k < n; k++)
+		text_row(&port_table, &rows[k]);
 	free(rows);
-	for (k = 0, n = 0; k < shown_eps()->n; k++) {
-		struct nlattr **tb = shown_eps()->tb[k];
-		char cell[NR_ECOLS][CELL_LEN];
-
-		if (u32_or(tb, TA_SWITCH_ID, UINT32_MAX) != id ||
-		    !shows_ep(tb))
-			continue;
-		if (!n++) {
-			for (c = 0; c < NR_ECOLS; c++)
-				text_cell(&ep_cols[c], ep_cols[c].title,
-					  c == NR_ECOLS - 1);
-			text_end();
-		}
-		ep_cells(k, cell);
-		for (c = 0; c < NR_ECOLS; c++)
-			text_cell(&ep_cols[c], cell[c],
-				  c == NR_ECOLS - 1);
-		text_end();
-	}
+	n = ep_rows(id, false, &eps);
+	if (n)
+		text_row(&ep_table, NULL);
+	for (k = 0; k < n; k++)
+		text_row(&ep_table, &eps[k]);
+	free(eps);
 }
 
 void batch_text(bool ok)
