@@ -267,6 +267,8 @@ void io_rates(struct nlattr **tb, struct io_rates *r);
 extern const struct table port_table, ep_table;
 size_t port_rows(uint32_t sw, struct port_row **rows, bool filter);
 size_t ep_rows(uint32_t sw, bool all, struct ep_row **rows);
+
+/* top_header.c: above the rows */
 size_t header_lines(size_t i, struct hline *h, size_t max);
 void title_text(char *buf, size_t len);
 
