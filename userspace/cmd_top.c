@@ -203,6 +203,23 @@ static bool read_events(void)
 	return true;
 }
 
+/*
+ * The events kept for a batch snapshot, printed (as a JSON array "events"
+ * with -j) and dropped.
+ */
+void print_pending(void)
+{
+	size_t i;
+
+	open_array("events");
+	for (i = 0; i < top.nr_pending; i++) {
+		monitor_print_event(top.pending[i]);
+		free(top.pending[i]);
+	}
+	close_array();
+	top.nr_pending = 0;
+}
+
 /* One batch snapshot; false when stdout cannot be written. */
 static bool batch_output(bool ok)
 {

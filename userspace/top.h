@@ -241,6 +241,7 @@ static inline bool flag_of(struct nlattr **tb, int attr)
 
 /* cmd_top.c: the loop, the events */
 extern struct top_state top;
+void print_pending(void);
 
 /* top_snapshot.c: the snapshot */
 extern uint8_t ta_slot[PCIESW_A_MAX + 1];

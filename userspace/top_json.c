@@ -6,7 +6,6 @@
  */
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "attr.h"
 #include "cmd.h"
@@ -14,20 +13,6 @@
 #include "print.h"
 #include "top.h"
 #include "util.h"
-
-/* The events kept for a batch snapshot, printed and dropped. */
-static void print_pending(void)
-{
-	size_t i;
-
-	open_array("events");
-	for (i = 0; i < top.nr_pending; i++) {
-		monitor_print_event(top.pending[i]);
-		free(top.pending[i]);
-	}
-	close_array();
-	top.nr_pending = 0;
-}
 
 void json_attr_str(const char *key, const struct nlattr *a)
 {

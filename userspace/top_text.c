@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "top.h"
 
 /*
@@ -128,11 +127,7 @@ void batch_text(bool ok)
 	}
 	if (top.nr_pending) {
 		printf("\nevents:\n");
-		for (i = 0; i < top.nr_pending; i++) {
-			monitor_print_event(top.pending[i]);
-			free(top.pending[i]);
-		}
-		top.nr_pending = 0;
+		print_pending();
 	}
 	printf("\n");
 }
