@@ -327,9 +327,9 @@ static bool wait_until(uint64_t deadline, const sigset_t *orig)
 			if (errno == EINTR && top.screen) {
 				/* SIGWINCH: ncurses queues a KEY_RESIZE */
 				ch = getch();
-				if (ch != ERR && !key(ch))
+				if (ch != ERR && !screen_key(ch))
 					return false;
-				draw();
+				screen_draw();
 			}
 			continue;
 		}
@@ -337,18 +337,18 @@ static bool wait_until(uint64_t deadline, const sigset_t *orig)
 			if (!read_events())
 				return true;	/* gone: the next snapshot says so */
 			if (top.screen)
-				draw();
+				screen_draw();
 		}
 		if (top.screen) {
 			bool any = false;
 
 			while ((ch = getch()) != ERR) {
-				if (!key(ch))
+				if (!screen_key(ch))
 					return false;
 				any = true;
 			}
 			if (any)
-				draw();
+				screen_draw();
 		}
 	}
 	return !stop;
@@ -419,7 +419,7 @@ int cmd_top(int argc, char **argv)
 			if (!ok && !top.loaded)
 				snprintf(top.msg, sizeof(top.msg),
 					 "the pciesw module is not loaded: waiting for it");
-			draw();
+			screen_draw();
 		} else if (!batch_output(ok)) {
 			ret = EXIT_FAIL;
 			break;

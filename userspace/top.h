@@ -284,7 +284,7 @@ void batch_json(bool ok);
 /* top_screen.c: the screen */
 void screen_end(void);
 void screen_start(void);
-void draw(void);
-bool key(int ch);
+void screen_draw(void);
+bool screen_key(int ch);
 
 #endif /* SWITCHCTL_TOP_H */

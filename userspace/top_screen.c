@@ -197,7 +197,8 @@ static void draw_help(void)
 	refresh();
 }
 
-void draw(void)
+/* The screen again: the card shown (or the help), the events. */
+void screen_draw(void)
 {
 	char title[200], buf[CELL_LEN];
 	struct port_row *rows = NULL;
@@ -268,8 +269,8 @@ void draw(void)
 	refresh();
 }
 
-/* A key; false to quit. */
-bool key(int ch)
+/* A key typed; false to quit. */
+bool screen_key(int ch)
 {
 	if (top.help && ch != ERR && ch != KEY_RESIZE) {
 		top.help = false;
