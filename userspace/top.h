@@ -2,8 +2,22 @@
 /*
  * switchctl top's parts, what they share: the snapshot's parsed replies,
  * what is kept between snapshots (the state of top), the attributes'
- * accessors and what each file offers the others.  cmd_top.c has the
- * loop and says what top does.
+ * accessors and what each file offers the others.
+ *
+ *   cmd_top.c       the command: its arguments, the loop, the events as
+ *                   they come (and what top does, in its comment)
+ *   top_snapshot.c  the dumps of each refresh, and the ports, firmware
+ *                   and endpoints kept until they change
+ *   top_rates.c     rates per second and error deltas between snapshots
+ *   top_rows.c      the columns of the port and the endpoint tables, one
+ *                   table each for all three outputs, and a card's rows
+ *   top_header.c    the title and a card's header lines (text, screen)
+ *   top_text.c      batch text (-b)
+ *   top_json.c      batch JSON (-j)
+ *   top_screen.c    the full screen (ncurses), its help and its keys
+ *
+ * The three outputs render the rows from the tables of top_rows.c: a
+ * column is one entry there, its title, cell and JSON members together.
  */
 #ifndef SWITCHCTL_TOP_H
 #define SWITCHCTL_TOP_H
@@ -153,11 +167,13 @@ struct column {
 	void (*json)(const void *row);
 };
 
+/* The columns of a table, in their order. */
 struct table {
 	const struct column *cols;
 	size_t n;
 };
 
+/* The orders of the port rows (s on the screen). */
 enum { SORT_PORT, SORT_TRAFFIC, SORT_ERRORS, NR_SORTS };
 
 /* One line of a header, and how it stands out. */
@@ -276,7 +292,7 @@ void title_text(char *buf, size_t len);
 /* top_text.c: batch text */
 void batch_text(bool ok);
 
-/* top_json.c: batch JSON */
+/* top_json.c: batch JSON; a value as a member, for the columns too */
 void json_attr_str(const char *key, const struct nlattr *a);
 void json_rate(const char *key, bool has, uint64_t v);
 void batch_json(bool ok);
