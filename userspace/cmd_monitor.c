@@ -459,6 +459,73 @@ static struct port_state *cache_port_of(uint32_t sw, uint32_t port,
 	return st;
 }
 
+/* --- what the notifications change in the cache --------------------------- */
+
+/* A switch-create or switch-delete notification. */
+static void cache_switch_event(struct nlattr **tb, bool created)
+{
+	if (!tb[PCIESW_A_SWITCH_ID])
+		return;
+	if (created)
+		cache_switch_created(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				     get_u32(tb, PCIESW_A_SWITCH_NR_PORTS, 0));
+	else
+		cache_forget_switch(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+}
+
+/* A group-change notification. */
+static void cache_group_event(struct nlattr **tb)
+{
+	/* its ports were re-created; the other ports are as they were */
+	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_GROUP_ID])
+		cache_group_changed(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				    nla_get_u32(tb[PCIESW_A_GROUP_ID]));
+	else if (tb[PCIESW_A_SWITCH_ID])
+		cache_forget_switch(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+}
+
+/* An ep-add or ep-del notification. */
+static void cache_ep_event(struct nlattr **tb, bool add)
+{
+	struct port_state *st = NULL;
+
+	/* the port's next event need not say it again */
+	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_PORT_ID])
+		st = cache_port(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				nla_get_u32(tb[PCIESW_A_PORT_ID]));
+	if (st && st->known) {
+		if (add && tb[PCIESW_A_EP_NAME])
+			snprintf(st->ep, sizeof(st->ep), "%s",
+				 nla_get_string(tb[PCIESW_A_EP_NAME]));
+		else if (!add)
+			st->ep[0] = '\0';
+	}
+}
+
+/*
+ * A port-change notification (@nlh, parsed into @tb): what changed since
+ * the port's state seen before goes into @c, the port's LTSSM history into
+ * @h; returns the first transition of @h that is new.  The port's state
+ * is then the notification's.
+ */
+static size_t cache_port_event(const struct nlmsghdr *nlh, struct nlattr **tb,
+			       struct transitions *h, struct changes *c)
+{
+	struct port_state now, *old = NULL;
+	size_t first;
+
+	port_state_read(nlh, tb, &now, h);
+	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_PORT_ID])
+		old = cache_port_of(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
+				    nla_get_u32(tb[PCIESW_A_PORT_ID]),
+				    now.group);
+	first = first_new_transition(old, h);
+	diff_port(c, old, &now, h, first);
+	if (old)
+		*old = now;
+	return first;
+}
+
 /* --- printing events ------------------------------------------------------ */
 
 /* Now, local time in ISO 8601: "2026-12-01T11:42:03.123456+00:00". */
@@ -482,9 +549,11 @@ static void wall_text(char *buf, size_t len)
 
 /*
  * The start of every event: JSON "event", "time" (CLOCK_MONOTONIC ns, like
- * transition-time) and "switch"; text "[seconds.micro] ".
+ * transition-time) and "switch"; text "[seconds.micro] ", with @wall the
+ * wall-clock time instead (JSON "timestamp" too).
  */
-static void event_begin(const char *event, uint32_t cmd, struct nlattr **tb)
+static void event_begin(const char *event, uint32_t cmd, struct nlattr **tb,
+			bool wall)
 {
 	struct timespec ts;
 	uint64_t ns;
@@ -498,7 +567,7 @@ static void event_begin(const char *event, uint32_t cmd, struct nlattr **tb)
 	else
 		print_uint(PRINT_JSON, "event", NULL, cmd);
 	print_uint(PRINT_JSON, "time", NULL, ns);
-	if (filter.wall) {
+	if (wall) {
 		wall_text(buf, sizeof(buf));
 		print_string(PRINT_ANY, "timestamp", "[%s] ", buf);
 	} else {
@@ -546,13 +615,7 @@ static void event_switch(struct nlattr **tb, bool created)
 		       tb[PCIESW_A_SWITCH_NR_GROUPS]);
 	print_attr_u32(created ? PRINT_ANY : PRINT_JSON, "switch-nr-ports",
 		       ", %s ports)", tb[PCIESW_A_SWITCH_NR_PORTS]);
-	if (!tb[PCIESW_A_SWITCH_ID])
-		return;
-	if (created)
-		cache_switch_created(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
-				     get_u32(tb, PCIESW_A_SWITCH_NR_PORTS, 0));
-	else
-		cache_forget_switch(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+	cache_switch_event(tb, created);
 }
 
 /* "pciesw0 lanes nvme: 16x1" */
@@ -564,18 +627,12 @@ static void event_group(const struct nlmsghdr *nlh, struct nlattr **tb)
 	print_attr_string(PRINT_TEXT, NULL, "%s", tb[PCIESW_A_GROUP_CONFIG]);
 	if (print_is_json())
 		print_group_attrs(nlh, tb, 0, NULL);
-	/* its ports were re-created; the other ports are as they were */
-	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_GROUP_ID])
-		cache_group_changed(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
-				    nla_get_u32(tb[PCIESW_A_GROUP_ID]));
-	else if (tb[PCIESW_A_SWITCH_ID])
-		cache_forget_switch(nla_get_u32(tb[PCIESW_A_SWITCH_ID]));
+	cache_group_event(tb);
 }
 
 /* "pciesw0 ep add nvme4 on port 7 (nvme, gen5 x4, 4G)" */
 static void event_ep(struct nlattr **tb, bool add)
 {
-	struct port_state *st = NULL;
 	char b[32];
 
 	text_switch(tb);
@@ -603,18 +660,7 @@ static void event_ep(struct nlattr **tb, bool add)
 	}
 	if (print_is_json())
 		print_ep_detail(tb);
-
-	/* the port's next event need not say it again */
-	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_PORT_ID])
-		st = cache_port(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
-				nla_get_u32(tb[PCIESW_A_PORT_ID]));
-	if (st && st->known) {
-		if (add && tb[PCIESW_A_EP_NAME])
-			snprintf(st->ep, sizeof(st->ep), "%s",
-				 nla_get_string(tb[PCIESW_A_EP_NAME]));
-		else if (!add)
-			st->ep[0] = '\0';
-	}
+	cache_ep_event(tb, add);
 }
 
 /* "pciesw0 ep nvme1: bus master off" */
@@ -662,18 +708,10 @@ static void event_nvme_fault(struct nlattr **tb)
 static void event_port(const struct nlmsghdr *nlh, struct nlattr **tb,
 		       struct transitions *h)
 {
-	struct port_state now, *old = NULL;
 	struct changes c = { 0 };
 	size_t i, first;
 
-	port_state_read(nlh, tb, &now, h);
-	if (tb[PCIESW_A_SWITCH_ID] && tb[PCIESW_A_PORT_ID])
-		old = cache_port_of(nla_get_u32(tb[PCIESW_A_SWITCH_ID]),
-				    nla_get_u32(tb[PCIESW_A_PORT_ID]),
-				    now.group);
-	first = first_new_transition(old, h);
-	diff_port(&c, old, &now, h, first);
-
+	first = cache_port_event(nlh, tb, h, &c);
 	text_switch(tb);
 	print_attr_u32(PRINT_TEXT, NULL, "port %s: ", tb[PCIESW_A_PORT_ID]);
 	open_array("changes");
@@ -686,8 +724,6 @@ static void event_port(const struct nlmsghdr *nlh, struct nlattr **tb,
 	if (print_is_json())
 		print_port_detail(nlh, tb, first);
 	changes_free(&c);
-	if (old)
-		*old = now;
 }
 
 /*
@@ -842,12 +878,41 @@ static const char *const event_names[] = {
 	[PCIESW_CMD_NVME_FAULT_NTF] = "nvme-fault",
 };
 
+/* The value of event @name ("port-change"), or -1. */
+static int event_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
+		if (event_names[i] && !strcmp(event_names[i], name))
+			return i;
+	return -1;
+}
+
+/* "switch-create, switch-delete, ...": the events' names; free() it. */
+static char *event_name_list(void)
+{
+	char *all = xstrdup(""), *next;
+	size_t ev;
+
+	for (ev = 0; ev < sizeof(event_names) / sizeof(event_names[0]); ev++) {
+		if (!event_names[ev])
+			continue;
+		next = xasprintf("%s%s%s", all, *all ? ", " : "",
+				 event_names[ev]);
+		free(all);
+		all = next;
+	}
+	return all;
+}
+
 /*
  * One notification of the pciesw family through the print layer: a JSON
- * object or a text line.  @shown false: muted, for the state only.
+ * object or a text line.  @shown false: muted, for the state only.  @wall:
+ * stamped with the wall-clock time (-t).
  */
 static void print_event(const struct nlmsghdr *nlh, struct nlattr **tb,
-			struct transitions *h, bool shown)
+			struct transitions *h, bool shown, bool wall)
 {
 	const struct genlmsghdr *gnlh = nlmsg_data(nlh);
 	uint8_t cmd = gnlh->cmd;
@@ -856,7 +921,7 @@ static void print_event(const struct nlmsghdr *nlh, struct nlattr **tb,
 	if (cmd < sizeof(event_names) / sizeof(event_names[0]))
 		name = event_names[cmd];
 	print_mute(!shown);
-	event_begin(name, cmd, tb);
+	event_begin(name, cmd, tb, wall);
 	switch (cmd) {
 	case PCIESW_CMD_SWITCH_CREATE_NTF:
 	case PCIESW_CMD_SWITCH_DELETE_NTF:
@@ -918,7 +983,7 @@ static bool handle_event(const struct nlmsghdr *nlh, struct transitions *h)
 	shown = (!filter.events || (cmd < 64 && (filter.events & (1ULL << cmd)))) &&
 		(!filter.one_switch || (tb[PCIESW_A_SWITCH_ID] &&
 		 nla_get_u32(tb[PCIESW_A_SWITCH_ID]) == filter.sw));
-	print_event(nlh, tb, h, shown);
+	print_event(nlh, tb, h, shown, filter.wall);
 	if (!shown)
 		return true;
 	if (print_next() < 0) {
@@ -1101,7 +1166,7 @@ void monitor_print_event(const struct nlmsghdr *nlh)
 
 	if (nl_parse_hdr(nlh, tb) < 0)
 		return;
-	print_event(nlh, tb, &top_history, true);
+	print_event(nlh, tb, &top_history, true, filter.wall);
 }
 
 int monitor_subscribe(struct nl_session *s)
@@ -1119,17 +1184,6 @@ int monitor_subscribe(struct nl_session *s)
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	return EXIT_OK;
-}
-
-/* The value of event @name ("port-change"), or -1. */
-static int event_by_name(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
-		if (event_names[i] && !strcmp(event_names[i], name))
-			return i;
-	return -1;
 }
 
 static int parse_monitor_args(int argc, char **argv)
@@ -1156,17 +1210,7 @@ static int parse_monitor_args(int argc, char **argv)
 			filter.one_switch = true;
 			continue;
 		}
-		all = xstrdup("");
-		for (ev = 0; ev < (int)(sizeof(event_names) / sizeof(event_names[0])); ev++) {
-			char *next;
-
-			if (!event_names[ev])
-				continue;
-			next = xasprintf("%s%s%s", all, *all ? ", " : "",
-					 event_names[ev]);
-			free(all);
-			all = next;
-		}
+		all = event_name_list();
 		ret = usage_error("invalid %s \"%s\": expected %s%s",
 				  i ? "event" : "switch or event", argv[i],
 				  i ? "" : "a switch (pciesw0) or ", all);
