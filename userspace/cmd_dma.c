@@ -135,14 +135,10 @@ static int parse_dma_args(int argc, char **argv, struct dma_args *a)
 	int ret;
 
 	output_options(a->json, a->pretty);
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing source");
-	if (argc < 3)
-		return usage_error("missing destination");
-	if (argc > 3)
-		return usage_error("too many arguments: \"%s\"", argv[3]);
+	ret = need_args(argc, argv, 3, "switch", "source", "destination",
+			NULL);
+	if (ret)
+		return ret;
 	if (!a->size)
 		return usage_error("missing --size");
 	ret = parse_switch_arg(argv[0], &a->id);

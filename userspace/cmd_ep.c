@@ -87,13 +87,9 @@ static int parse_switch_ep(int argc, char **argv, uint32_t *id,
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing endpoint");
-	if (argc > 2)
-		return usage_error("too many arguments: \"%s\"", argv[2]);
-	ret = parse_switch_arg(argv[0], id);
+	ret = need_args(argc, argv, 2, "switch", "endpoint", NULL);
+	if (!ret)
+		ret = parse_switch_arg(argv[0], id);
 	if (!ret)
 		ret = parse_ep_arg(argv[1], ep);
 	return ret;
@@ -270,13 +266,10 @@ int cmd_ep_add(int argc, char **argv)
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing port");
-	if (argc < 3)
-		return usage_error("missing endpoint type");
-	ret = parse_switch_arg(argv[0], &id);
+	ret = need_args(argc, argv, -1, "switch", "port", "endpoint type",
+			NULL);
+	if (!ret)
+		ret = parse_switch_arg(argv[0], &id);
 	if (ret)
 		return ret;
 	if (!parse_uint(argv[1], UINT32_MAX, &port))
@@ -427,11 +420,9 @@ int cmd_ep_discard(int argc, char **argv)
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing endpoint");
-	ret = parse_switch_arg(argv[0], &id);
+	ret = need_args(argc, argv, -1, "switch", "endpoint", NULL);
+	if (!ret)
+		ret = parse_switch_arg(argv[0], &id);
 	if (!ret)
 		ret = parse_ep_arg(argv[1], &ep);
 	if (ret)

@@ -75,15 +75,10 @@ int cmd_lanes_set(int argc, char **argv)
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing lane group");
-	if (argc < 3)
-		return usage_error("missing bifurcation config");
-	if (argc > 3)
-		return usage_error("too many arguments: \"%s\"", argv[3]);
-	ret = parse_switch_arg(argv[0], &id);
+	ret = need_args(argc, argv, 3, "switch", "lane group",
+			"bifurcation config", NULL);
+	if (!ret)
+		ret = parse_switch_arg(argv[0], &id);
 	if (ret)
 		return ret;
 	by_id = parse_uint(argv[1], UINT32_MAX, &gid);

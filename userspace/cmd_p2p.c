@@ -215,13 +215,9 @@ int cmd_p2p_check(int argc, char **argv)
 	if (ret)
 		return ret;
 	output_options(json, pretty);
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 3)
-		return usage_error("missing endpoint");
-	if (argc > 3)
-		return usage_error("too many arguments: \"%s\"", argv[3]);
-	ret = parse_switch_arg(argv[0], &id);
+	ret = need_args(argc, argv, 3, "switch", "endpoint", "endpoint", NULL);
+	if (!ret)
+		ret = parse_switch_arg(argv[0], &id);
 	if (!ret)
 		ret = parse_ep_arg(argv[1], &a);
 	if (!ret)

@@ -365,9 +365,9 @@ int cmd_switch_set(int argc, char **argv)
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch");
-	ret = parse_switch_arg(argv[0], &id);
+	ret = need_args(argc, argv, -1, "switch", NULL);
+	if (!ret)
+		ret = parse_switch_arg(argv[0], &id);
 	if (!ret)
 		ret = parse_switch_settings(argc - 1, argv + 1, &ss);
 	if (ret)

@@ -208,10 +208,10 @@ static int inject_temp(uint32_t id, int argc, char **argv)
 	bool clear;
 	int ret;
 
-	if (argc < 1)
-		return usage_error("missing temperature (degrees Celsius, or clear)");
-	if (argc > 2)
-		return usage_error("too many arguments: \"%s\"", argv[2]);
+	ret = need_args(argc, argv, 2,
+			"temperature (degrees Celsius, or clear)", NULL);
+	if (ret)
+		return ret;
 	value = argv[argc - 1];
 	clear = !strcmp(value, "clear");
 	if (!clear && (!parse_milli(value, true, &mc) ||

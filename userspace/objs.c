@@ -3,6 +3,7 @@
  * Fetching objects and parsing the arguments commands share (see objs.h).
  */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,23 @@ int no_options(int *argc, char **argv)
 		if (argv[i][0] == '-' && argv[i][1])
 			return usage_error("unknown option \"%s\"", argv[i]);
 	}
+	return EXIT_OK;
+}
+
+int need_args(int argc, char **argv, int max, ...)
+{
+	const char *name;
+	va_list ap;
+	int i = 0;
+
+	va_start(ap, max);
+	while ((name = va_arg(ap, const char *)) && i < argc)
+		i++;
+	va_end(ap);
+	if (name)
+		return usage_error("missing %s", name);
+	if (max >= 0 && argc > max)
+		return usage_error("too many arguments: \"%s\"", argv[max]);
 	return EXIT_OK;
 }
 

@@ -50,6 +50,14 @@ struct target {
 	uint32_t id;
 };
 
+/*
+ * The arguments a command needs, once its options are out of argv: each
+ * of the NULL-terminated names ("switch", "port") is one, and the first
+ * that argv[0..@argc) lacks is a usage error "missing NAME"; so is more
+ * than @max of them (@max -1: any number).
+ */
+int need_args(int argc, char **argv, int max, ...)
+	__attribute__((sentinel));
 /* Parses [SWITCH] as a command's only argument. */
 int parse_target(int argc, char **argv, struct target *t);
 /* Parses the SWITCH argument of a command that needs one. */

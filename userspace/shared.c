@@ -23,11 +23,9 @@ int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port)
 {
 	int ret;
 
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc < 2)
-		return usage_error("missing port");
-	ret = parse_switch_arg(argv[0], id);
+	ret = need_args(argc, argv, -1, "switch", "port", NULL);
+	if (!ret)
+		ret = parse_switch_arg(argv[0], id);
 	if (!ret)
 		ret = parse_port_arg(argv[1], port);
 	return ret;
@@ -36,10 +34,11 @@ int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port)
 int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
 			  uint32_t *port)
 {
-	if (argc < 1)
-		return usage_error("missing switch");
-	if (argc > 2)
-		return usage_error("too many arguments: \"%s\"", argv[2]);
+	int ret;
+
+	ret = need_args(argc, argv, 2, "switch", NULL);
+	if (ret)
+		return ret;
 	if (argc == 2)
 		return parse_switch_port(argc, argv, id, port);
 	return parse_switch_arg(argv[0], id);
