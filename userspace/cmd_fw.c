@@ -151,8 +151,6 @@ const char fw_show_help[] =
  */
 static int switch_request(int argc, char **argv, uint8_t cmd, const char *what)
 {
-	struct nl_session *s;
-	struct nl_msg *req;
 	uint32_t id;
 	int ret;
 
@@ -165,14 +163,7 @@ static int switch_request(int argc, char **argv, uint8_t cmd, const char *what)
 	ret = parse_switch_arg(argv[0], &id);
 	if (ret)
 		return ret;
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	req = nl_request_new(s, cmd, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	ret = nl_request_run(s, req, NULL, what, id);
-	nl_session_close(s);
-	return finish(ret);
+	return switch_request_run(cmd, id, NULL, what);
 }
 
 int cmd_fw_toggle(int argc, char **argv)

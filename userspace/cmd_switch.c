@@ -190,45 +190,35 @@ const char status_help[] =
 
 /* --- switch add / del ----------------------------------------------------- */
 
-/* "switch add ID": the id of a switch that does not exist yet */
-static int parse_id_arg(const char *arg, uint32_t *id)
+/*
+ * "switch add ID [PROFILE]" (@max 2) and "switch del ID" (@max 1): request
+ * @cmd about the switch ID, one that need not exist; @what, with the id,
+ * says what failed.
+ */
+static int switch_id_request(int argc, char **argv, int max, uint8_t cmd,
+			     const char *what)
 {
-	if (!parse_switch_id(arg, id))
-		return usage_error("invalid switch id \"%s\": expected <N> or pciesw<N>, N from 0 to %u",
-				   arg, PCIESW_MAX_SWITCH_ID);
-	return EXIT_OK;
-}
-
-int cmd_switch_add(int argc, char **argv)
-{
-	struct nl_session *s;
-	struct nl_msg *req;
 	uint32_t id;
 	int ret;
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch id");
-	if (argc > 2)
-		return usage_error("too many arguments: \"%s\"", argv[2]);
-	ret = parse_id_arg(argv[0], &id);
+	ret = need_args(argc, argv, max, "switch id", NULL);
 	if (ret)
 		return ret;
+	if (!parse_switch_id(argv[0], &id))
+		return usage_error("invalid switch id \"%s\": expected <N> or pciesw<N>, N from 0 to %u",
+				   argv[0], PCIESW_MAX_SWITCH_ID);
 	if (argc == 2 && (!*argv[1] || strlen(argv[1]) >= PCIESW_NAME_LEN))
 		return usage_error("invalid profile name \"%s\": 1 to %u characters",
 				   argv[1], PCIESW_NAME_LEN - 1);
+	return switch_request_run(cmd, id, argc == 2 ? argv[1] : NULL, what);
+}
 
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	req = nl_request_new(s, PCIESW_CMD_SWITCH_NEW, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	if (argc == 2)
-		nl_put_string(req, PCIESW_A_SWITCH_PROFILE, argv[1]);
-	ret = nl_request_run(s, req, NULL, "cannot create switch %u", id);
-	nl_session_close(s);
-	return finish(ret);
+int cmd_switch_add(int argc, char **argv)
+{
+	return switch_id_request(argc, argv, 2, PCIESW_CMD_SWITCH_NEW,
+				 "cannot create switch %u");
 }
 
 const char switch_add_help[] =
@@ -238,29 +228,8 @@ const char switch_add_help[] =
 
 int cmd_switch_del(int argc, char **argv)
 {
-	struct nl_session *s;
-	struct nl_msg *req;
-	uint32_t id;
-	int ret;
-
-	if (no_options(&argc, argv))
-		return EXIT_USAGE;
-	if (argc < 1)
-		return usage_error("missing switch id");
-	if (argc > 1)
-		return usage_error("too many arguments: \"%s\"", argv[1]);
-	ret = parse_id_arg(argv[0], &id);
-	if (ret)
-		return ret;
-
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	req = nl_request_new(s, PCIESW_CMD_SWITCH_DEL, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	ret = nl_request_run(s, req, NULL, "cannot delete switch %u", id);
-	nl_session_close(s);
-	return finish(ret);
+	return switch_id_request(argc, argv, 1, PCIESW_CMD_SWITCH_DEL,
+				 "cannot delete switch %u");
 }
 
 const char switch_del_help[] =

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What more than one command file needs beyond objs.h: the port settings
- * of port set (inject sends them too), the upstream port and its payload
+ * What more than one command file needs beyond objs.h: a request that
+ * names one switch (switch add and del, fw toggle, log clear), the port
+ * settings of port set (inject sends them too), the upstream port and its payload
  * bytes (dma bench, the gds commands), and the firmware (fw show, show).
  */
 
@@ -11,6 +12,27 @@
 #include "print.h"
 #include "shared.h"
 #include "util.h"
+
+/* --- a request about one switch ------------------------------------------- */
+
+int switch_request_run(uint8_t cmd, uint32_t id, const char *profile,
+		       const char *what)
+{
+	struct nl_session *s;
+	struct nl_msg *req;
+	int ret;
+
+	ret = nl_session_open(&s);
+	if (ret)
+		return ret;
+	req = nl_request_new(s, cmd, false);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	if (profile)
+		nl_put_string(req, PCIESW_A_SWITCH_PROFILE, profile);
+	ret = nl_request_run(s, req, NULL, what, id);
+	nl_session_close(s);
+	return finish(ret);
+}
 
 /* --- port settings -------------------------------------------------------- */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What more than one command file needs beyond objs.h (shared.c): the
- * start of a request about one port (port set, ep add, errors, inject,
+ * What more than one command file needs beyond objs.h (shared.c): a
+ * request that names one switch and no more (switch add and del, fw
+ * toggle, log clear), the start of a request about one port (port set, ep add, errors, inject,
  * dma bench), the port settings that port set and inject send, the
  * upstream port and its payload bytes (dma bench, gds), the firmware
  * summary (show, fw show), the error counters' names in the help of
@@ -46,6 +47,14 @@ struct port_settings {
 
 /* The largest port-ber the spec allows: 1e-3. */
 #define PORT_BER_MAX	1000000000000000ULL
+
+/*
+ * Sends @cmd about switch @id (with switch add's @profile, if not NULL);
+ * @what, a format with %u for the id, says what failed.  Prints nothing
+ * on success.
+ */
+int switch_request_run(uint8_t cmd, uint32_t id, const char *profile,
+		       const char *what);
 
 void port_settings_init(struct port_settings *ps);
 /* SWITCH PORT, the first two arguments of port set and inject. */
