@@ -65,9 +65,7 @@ static int resolve_end(struct nl_session *s, uint32_t id, struct ep_ref *ep,
 
 	if (end->host)
 		return EXIT_OK;
-	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, ep, false);
+	req = ep_request_new(s, PCIESW_CMD_EP_GET, id, ep);
 	ret = objs_run(s, req, &o, "cannot get the endpoint");
 	if (!ret && (o.n != 1 || !o.tb[0][PCIESW_A_EP_ID])) {
 		error("the kernel answered ep-get without one endpoint");

@@ -95,26 +95,43 @@ static int parse_switch_ep(int argc, char **argv, uint32_t *id,
 	return ret;
 }
 
-int cmd_ep_show(int argc, char **argv)
+/*
+ * ep show, with @eps for the endpoint it gets, and ep del (@eps NULL): the
+ * request about the endpoint of the arguments SWITCH EP, switch id in @id
+ */
+static int ep_get_or_del(int argc, char **argv, uint32_t *id,
+			 struct objs *eps)
 {
-	struct objs eps = { 0 };
 	struct nl_session *s;
 	struct nl_msg *req;
 	struct ep_ref ep;
-	uint32_t id;
 	int ret;
 
-	ret = parse_switch_ep(argc, argv, &id, &ep);
+	ret = parse_switch_ep(argc, argv, id, &ep);
 	if (ret)
 		return ret;
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &ep, false);
-	ret = objs_run(s, req, &eps, "cannot get the endpoint");
+	req = ep_request_new(s, eps ? PCIESW_CMD_EP_GET : PCIESW_CMD_EP_DEL,
+			     *id, &ep);
+	if (eps)
+		ret = objs_run(s, req, eps, "cannot get the endpoint");
+	else
+		ret = nl_request_run(s, req, NULL,
+				     "cannot delete endpoint %s of switch %u",
+				     ep.name, *id);
 	nl_session_close(s);
+	return ret;
+}
+
+int cmd_ep_show(int argc, char **argv)
+{
+	struct objs eps = { 0 };
+	uint32_t id;
+	int ret;
+
+	ret = ep_get_or_del(argc, argv, &id, &eps);
 	if (ret)
 		return ret;
 	return print_one_ep(id, &eps);
@@ -338,25 +355,9 @@ const char ep_add_help[] =
 
 int cmd_ep_del(int argc, char **argv)
 {
-	struct nl_session *s;
-	struct nl_msg *req;
-	struct ep_ref ep;
 	uint32_t id;
-	int ret;
 
-	ret = parse_switch_ep(argc, argv, &id, &ep);
-	if (ret)
-		return ret;
-	ret = nl_session_open(&s);
-	if (ret)
-		return ret;
-	req = nl_request_new(s, PCIESW_CMD_EP_DEL, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &ep, false);
-	ret = nl_request_run(s, req, NULL, "cannot delete endpoint %s of switch %u",
-			     ep.name, id);
-	nl_session_close(s);
-	return finish(ret);
+	return finish(ep_get_or_del(argc, argv, &id, NULL));
 }
 
 const char ep_del_help[] =

@@ -228,9 +228,7 @@ int cmd_p2p_check(int argc, char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_P2P_CHECK, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &a, false);
+	req = ep_request_new(s, PCIESW_CMD_P2P_CHECK, id, &a);
 	put_ep_ref(req, &b, true);
 	ret = objs_run(s, req, &check, "cannot check the route");
 	if (!ret && check.n != 1) {

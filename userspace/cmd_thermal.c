@@ -396,9 +396,7 @@ static int inject_nvme(uint32_t id, const char *ep_arg, int argc,
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_NVME_INJECT, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &ep, false);
+	req = ep_request_new(s, PCIESW_CMD_NVME_INJECT, id, &ep);
 	nl_put_u32(req, PCIESW_A_NVME_FAULT, type);
 	switch (type) {
 	case PCIESW_NVME_FAULT_MEDIA_ERROR:
@@ -458,9 +456,7 @@ static int inject_ep_aer(uint32_t id, const char *ep_arg, int argc,
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_INJECT, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, &ep, false);
+	req = ep_request_new(s, PCIESW_CMD_INJECT, id, &ep);
 	nl_put_u32(req, PCIESW_A_EP_AER_ERROR, err);
 	nl_put_u32(req, PCIESW_A_INJECT_COUNT, n);
 	ret = nl_request_run(s, req, NULL,

@@ -108,6 +108,16 @@ void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep, bool peer)
 					  PCIESW_A_EP_NAME, ep->name);
 }
 
+struct nl_msg *ep_request_new(struct nl_session *s, uint8_t cmd, uint32_t id,
+			      const struct ep_ref *ep)
+{
+	struct nl_msg *req = nl_request_new(s, cmd, false);
+
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
+	put_ep_ref(req, ep, false);
+	return req;
+}
+
 int ep_get_window(struct nl_session *s, uint32_t id, const struct ep_ref *ep,
 		  const char *what, uint32_t *ep_id, uint64_t *mem_size,
 		  uint32_t *type)
@@ -116,9 +126,7 @@ int ep_get_window(struct nl_session *s, uint32_t id, const struct ep_ref *ep,
 	struct nl_msg *req;
 	int ret;
 
-	req = nl_request_new(s, PCIESW_CMD_EP_GET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	put_ep_ref(req, ep, false);
+	req = ep_request_new(s, PCIESW_CMD_EP_GET, id, ep);
 	ret = objs_run(s, req, &o, what);
 	if (!ret && (o.n != 1 || !o.tb[0][PCIESW_A_EP_ID] ||
 		     !o.tb[0][PCIESW_A_EP_MEM_SIZE] ||

@@ -75,6 +75,12 @@ int parse_ep_arg(const char *arg, struct ep_ref *ep);
 /* Puts ep-id or ep-name (with @peer: peer-ep-id or peer-ep-name). */
 void put_ep_ref(struct nl_msg *req, const struct ep_ref *ep, bool peer);
 /*
+ * A request (not a dump) @cmd about endpoint @ep of switch @id: switch-id
+ * and the endpoint put, the rest for the caller to add.
+ */
+struct nl_msg *ep_request_new(struct nl_session *s, uint8_t cmd, uint32_t id,
+			      const struct ep_ref *ep);
+/*
  * The id, window size and type of endpoint @ep of switch @id, by ep-get;
  * @what heads the error of a failed request.
  */
