@@ -234,11 +234,12 @@ int cmd_errors_threshold(int argc, char **argv)
 	struct nl_msg *req;
 	uint32_t id, port = 0, counter;
 	unsigned long value;
-	bool one = argc == 4;
+	bool one;
 	int ret;
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
+	one = argc == 4;
 	if (argc < 3)
 		return usage_error("expected SWITCH [PORT] COUNTER VALUE");
 	if (argc > 4)

@@ -25,12 +25,13 @@ int cmd_port_show(int argc, char **argv)
 	struct nl_msg *req;
 	uint32_t id, port = 0;
 	char name[32];
-	bool one = argc == 2;
 	size_t i;
+	bool one;
 	int ret;
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
+	one = argc == 2;
 	ret = parse_switch_opt_port(argc, argv, &id, &port);
 	if (ret)
 		return ret;
