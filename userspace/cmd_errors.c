@@ -193,30 +193,25 @@ const char errors_show_help[] =
 
 int cmd_errors_clear(int argc, char **argv)
 {
+	struct port_target t;
 	struct nl_session *s;
 	struct nl_msg *req;
-	uint32_t id, port = 0;
 	int ret;
 
-	if (no_options(&argc, argv))
-		return EXIT_USAGE;
-	ret = parse_switch_opt_port(argc, argv, &id, &port);
+	ret = parse_switch_opt_port(argc, argv, &t);
 	if (ret)
 		return ret;
 
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_COUNTER_CLEAR, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	if (argc == 2)
-		nl_put_u32(req, PCIESW_A_PORT_ID, port);
-	ret = argc == 2 ?
+	req = port_target_request_new(s, PCIESW_CMD_COUNTER_CLEAR, false, &t);
+	ret = t.one ?
 	      nl_request_run(s, req, NULL,
 			     "cannot clear the counters of port %u of switch %u",
-			     port, id) :
+			     t.port, t.id) :
 	      nl_request_run(s, req, NULL,
-			     "cannot clear the counters of switch %u", id);
+			     "cannot clear the counters of switch %u", t.id);
 	nl_session_close(s);
 	return finish(ret);
 }
@@ -230,22 +225,22 @@ const char errors_clear_help[] =
 
 int cmd_errors_threshold(int argc, char **argv)
 {
+	struct port_target t = { 0 };
 	struct nl_session *s;
 	struct nl_msg *req;
-	uint32_t id, port = 0, counter;
 	unsigned long value;
-	bool one;
+	uint32_t counter;
 	int ret;
 
 	if (no_options(&argc, argv))
 		return EXIT_USAGE;
-	one = argc == 4;
+	t.one = argc == 4;
 	if (argc < 3)
 		return usage_error("expected SWITCH [PORT] COUNTER VALUE");
 	if (argc > 4)
 		return usage_error("too many arguments: \"%s\"", argv[4]);
-	ret = one ? parse_switch_port(argc, argv, &id, &port) :
-		    parse_switch_arg(argv[0], &id);
+	ret = t.one ? parse_switch_port(argc, argv, &t.id, &t.port) :
+		      parse_switch_arg(argv[0], &t.id);
 	if (!ret)
 		ret = parse_counter_arg(argv[argc - 2], &counter);
 	if (ret)
@@ -257,10 +252,7 @@ int cmd_errors_threshold(int argc, char **argv)
 	ret = nl_session_open(&s);
 	if (ret)
 		return ret;
-	req = nl_request_new(s, PCIESW_CMD_THRESHOLD_SET, false);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	if (one)
-		nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	req = port_target_request_new(s, PCIESW_CMD_THRESHOLD_SET, false, &t);
 	nl_put_u32(req, PCIESW_A_COUNTER_ID, counter);
 	nl_put_u64(req, PCIESW_A_THRESHOLD_VALUE, value);
 	ret = nl_request_run(s, req, NULL, "cannot set the %s threshold",

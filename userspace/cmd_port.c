@@ -21,18 +21,14 @@
 int cmd_port_show(int argc, char **argv)
 {
 	struct objs ports = { 0 };
+	struct port_target t;
 	struct nl_session *s;
 	struct nl_msg *req;
-	uint32_t id, port = 0;
 	char name[32];
 	size_t i;
-	bool one;
 	int ret;
 
-	if (no_options(&argc, argv))
-		return EXIT_USAGE;
-	one = argc == 2;
-	ret = parse_switch_opt_port(argc, argv, &id, &port);
+	ret = parse_switch_opt_port(argc, argv, &t);
 	if (ret)
 		return ret;
 
@@ -40,33 +36,30 @@ int cmd_port_show(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* a dump filtered by switch-id says "no such switch" too */
-	req = nl_request_new(s, PCIESW_CMD_PORT_GET, !one);
-	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
-	if (one)
-		nl_put_u32(req, PCIESW_A_PORT_ID, port);
-	ret = objs_run(s, req, &ports, one ? "cannot get the port" :
-					      "cannot list ports");
+	req = port_target_request_new(s, PCIESW_CMD_PORT_GET, true, &t);
+	ret = objs_run(s, req, &ports,
+		       t.one ? "cannot get the port" : "cannot list ports");
 	nl_session_close(s);
 	if (ret)
 		return ret;
 
-	switch_name(name, sizeof(name), id);
+	switch_name(name, sizeof(name), t.id);
 	open_object(NULL);
-	print_string(one ? PRINT_ANY : PRINT_JSON, "switch", "%s ", name);
-	if (!one)
+	print_string(t.one ? PRINT_ANY : PRINT_JSON, "switch", "%s ", name);
+	if (!t.one)
 		open_array("ports");
 	for (i = 0; i < ports.n; i++) {
-		if (!one) {
+		if (!t.one) {
 			if (i)
 				print_text("\n");
 			print_string(PRINT_TEXT, NULL, "%s ", name);
 			open_object(NULL);
 		}
 		print_port_detail(objs_hdr(&ports, i), ports.tb[i], 0);
-		if (!one)
+		if (!t.one)
 			close_object();
 	}
-	if (!one)
+	if (!t.one)
 		close_array();
 	close_object();
 	objs_free(&ports);

@@ -53,17 +53,20 @@ int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port)
 	return ret;
 }
 
-int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
-			  uint32_t *port)
+int parse_switch_opt_port(int argc, char **argv, struct port_target *t)
 {
 	int ret;
 
+	if (no_options(&argc, argv))
+		return EXIT_USAGE;
 	ret = need_args(argc, argv, 2, "switch", NULL);
 	if (ret)
 		return ret;
-	if (argc == 2)
-		return parse_switch_port(argc, argv, id, port);
-	return parse_switch_arg(argv[0], id);
+	t->one = argc == 2;
+	t->port = 0;
+	if (t->one)
+		return parse_switch_port(argc, argv, &t->id, &t->port);
+	return parse_switch_arg(argv[0], &t->id);
 }
 
 int parse_ber_arg(const char *arg, uint64_t *ber)
@@ -81,6 +84,18 @@ struct nl_msg *port_request_new(struct nl_session *s, uint8_t cmd,
 
 	nl_put_u32(req, PCIESW_A_SWITCH_ID, id);
 	nl_put_u32(req, PCIESW_A_PORT_ID, port);
+	return req;
+}
+
+struct nl_msg *port_target_request_new(struct nl_session *s, uint8_t cmd,
+				       bool dump, const struct port_target *t)
+{
+	struct nl_msg *req;
+
+	if (t->one)
+		return port_request_new(s, cmd, t->id, t->port);
+	req = nl_request_new(s, cmd, dump);
+	nl_put_u32(req, PCIESW_A_SWITCH_ID, t->id);
 	return req;
 }
 

@@ -59,9 +59,15 @@ int switch_request_run(uint8_t cmd, uint32_t id, const char *profile,
 void port_settings_init(struct port_settings *ps);
 /* SWITCH PORT, the first two arguments of port set and inject. */
 int parse_switch_port(int argc, char **argv, uint32_t *id, uint32_t *port);
-/* SWITCH [PORT], all the arguments (port show, errors clear). */
-int parse_switch_opt_port(int argc, char **argv, uint32_t *id,
-			  uint32_t *port);
+/* Which ports a command is about: SWITCH [PORT]. */
+struct port_target {
+	uint32_t id;
+	uint32_t port;
+	bool one;		/* PORT given; else every port of the switch */
+};
+
+/* SWITCH [PORT], all the arguments, no options (port show, errors clear). */
+int parse_switch_opt_port(int argc, char **argv, struct port_target *t);
 /* A bit-error rate argument ("1e-9"), usage error if it is not one. */
 int parse_ber_arg(const char *arg, uint64_t *ber);
 /*
@@ -70,6 +76,12 @@ int parse_ber_arg(const char *arg, uint64_t *ber);
  */
 struct nl_msg *port_request_new(struct nl_session *s, uint8_t cmd,
 				uint32_t id, uint32_t port);
+/*
+ * The same about the port or ports of @t: for every port of the switch,
+ * switch-id only, and a dump if @dump.
+ */
+struct nl_msg *port_target_request_new(struct nl_session *s, uint8_t cmd,
+				       bool dump, const struct port_target *t);
 /* Sends one port-set with @ps; prints nothing on success. */
 int port_set_run(uint32_t id, uint32_t port, const struct port_settings *ps);
 
