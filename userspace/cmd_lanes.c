@@ -21,18 +21,10 @@
 static void lanes_switch(struct nlattr **sw, const struct objs *groups,
 			 const struct objs *ports)
 {
-	size_t i;
-
 	open_object(NULL);
 	print_attr_string(PRINT_ANY, "switch", "%s:\n",
 			  sw[PCIESW_A_SWITCH_NAME]);
-	print_group_header(0, true);
-	open_array("groups");
-	for (i = 0; i < groups->n; i++)
-		if (same_switch(groups->tb[i], sw))
-			print_group(objs_hdr(groups, i), groups->tb[i], 0,
-				    ports);
-	close_array();
+	print_switch_groups(sw, groups, 0, ports);
 	close_object();
 }
 

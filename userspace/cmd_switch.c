@@ -85,8 +85,6 @@ const char list_help[] =
 static void show_switch(struct nlattr **tb, const struct objs *groups,
 			const struct objs *fw)
 {
-	size_t i;
-
 	open_object(NULL);
 	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
 	print_attr_string(PRINT_ANY, "switch-name", "%s:",
@@ -111,13 +109,7 @@ static void show_switch(struct nlattr **tb, const struct objs *groups,
 	print_fw_summary(fw, tb);
 
 	print_text("  lane groups:\n");
-	print_group_header(4, false);
-	open_array("groups");
-	for (i = 0; i < groups->n; i++)
-		if (same_switch(groups->tb[i], tb))
-			print_group(objs_hdr(groups, i), groups->tb[i], 4,
-				    NULL);
-	close_array();
+	print_switch_groups(tb, groups, 4, NULL);
 	close_object();
 }
 

@@ -265,7 +265,7 @@ void print_vpd_fields(const struct nlmsghdr *nlh, struct nlattr **tb)
 
 /* --- lane groups ---------------------------------------------------------- */
 
-void print_group_header(int indent, bool with_ports)
+static void print_group_header(int indent, bool with_ports)
 {
 	print_text("%*s%-3s %-8s %-5s %-8s %-7s ", indent, "", "ID", "NAME",
 		   "TYPE", "LANES", "CONFIG");
@@ -365,12 +365,22 @@ void print_group_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
 	print_text("\n");
 }
 
-void print_group(const struct nlmsghdr *nlh, struct nlattr **tb, int indent,
-		 const struct objs *ports)
+void print_switch_groups(struct nlattr **sw, const struct objs *groups,
+			 int indent, const struct objs *ports)
 {
-	open_object(NULL);
-	print_group_attrs(nlh, tb, indent, ports);
-	close_object();
+	size_t i;
+
+	print_group_header(indent, ports);
+	open_array("groups");
+	for (i = 0; i < groups->n; i++) {
+		if (!same_switch(groups->tb[i], sw))
+			continue;
+		open_object(NULL);
+		print_group_attrs(objs_hdr(groups, i), groups->tb[i], indent,
+				  ports);
+		close_object();
+	}
+	close_array();
 }
 
 /* --- ports ---------------------------------------------------------------- */

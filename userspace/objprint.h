@@ -76,13 +76,14 @@ void print_attr_temp(enum pmode mode, const char *key, const char *fmt,
 void print_vpd_fields(const struct nlmsghdr *nlh, struct nlattr **tb);
 
 /*
- * A lane group, one line (indented by @indent in text).  With @ports, also
- * the ids of its ports (text column PORTS, JSON "ports").
+ * The lane groups of @groups that belong to switch @sw (show, lanes show):
+ * a header, then a line each (indented by @indent in text), JSON array
+ * "groups".  With @ports, also the ids of each group's ports (text column
+ * PORTS, JSON "ports").
  */
-void print_group_header(int indent, bool with_ports);
-void print_group(const struct nlmsghdr *nlh, struct nlattr **tb, int indent,
-		 const struct objs *ports);
-/* The same without the enclosing JSON object. */
+void print_switch_groups(struct nlattr **sw, const struct objs *groups,
+			 int indent, const struct objs *ports);
+/* A lane group's line without the enclosing JSON object. */
 void print_group_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
 		       int indent, const struct objs *ports);
 
