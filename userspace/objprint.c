@@ -129,31 +129,41 @@ void duration_text(char *buf, size_t len, uint64_t ns)
 			 ns / 1000000000, ns % 1000000000 / 1000000);
 }
 
+/*
+ * Attribute @a as a number in JSON, through @json (print_attr_u64() and
+ * the like), and as @text in text (NULL when @a is absent: "-").
+ */
+static void print_attr_as_text(enum pmode mode, const char *key,
+			       const char *fmt, const struct nlattr *a,
+			       void (*json)(enum pmode mode, const char *key,
+					    const char *fmt,
+					    const struct nlattr *a),
+			       const char *text)
+{
+	if (mode != PRINT_TEXT)
+		json(PRINT_JSON, key, NULL, a);
+	if (mode != PRINT_JSON)
+		print_string(PRINT_TEXT, NULL, fmt, text);
+}
+
 void print_attr_bandwidth(enum pmode mode, const char *key, const char *fmt,
 			  const struct nlattr *a)
 {
 	char buf[32];
 
-	if (mode != PRINT_TEXT)
-		print_attr_u64(PRINT_JSON, key, NULL, a);
-	if (mode == PRINT_JSON)
-		return;
 	if (a)
 		rate_text(buf, sizeof(buf), nla_get_u64(a), "B/s");
-	print_string(PRINT_TEXT, NULL, fmt, a ? buf : NULL);
+	print_attr_as_text(mode, key, fmt, a, print_attr_u64, a ? buf : NULL);
 }
 
 void print_ber(enum pmode mode, const char *fmt, const struct nlattr *a)
 {
 	char buf[32];
 
-	if (mode != PRINT_TEXT)
-		print_attr_u64(PRINT_JSON, "port-ber", NULL, a);
-	if (mode == PRINT_JSON)
-		return;
 	if (a)
 		ber_text(buf, sizeof(buf), nla_get_u64(a));
-	print_string(PRINT_TEXT, NULL, fmt, a ? buf : NULL);
+	print_attr_as_text(mode, "port-ber", fmt, a, print_attr_u64,
+			   a ? buf : NULL);
 }
 
 void print_attr_temp(enum pmode mode, const char *key, const char *fmt,
@@ -161,13 +171,9 @@ void print_attr_temp(enum pmode mode, const char *key, const char *fmt,
 {
 	char buf[32];
 
-	if (mode != PRINT_TEXT)
-		print_attr_s32(PRINT_JSON, key, NULL, a);
-	if (mode == PRINT_JSON)
-		return;
 	if (a)
 		temp_text(buf, sizeof(buf), nla_get_s32(a));
-	print_string(PRINT_TEXT, NULL, fmt, a ? buf : NULL);
+	print_attr_as_text(mode, key, fmt, a, print_attr_s32, a ? buf : NULL);
 }
 
 /* --- switch settings ------------------------------------------------------ */
@@ -428,13 +434,10 @@ static void print_failed_lanes(const char *fmt, const struct nlattr *a)
 {
 	char buf[16];
 
-	print_attr_u32(PRINT_JSON, "port-failed-lanes", NULL, a);
-	if (!a) {
-		print_null(PRINT_TEXT, NULL, fmt);
-		return;
-	}
-	lane_mask_text(buf, sizeof(buf), nla_get_u32(a));
-	print_string(PRINT_TEXT, NULL, fmt, buf);
+	if (a)
+		lane_mask_text(buf, sizeof(buf), nla_get_u32(a));
+	print_attr_as_text(PRINT_ANY, "port-failed-lanes", fmt, a,
+			   print_attr_u32, a ? buf : NULL);
 }
 
 /* ACS P2P redirect is a downstream port's setting: "-" on the upstream one */
@@ -664,14 +667,11 @@ static void print_mem_size(const char *fmt, const struct nlattr *a,
 {
 	char buf[32];
 
-	print_attr_u64(PRINT_JSON, "ep-mem-size", NULL, a);
-	if (!a) {
-		print_null(PRINT_TEXT, NULL, fmt);
-		return;
-	}
-	size_text(buf, sizeof(buf), nla_get_u64(a));
-	print_string(PRINT_TEXT, NULL, fmt, buf);
-	if (bytes && strspn(buf, "0123456789") != strlen(buf))
+	if (a)
+		size_text(buf, sizeof(buf), nla_get_u64(a));
+	print_attr_as_text(PRINT_ANY, "ep-mem-size", fmt, a, print_attr_u64,
+			   a ? buf : NULL);
+	if (a && bytes && strspn(buf, "0123456789") != strlen(buf))
 		print_attr_u64(PRINT_TEXT, NULL, " (%s bytes)", a);
 }
 
