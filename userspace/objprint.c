@@ -176,6 +176,22 @@ void print_attr_temp(enum pmode mode, const char *key, const char *fmt,
 	print_attr_as_text(mode, key, fmt, a, print_attr_s32, a ? buf : NULL);
 }
 
+/*
+ * A lane range: in JSON its first lane and number of lanes, as @first_key
+ * and @nr_key; in text lanes_text() through @fmt.
+ */
+static void print_lane_range(const char *first_key, const struct nlattr *first,
+			     const char *nr_key, const struct nlattr *nr,
+			     const char *fmt)
+{
+	char buf[32];
+
+	print_attr_u32(PRINT_JSON, first_key, NULL, first);
+	print_attr_u32(PRINT_JSON, nr_key, NULL, nr);
+	lanes_text(buf, sizeof(buf), first, nr);
+	print_string(PRINT_TEXT, NULL, fmt, buf);
+}
+
 /* --- switch settings ------------------------------------------------------ */
 
 void print_switch_settings(struct nlattr **tb)
@@ -339,7 +355,6 @@ done:
 void print_group_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
 		       int indent, const struct objs *ports)
 {
-	char lanes[32];
 	bool any = false;
 
 	print_text("%*s", indent, "");
@@ -349,13 +364,9 @@ void print_group_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
 			  tb[PCIESW_A_GROUP_NAME]);
 	print_attr_enum(PRINT_ANY, "group-type", "%-5s ",
 			tb[PCIESW_A_GROUP_TYPE], &group_type_names);
-	print_attr_u32(PRINT_JSON, "group-first-lane", NULL,
-		       tb[PCIESW_A_GROUP_FIRST_LANE]);
-	print_attr_u32(PRINT_JSON, "group-nr-lanes", NULL,
-		       tb[PCIESW_A_GROUP_NR_LANES]);
-	lanes_text(lanes, sizeof(lanes), tb[PCIESW_A_GROUP_FIRST_LANE],
-		   tb[PCIESW_A_GROUP_NR_LANES]);
-	print_string(PRINT_TEXT, NULL, "%-8s ", lanes);
+	print_lane_range("group-first-lane", tb[PCIESW_A_GROUP_FIRST_LANE],
+			 "group-nr-lanes", tb[PCIESW_A_GROUP_NR_LANES],
+			 "%-8s ");
 	print_attr_string(PRINT_ANY, "group-config", "%-7s ",
 			  tb[PCIESW_A_GROUP_CONFIG]);
 	if (ports)
@@ -473,13 +484,8 @@ void print_port_line(struct nlattr **tb)
 	print_attr_enum(PRINT_ANY, "port-role", "%-10s ", tb[PCIESW_A_PORT_ROLE],
 			&port_role_names);
 
-	print_attr_u32(PRINT_JSON, "port-first-lane", NULL,
-		       tb[PCIESW_A_PORT_FIRST_LANE]);
-	print_attr_u32(PRINT_JSON, "port-nr-lanes", NULL,
-		       tb[PCIESW_A_PORT_NR_LANES]);
-	lanes_text(buf, sizeof(buf), tb[PCIESW_A_PORT_FIRST_LANE],
-		   tb[PCIESW_A_PORT_NR_LANES]);
-	print_string(PRINT_TEXT, NULL, "%-7s ", buf);
+	print_lane_range("port-first-lane", tb[PCIESW_A_PORT_FIRST_LANE],
+			 "port-nr-lanes", tb[PCIESW_A_PORT_NR_LANES], "%-7s ");
 
 	print_attr_u32(PRINT_JSON, "port-max-width", NULL,
 		       tb[PCIESW_A_PORT_MAX_WIDTH]);
@@ -582,7 +588,6 @@ void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
 	struct history h = { .first = first };
 	const char *link = link_text(tb);
 	bool up = link && !strcmp(link, "up");
-	char buf[32];
 
 	print_attr_u32(PRINT_JSON, "switch-id", NULL, tb[PCIESW_A_SWITCH_ID]);
 	print_attr_u32(PRINT_ANY, "port-id", "port %s:", tb[PCIESW_A_PORT_ID]);
@@ -591,13 +596,9 @@ void print_port_detail(const struct nlmsghdr *nlh, struct nlattr **tb,
 	print_attr_u32(PRINT_JSON, "group-id", NULL, tb[PCIESW_A_GROUP_ID]);
 	print_attr_string(PRINT_ANY, "group-name", " lane group %s,",
 			  tb[PCIESW_A_GROUP_NAME]);
-	print_attr_u32(PRINT_JSON, "port-first-lane", NULL,
-		       tb[PCIESW_A_PORT_FIRST_LANE]);
-	print_attr_u32(PRINT_JSON, "port-nr-lanes", NULL,
-		       tb[PCIESW_A_PORT_NR_LANES]);
-	lanes_text(buf, sizeof(buf), tb[PCIESW_A_PORT_FIRST_LANE],
-		   tb[PCIESW_A_PORT_NR_LANES]);
-	print_string(PRINT_TEXT, NULL, " lanes %s", buf);
+	print_lane_range("port-first-lane", tb[PCIESW_A_PORT_FIRST_LANE],
+			 "port-nr-lanes", tb[PCIESW_A_PORT_NR_LANES],
+			 " lanes %s");
 	print_attr_string(PRINT_ANY, "port-pci-name", ", PCI %s\n",
 			  tb[PCIESW_A_PORT_PCI_NAME]);
 
