@@ -531,6 +531,18 @@ static const struct command *find_command(const char *object,
 }
 
 /*
+ * The word of command @c among the top-level words (@object NULL: its
+ * object's, or its own without one) or the commands of @object (its own,
+ * NULL for a command of another object).
+ */
+static const char *command_word(const struct command *c, const char *object)
+{
+	if (object)
+		return c->object && !strcmp(c->object, object) ? c->name : NULL;
+	return c->object ? c->object : c->name;
+}
+
+/*
  * The word @w, or the one word it is a prefix of (iproute2's "port sh"),
  * among the top-level words (@object NULL: objects and commands without
  * one) or the commands of @object.  An exact match wins.  NULL if there is
@@ -544,26 +556,14 @@ static const char *resolve(const char *object, const char *w, int *ret)
 
 	*ret = EXIT_OK;
 	for (i = 0; i < NR_COMMANDS; i++) {
-		const struct command *c = &commands[i];
-
-		if (object)
-			word = c->object && !strcmp(c->object, object) ?
-			       c->name : NULL;
-		else
-			word = c->object ? c->object : c->name;
+		word = command_word(&commands[i], object);
 		if (word && !strcmp(word, w))
 			return word;
 	}
 	if (!len)
 		return NULL;
 	for (i = 0; i < NR_COMMANDS; i++) {
-		const struct command *c = &commands[i];
-
-		if (object)
-			word = c->object && !strcmp(c->object, object) ?
-			       c->name : NULL;
-		else
-			word = c->object ? c->object : c->name;
+		word = command_word(&commands[i], object);
 		/* an object's word comes once per command: count it once */
 		if (!word || strncmp(word, w, len) ||
 		    (found && !strcmp(found, word)) ||
